@@ -1,0 +1,43 @@
+//===- baton/Transform/KernelFacts.h - What a scheduler needs ---*- C++ -*-===//
+//
+// Static facts about a kernel, read off its PTX (and that of the functions it
+// calls), for the scheduler's first decisions before anything is measured.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_TRANSFORM_KERNELFACTS_H
+#define BATON_TRANSFORM_KERNELFACTS_H
+
+#include "baton/PTX/AST.h"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+namespace baton {
+
+struct KernelFacts {
+  std::optional<std::array<uint32_t, 3>> ReqNTid;  ///< .reqntid
+  std::optional<std::array<uint32_t, 3>> MaxNTid;  ///< .maxntid
+  std::optional<uint32_t> MinNCtaPerSm;            ///< .minnctapersm
+  std::optional<uint32_t> MaxNReg;                 ///< .maxnreg
+  uint64_t StaticSharedBytes = 0; ///< function- and module-scope .shared used
+  bool UsesDynamicSharedMemory = false;            ///< extern .shared arrays
+  uint64_t LocalBytes = 0;                         ///< .local per thread
+  uint32_t RegistersDeclared = 0; ///< virtual registers declared (all types)
+  uint32_t Barriers = 0;          ///< CTA barrier instructions
+  uint32_t GlobalMemoryOps = 0;   ///< ld/st/atom/red/cp on .global
+  uint32_t SharedMemoryOps = 0;   ///< ld/st/atom on .shared
+  uint32_t TensorCoreOps = 0;     ///< mma, wmma, wgmma
+  uint32_t AsyncCopyOps = 0;      ///< cp.async, cp.async.bulk(.tensor)
+  uint32_t Instructions = 0;
+  uint32_t Calls = 0;
+};
+
+/// Facts of kernel K; Reachable lists the functions it may call.
+KernelFacts computeKernelFacts(const ptx::Module &M, const ptx::Function &K,
+                               std::span<const uint32_t> Reachable);
+
+} // namespace baton
+
+#endif // BATON_TRANSFORM_KERNELFACTS_H

@@ -1,0 +1,44 @@
+//===- baton/Transform/Names.h - Names Baton generates ----------*- C++ -*-===//
+//
+// Every name the transforms create comes from here, so the PTX and LLVM front
+// ends cannot drift apart. The variant suffixes are ABI (the runtime looks
+// variants up by name) and are defined in the task header.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_TRANSFORM_NAMES_H
+#define BATON_TRANSFORM_NAMES_H
+
+#include "baton/task.h"
+
+#include <string>
+#include <string_view>
+
+namespace baton {
+
+enum class VariantKind { Slice, Ptb };
+
+inline constexpr std::string_view SliceSuffix = BATON_SLICE_SUFFIX;
+inline constexpr std::string_view PtbSuffix = BATON_PTB_SUFFIX;
+/// Suffix of a device function cloned to take the virtual block index.
+inline constexpr std::string_view VirtualCalleeSuffix = "__baton_vb";
+/// Stem of registers, labels and variables the transforms add; a number is
+/// appended when the input already uses the stem (see freshPrefix).
+inline constexpr std::string_view GeneratedStem = "baton";
+
+inline std::string_view variantSuffix(VariantKind K) {
+  return K == VariantKind::Slice ? SliceSuffix : PtbSuffix;
+}
+inline std::string_view variantName(VariantKind K) {
+  return K == VariantKind::Slice ? "slice" : "ptb";
+}
+inline bool isVariantName(std::string_view Name) {
+  return Name.ends_with(SliceSuffix) || Name.ends_with(PtbSuffix);
+}
+
+/// A stem that occurs nowhere in Text followed by '_', so every generated
+/// name "<stem>_..." is fresh: "baton", else "baton0", "baton1", ...
+std::string freshPrefix(std::string_view Text);
+
+} // namespace baton
+
+#endif // BATON_TRANSFORM_NAMES_H

@@ -1,0 +1,51 @@
+//===- baton/Transform/Refusal.h - Why a kernel gets no variant -*- C++ -*-===//
+//
+// Refuse, never miscompile: a kernel whose variant cannot be shown to behave
+// like the original gets none, with a reason naming the construct and its
+// line. The kinds are shared by the PTX and LLVM front ends; docs/refusals.md
+// explains each one and what a user can do about it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_TRANSFORM_REFUSAL_H
+#define BATON_TRANSFORM_REFUSAL_H
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace baton {
+
+enum class RefusalKind {
+  GridSync,            ///< cooperative-launch grid synchronisation
+  Cluster,             ///< thread-block cluster registers, barriers, launch
+  DynamicParallelism,  ///< device-side launches / device runtime API
+  HardwareId,          ///< %smid, %nsmid, %gridid read by the kernel
+  ExternalCall,        ///< call to a function whose body is not in the module
+  IndirectCall,        ///< call through a pointer that may read the block id
+  BlockIdVector,       ///< %ctaid / %nctaid read as a whole vector
+  ExitInCallee,        ///< exit inside a device function (PTB only)
+  BarrierInCallee,     ///< CTA barrier inside a device function (PTB only)
+  BarrierRegisterId,   ///< barrier id held in a register (PTB only)
+  BarrierReduction,    ///< bar.red: __syncthreads_count/and/or (PTB only)
+  NoFreeBarrier,       ///< all 16 barriers in use (PTB only)
+  RegisterReallocation,///< setmaxnreg (PTB only)
+  NameCollision,       ///< a variant's name is already taken
+};
+
+/// Stable identifier used in reports and docs: "grid-sync", "cluster", ...
+std::string_view refusalKindName(RefusalKind Kind);
+/// True if the kind only rules out the PTB variant.
+bool refusalIsPtbOnly(RefusalKind Kind);
+
+struct Refusal {
+  RefusalKind Kind;
+  std::string Construct; ///< the offending text, e.g. "mov.u32 %r1, %smid"
+  std::string Function;  ///< where it is: the kernel or a callee
+  uint32_t Line = 0;
+  uint32_t Column = 0;
+  std::string Message;   ///< one sentence, without location
+};
+
+} // namespace baton
+
+#endif // BATON_TRANSFORM_REFUSAL_H

@@ -1,0 +1,97 @@
+/*===- baton/task.h - The task ABI shared by device and host ----*- C -*-===*\
+ *
+ * One `baton_task` describes one launch of a Baton variant. Both compilers
+ * (baton-ptx and the LLVM plugin) emit code that reads exactly this layout
+ * through the pointer appended as the variant's last parameter, and the host
+ * runtime writes it. This header is the single definition of that layout:
+ * device code, host code and the PTX emitter all include it, and the field
+ * offsets below are checked by static assertions so a change is caught at
+ * compile time everywhere at once.
+ *
+ * Virtual blocks are numbered linearly in the original grid, x fastest, then
+ * y, then z:  v = x + grid_x * (y + grid_y * z). A launch covers [begin, end).
+ *
+ * Slice variant: block i of the 1-D launch runs virtual block begin + i, if
+ * that is below end.
+ * PTB variant: workers take v = atomicAdd(&next, 1) until v >= end or until
+ * preempt is set. A block that was taken always completes, so after the
+ * launch every v < min(next, end) ran exactly once: `next` is the checkpoint.
+ *
+ * All indices are 32-bit: the runtime refuses grids of 2^32 - 2^20 blocks or
+ * more (so the cursor cannot wrap while workers overshoot `end`).
+\*===----------------------------------------------------------------------===*/
+#ifndef BATON_TASK_H
+#define BATON_TASK_H
+
+#ifdef __cplusplus
+#include <cstddef>
+#include <cstdint>
+extern "C" {
+#else
+#include <stddef.h>
+#include <stdint.h>
+#endif
+
+typedef struct baton_task {
+  /* Original grid, in blocks. Read-only for the device. */
+  uint32_t grid_x;
+  uint32_t grid_y;
+  uint32_t grid_z;
+  /* Linear virtual blocks [begin, end) that this launch covers. */
+  uint32_t begin;
+  uint32_t end;
+  /* PTB cursor: next virtual block to hand out. Updated with atom.add. */
+  uint32_t next;
+  /* Nonzero asks PTB workers to stop before taking another block. Written by
+     the host (mapped memory or a stream memory operation), read volatile. */
+  uint32_t preempt;
+  /* Statistics, written by the device, zeroed by the host before a launch. */
+  uint32_t workers_exited;   /* PTB workers that have left the loop */
+  uint32_t workers_preempted; /* of those, the ones that saw `preempt` */
+  uint32_t reserved[7];       /* zero; room for later statistics */
+} baton_task;
+
+/* Offsets used by the code generators. Kept as plain constants so that the
+   PTX emitter and the LLVM pass name them instead of repeating numbers. */
+#define BATON_TASK_OFFSET_GRID_X 0
+#define BATON_TASK_OFFSET_GRID_Y 4
+#define BATON_TASK_OFFSET_GRID_Z 8
+#define BATON_TASK_OFFSET_BEGIN 12
+#define BATON_TASK_OFFSET_END 16
+#define BATON_TASK_OFFSET_NEXT 20
+#define BATON_TASK_OFFSET_PREEMPT 24
+#define BATON_TASK_OFFSET_WORKERS_EXITED 28
+#define BATON_TASK_OFFSET_WORKERS_PREEMPTED 32
+#define BATON_TASK_SIZE 64
+#define BATON_TASK_ALIGN 8
+
+/* Largest grid (in blocks) a variant may cover; see the note above. */
+#define BATON_MAX_VIRTUAL_BLOCKS 0xFFF00000u
+
+/* Suffixes of the variant kernels; part of the ABI (the runtime finds
+   variants by name). */
+#define BATON_SLICE_SUFFIX "__baton_slice"
+#define BATON_PTB_SUFFIX "__baton_ptb"
+
+#ifdef __cplusplus
+} /* extern "C" */
+static_assert(offsetof(baton_task, grid_x) == BATON_TASK_OFFSET_GRID_X, "ABI");
+static_assert(offsetof(baton_task, grid_y) == BATON_TASK_OFFSET_GRID_Y, "ABI");
+static_assert(offsetof(baton_task, grid_z) == BATON_TASK_OFFSET_GRID_Z, "ABI");
+static_assert(offsetof(baton_task, begin) == BATON_TASK_OFFSET_BEGIN, "ABI");
+static_assert(offsetof(baton_task, end) == BATON_TASK_OFFSET_END, "ABI");
+static_assert(offsetof(baton_task, next) == BATON_TASK_OFFSET_NEXT, "ABI");
+static_assert(offsetof(baton_task, preempt) == BATON_TASK_OFFSET_PREEMPT, "ABI");
+static_assert(offsetof(baton_task, workers_exited) ==
+                  BATON_TASK_OFFSET_WORKERS_EXITED,
+              "ABI");
+static_assert(offsetof(baton_task, workers_preempted) ==
+                  BATON_TASK_OFFSET_WORKERS_PREEMPTED,
+              "ABI");
+static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(offsetof(baton_task, next) == BATON_TASK_OFFSET_NEXT, "ABI");
+_Static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");
+#endif
+
+#endif /* BATON_TASK_H */

@@ -1,0 +1,53 @@
+//===- CallGraph.h - Which device functions a kernel can reach ------------===//
+//
+// Direct calls name their callee; an indirect call (through a register, with
+// a .callprototype) may reach any function whose address the module takes.
+// The graph also records which functions read the block index, directly or
+// through their callees: those need a clone that receives the virtual one.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_LIB_TRANSFORM_CALLGRAPH_H
+#define BATON_LIB_TRANSFORM_CALLGRAPH_H
+
+#include "baton/PTX/AST.h"
+
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace baton::detail {
+
+class CallGraph {
+public:
+  explicit CallGraph(const ptx::Module &M);
+
+  /// Function index of the definition (or, failing that, the declaration)
+  /// named Name; -1 if the module has neither.
+  int lookup(std::string_view Name) const;
+
+  /// Functions reachable from F through calls, F excluded, in DFS order.
+  std::vector<uint32_t> reachableFrom(uint32_t F) const;
+
+  /// True if F reads %ctaid/%nctaid itself or through a callee.
+  bool readsBlockIndex(uint32_t F) const { return ReadsBlockIndex[F]; }
+  bool hasIndirectCall(uint32_t F) const { return Nodes[F].HasIndirectCall; }
+  const std::vector<uint32_t> &addressTaken() const { return AddressTaken; }
+
+private:
+  struct Node {
+    std::vector<uint32_t> Callees;
+    bool HasIndirectCall = false;
+    bool ReadsBlockIndexDirectly = false;
+  };
+  void scanFunction(uint32_t F);
+
+  const ptx::Module &M;
+  std::unordered_map<std::string_view, uint32_t> ByName;
+  std::vector<Node> Nodes;
+  std::vector<uint32_t> AddressTaken;
+  std::vector<bool> ReadsBlockIndex;
+};
+
+} // namespace baton::detail
+
+#endif // BATON_LIB_TRANSFORM_CALLGRAPH_H

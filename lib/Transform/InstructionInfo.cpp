@@ -1,0 +1,93 @@
+//===- InstructionInfo.cpp - What PTX instructions do ---------------------===//
+#include "InstructionInfo.h"
+
+namespace baton::detail {
+
+using namespace ptx;
+
+bool isClusterBarrier(std::string_view Opcode) {
+  std::string_view Base = opcodeBase(Opcode);
+  return (Base == "barrier" || Base == "bar") &&
+         hasModifier(Opcode, ".cluster");
+}
+
+std::optional<BarrierUse> classifyBarrier(const Module &M,
+                                          const Statement &S) {
+  if (S.Kind != StatementKind::Instruction)
+    return std::nullopt;
+  std::string_view Opcode = M.text(S.Text);
+  std::string_view Base = opcodeBase(Opcode);
+  if (Base != "bar" && Base != "barrier")
+    return std::nullopt;
+  if (hasModifier(Opcode, ".warp") || hasModifier(Opcode, ".cluster"))
+    return std::nullopt;
+  BarrierUse B;
+  if (hasModifier(Opcode, ".arrive"))
+    B.Op = BarrierUse::Arrive;
+  else if (hasModifier(Opcode, ".red"))
+    B.Op = BarrierUse::Reduce;
+  B.Aligned = Base == "bar" || hasModifier(Opcode, ".aligned");
+  auto Args = M.arguments(S);
+  // bar.red has a destination first and the predicate operand last.
+  B.IdOperand = B.Op == BarrierUse::Reduce ? 1 : 0;
+  size_t CountArgs = B.Op == BarrierUse::Reduce ? 4 : 2;
+  if (Args.size() <= B.IdOperand)
+    return B; // malformed; ptxas rejects it, and Id stays unknown
+  B.HasCount = Args.size() >= CountArgs;
+  const Operand &Id = Args[B.IdOperand];
+  if (Id.Kind == OperandKind::Integer) {
+    // An id ptxas would reject (>= 16) counts as unknown, like a register.
+    auto Value = parseIntegerLiteral(M.text(Id.Text));
+    if (Value && *Value < 16)
+      B.Id = static_cast<uint32_t>(*Value);
+  }
+  return B;
+}
+
+bool isExit(std::string_view Opcode) {
+  std::string_view Base = opcodeBase(Opcode);
+  return Base == "ret" || Base == "exit";
+}
+
+bool isCall(std::string_view Opcode) { return opcodeBase(Opcode) == "call"; }
+
+// call{.uni} [(ret),] callee [, (args)] [, prototype | targets];
+const Operand *directCallee(const Module &M, const Statement &S) {
+  for (const Operand &Op : M.arguments(S)) {
+    if (Op.Kind == OperandKind::Paren)
+      continue;
+    if (Op.Kind != OperandKind::Symbol)
+      return nullptr;
+    std::string_view Name = M.text(Op.Text);
+    return Name.starts_with('%') ? nullptr : &Op;
+  }
+  return nullptr;
+}
+
+std::optional<uint32_t> callArgumentList(const Module &M, const Statement &S) {
+  auto Ops = M.operands(S);
+  bool SeenCallee = false;
+  for (uint32_t I = (S.Flags & StatementHasGuard) ? 1 : 0; I < Ops.size();
+       ++I) {
+    if (Ops[I].Kind == OperandKind::Symbol) {
+      if (SeenCallee)
+        return std::nullopt;
+      SeenCallee = true;
+    } else if (Ops[I].Kind == OperandKind::Paren && SeenCallee) {
+      return I;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<BlockIndexRegister> blockIndexRegister(std::string_view Name) {
+  if (Name == "%ctaid.x") return BlockIndexRegister::CtaIdX;
+  if (Name == "%ctaid.y") return BlockIndexRegister::CtaIdY;
+  if (Name == "%ctaid.z") return BlockIndexRegister::CtaIdZ;
+  if (Name == "%nctaid.x") return BlockIndexRegister::NCtaIdX;
+  if (Name == "%nctaid.y") return BlockIndexRegister::NCtaIdY;
+  if (Name == "%nctaid.z") return BlockIndexRegister::NCtaIdZ;
+  return std::nullopt;
+}
+
+} // namespace baton::detail

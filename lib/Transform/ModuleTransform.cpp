@@ -1,0 +1,132 @@
+//===- ModuleTransform.cpp - Add Baton variants to a module ---------------===//
+//
+// The driver: find kernels -> check safety -> clone -> virtualise block index
+// -> wrap in slice / PTB loop -> rewrite exits and barriers. New functions
+// are appended after everything the module had, callee clones (prototypes
+// first, so clones may call each other) before the kernel variants.
+//
+//===----------------------------------------------------------------------===//
+#include "baton/Transform/Transform.h"
+
+#include "CallGraph.h"
+#include "SafetyAnalysis.h"
+#include "Variants.h"
+
+#include <unordered_set>
+
+namespace baton {
+
+using namespace ptx;
+using namespace detail;
+
+namespace {
+
+Diagnostic refusalDiagnostic(const Module &M, const KernelResult &K,
+                             const Refusal &R) {
+  Diagnostic D;
+  D.Level = Severity::Warning;
+  D.File = M.fileName();
+  D.Line = R.Line;
+  D.Column = R.Column;
+  std::string Variants = refusalIsPtbOnly(R.Kind) ? "no ptb variant"
+                                                  : "no variants";
+  std::string Where =
+      R.Function == K.Name ? "" : " (in function '" + R.Function + "')";
+  D.Message = "kernel '" + K.Name + "' gets " + Variants + Where + ": " +
+              R.Message + " [" + std::string(refusalKindName(R.Kind)) + "]";
+  return D;
+}
+
+bool refusesAll(const std::vector<Refusal> &Refusals) {
+  for (const Refusal &R : Refusals)
+    if (!refusalIsPtbOnly(R.Kind))
+      return true;
+  return false;
+}
+
+} // namespace
+
+TransformResult transformModule(Module &M, const TransformOptions &Opts) {
+  TransformResult Result;
+  CallGraph CG(M);
+  GeneratedNames Names(freshPrefix(M.source()));
+  VirtualCallees Callees(M, CG, Names);
+  std::vector<Item> VariantItems;
+
+  std::unordered_set<std::string_view> Existing;
+  for (const Function &F : M.Functions)
+    Existing.insert(M.text(F.Name));
+
+  const uint32_t NumOriginal = static_cast<uint32_t>(M.Functions.size());
+  for (uint32_t K = 0; K < NumOriginal; ++K) {
+    // Find kernels: definitions of .entry functions that are not variants.
+    const Function &Kernel = M.Functions[K];
+    if (!Kernel.IsEntry || !Kernel.HasBody ||
+        isVariantName(M.text(Kernel.Name)))
+      continue;
+    KernelResult KR;
+    KR.Name = std::string(M.text(Kernel.Name));
+    KR.Line = Kernel.Line;
+    KR.Selected = !Opts.SelectKernel || Opts.SelectKernel(KR.Name);
+    std::vector<uint32_t> Reachable = CG.reachableFrom(K);
+    KR.Facts = computeKernelFacts(M, Kernel, Reachable);
+    if (!KR.Selected) {
+      Result.Kernels.push_back(std::move(KR));
+      continue;
+    }
+
+    // Check safety.
+    KR.Refusals = checkSafety(M, CG, K, Reachable);
+    for (VariantKind V : {VariantKind::Slice, VariantKind::Ptb}) {
+      std::string Name = KR.Name + std::string(variantSuffix(V));
+      if (Existing.count(Name)) {
+        Refusal R;
+        R.Kind = RefusalKind::NameCollision;
+        R.Function = KR.Name;
+        R.Line = Kernel.Line;
+        R.Message = "the module already defines '" + Name + "'";
+        KR.Refusals.push_back(R);
+        break;
+      }
+    }
+    bool Slice = Opts.MakeSlice && !refusesAll(KR.Refusals);
+    bool Ptb = Opts.MakePtb && KR.Refusals.empty();
+    std::optional<BarrierPlan> Plan;
+    if (Ptb) {
+      Refusal Why;
+      Plan = planBarriers(M, M.Functions[K], Why);
+      if (!Plan) {
+        KR.Refusals.push_back(Why);
+        Ptb = false;
+      }
+    }
+
+    // Clone, virtualise the block index, wrap, rewrite exits and barriers.
+    if (Slice || Ptb) {
+      KR.VirtualCallees = Callees.cloneFor(Reachable);
+      VariantRequest Req{K, blockIndexUse(M, CG, K, Reachable), CG, Names};
+      if (Slice) {
+        auto [Index, Added] = buildSliceVariant(M, Req);
+        VariantItems.push_back(Item{ItemKind::Function, Index, {}});
+        KR.RegistersAdded[0] = Added;
+        KR.SliceMade = true;
+      }
+      if (Ptb) {
+        auto [Index, Added] = buildPtbVariant(M, Req, *Plan);
+        VariantItems.push_back(Item{ItemKind::Function, Index, {}});
+        KR.RegistersAdded[1] = Added;
+        KR.PtbMade = true;
+      }
+    }
+    for (const Refusal &R : KR.Refusals)
+      Result.Diagnostics.push_back(refusalDiagnostic(M, KR, R));
+    Result.Kernels.push_back(std::move(KR));
+  }
+
+  std::vector<Item> CloneItems = Callees.items();
+  M.Items.insert(M.Items.end(), CloneItems.begin(), CloneItems.end());
+  M.Items.insert(M.Items.end(), VariantItems.begin(), VariantItems.end());
+  return Result;
+}
+
+} // namespace baton

@@ -1,0 +1,215 @@
+//===- PtbVariant.cpp - Wrap a kernel body in a persistent worker loop ----===//
+//
+// K__baton_ptb is launched with any number of workers. Each worker loops:
+//
+//   leader (thread 0,0,0): v = preempt ? STOP : atomicAdd(&next, 1); decode
+//                          v into (x, y, z); store {v, x, y, z} to a slot
+//   barrier D            - publishes the slot, ends the previous block
+//   all threads:           read the slot; leave if v >= end; run the body
+//
+// The slot is double-buffered, so one barrier per virtual block suffices:
+// the leader fills slot[i+1] (which is slot[i-1]) right after its own body i,
+// before barrier D; every thread read slot[i-1] before it arrived at the
+// previous barrier D, which the leader has already passed.
+//
+// Early exits. In the original kernel a thread that exits counts as arrived
+// at every later full-CTA barrier (PTX ISA, exit). Here an exit branches to
+// the end of the block instead, where the thread waits on barrier D. If the
+// body has full-CTA barriers, the thread must keep "arriving" at them: then
+// barrier D is entered as `barrier.red.and.pred all, D, true` in a loop (the
+// drain), and every full-CTA barrier of the body becomes
+// `barrier.red.and.pred _, D, false`. A body barrier thus completes with the
+// drained threads' help, and the drain ends, for all threads at the same
+// instance, only when every thread has reached the end of the block.
+// Non-aligned forms are used because threads of one warp may wait at
+// different barrier instructions.
+//
+//===----------------------------------------------------------------------===//
+#include "Variants.h"
+
+#include "InstructionInfo.h"
+#include "baton/task.h"
+
+namespace baton::detail {
+
+using namespace ptx;
+
+std::optional<BarrierPlan> planBarriers(const Module &M,
+                                        const Function &Kernel,
+                                        Refusal &Why) {
+  uint32_t TakenByBody = 0; // ids used with an explicit count or arrive
+  BarrierPlan Plan;
+  for (const Statement &S : M.body(Kernel)) {
+    auto B = classifyBarrier(M, S);
+    if (!B || !B->Id)
+      continue;
+    if (B->Op == BarrierUse::Sync && !B->HasCount)
+      Plan.Drain = true;
+    else
+      TakenByBody |= 1u << *B->Id;
+  }
+  for (Plan.Id = 0; Plan.Id < 16; ++Plan.Id)
+    if (!(TakenByBody & (1u << Plan.Id)))
+      return Plan;
+  Why.Kind = RefusalKind::NoFreeBarrier;
+  Why.Function = std::string(M.text(Kernel.Name));
+  Why.Line = Kernel.Line;
+  Why.Message = "uses all 16 CTA barriers with thread counts; the worker "
+                "loop needs one of its own";
+  return std::nullopt;
+}
+
+namespace {
+
+class PtbBuilder {
+public:
+  PtbBuilder(Module &M, const VariantRequest &R, const BarrierPlan &Plan)
+      : M(M), R(R), N(R.Names), Plan(Plan), B(M) {}
+
+  uint32_t build(uint32_t Index);
+  uint32_t registersAdded() const { return RegistersAdded; }
+
+private:
+  void declare();
+  void emitFetch();
+  void emitBarrierD();
+
+  Module &M;
+  const VariantRequest &R;
+  const GeneratedNames &N;
+  BarrierPlan Plan;
+  StatementBuilder B;
+  uint32_t RegistersAdded = 0;
+};
+
+void PtbBuilder::declare() {
+  std::vector<std::string> Regs32 = {N.reg("v"),    N.reg("end"),
+                                     N.reg("t"),    N.reg("slot"),
+                                     N.reg("parity"), N.reg("addr"),
+                                     N.reg("nv"),   N.reg("yz")};
+  for (size_t I = 0; I < 3; ++I) {
+    Regs32.push_back(N.CtaId[I]);
+    Regs32.push_back(N.NCtaId[I]);
+    Regs32.push_back(N.reg(std::string("n") + "xyz"[I]));
+  }
+  std::vector<std::string> Preds = {N.reg("leader"), N.reg("stop"),
+                                    N.reg("preempted"), N.reg("all"),
+                                    N.reg("false"), N.reg("ignored")};
+  B.decl(".reg", {".b64"}, std::vector<std::string>{N.reg("task")});
+  B.decl(".reg", {".b32"}, Regs32);
+  B.decl(".reg", {".pred"}, Preds);
+  B.decl(".shared", {".align", "16", ".b8"},
+         std::vector<std::string>{N.symbol("slot") + "[32]"});
+  RegistersAdded = static_cast<uint32_t>(1 + Regs32.size() + Preds.size());
+}
+
+// Leader only: claim the next virtual block (or STOP when preempted) and
+// publish it with its coordinates in slot[parity].
+void PtbBuilder::emitFetch() {
+  auto Task = B.sym(N.reg("task"));
+  auto NV = B.sym(N.reg("nv"));
+  B.inst("ld.volatile.global.u32",
+         {NV, B.address(Task, BATON_TASK_OFFSET_PREEMPT)});
+  B.inst("setp.ne.u32", {B.sym(N.reg("preempted")), NV, B.imm(0)});
+  B.inst("mov.u32", {NV, B.imm(-1)});
+  B.guarded(N.reg("preempted"), true, "atom.global.add.u32",
+            {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), B.imm(1)});
+  std::array<std::string, 3> Coords = {N.reg("nx"), N.reg("ny"), N.reg("nz")};
+  emitDecode(B, N, R.Use, N.reg("nv"), Coords);
+  std::vector<Operand> Elements = {NV};
+  for (size_t I = 0; I < 3; ++I)
+    Elements.push_back(R.Use.CtaId[I] ? B.sym(Coords[I]) : NV);
+  auto Addr = B.sym(N.reg("addr"));
+  B.inst("add.u32", {Addr, B.sym(N.reg("slot")), B.sym(N.reg("parity"))});
+  B.inst("st.shared.v4.u32", {B.address(Addr), B.vector(Elements)});
+}
+
+void PtbBuilder::emitBarrierD() {
+  if (!Plan.Drain) {
+    B.inst("barrier.sync", {B.imm(Plan.Id)});
+    return;
+  }
+  B.label(N.label("drain"));
+  B.inst("barrier.red.and.pred", {B.sym(N.reg("all")), B.imm(Plan.Id),
+                                  B.negated(B.sym(N.reg("false")))});
+  B.guarded(N.reg("all"), true, "bra", {B.sym(N.label("drain"))});
+}
+
+uint32_t PtbBuilder::build(uint32_t Index) {
+  declare();
+  emitLoadTask(B, N);
+  auto Task = B.sym(N.reg("task"));
+  auto T = B.sym(N.reg("t")), Addr = B.sym(N.reg("addr"));
+  B.inst("ld.global.u32",
+         {B.sym(N.reg("end")), B.address(Task, BATON_TASK_OFFSET_END)});
+  emitLoadGrid(B, N, R.Use);
+  // The leader is thread (0, 0, 0).
+  B.inst("mov.u32", {T, B.sym("%tid.x")});
+  B.inst("mov.u32", {Addr, B.sym("%tid.y")});
+  B.inst("or.b32", {T, T, Addr});
+  B.inst("mov.u32", {Addr, B.sym("%tid.z")});
+  B.inst("or.b32", {T, T, Addr});
+  B.inst("setp.eq.u32", {B.sym(N.reg("leader")), T, B.imm(0)});
+  B.inst("setp.ne.u32", {B.sym(N.reg("false")), T, T});
+  B.inst("mov.pred", {B.sym(N.reg("preempted")), B.sym(N.reg("false"))});
+  B.inst("mov.u32", {B.sym(N.reg("slot")), B.sym(N.symbol("slot"))});
+  B.inst("mov.u32", {B.sym(N.reg("parity")), B.imm(0)});
+  B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("first"))});
+  emitFetch();
+  B.label(N.label("first"));
+  B.inst("barrier.sync", {B.imm(Plan.Id)});
+
+  B.label(N.label("loop"));
+  B.inst("add.u32", {Addr, B.sym(N.reg("slot")), B.sym(N.reg("parity"))});
+  std::vector<Operand> Loaded = {B.sym(N.reg("v"))};
+  for (size_t I = 0; I < 3; ++I)
+    Loaded.push_back(B.sym(R.Use.CtaId[I] ? N.CtaId[I] : N.reg("yz")));
+  B.inst("ld.shared.v4.u32", {B.vector(Loaded), B.address(Addr)});
+  B.inst("setp.ge.u32",
+         {B.sym(N.reg("stop")), B.sym(N.reg("v")), B.sym(N.reg("end"))});
+  B.guarded(N.reg("stop"), false, "bra", {B.sym(N.label("exit"))});
+
+  ExitAndBarrierRewrite Exits;
+  Exits.ExitLabel = N.label("next");
+  if (Plan.Drain)
+    Exits.DrainBarrier = Plan.Id;
+  Exits.FalsePredicate = N.reg("false");
+  Exits.IgnoredPredicate = N.reg("ignored");
+  rewriteBody(B, M.Functions[R.Kernel], R.CG, N, &Exits);
+
+  B.label(N.label("next"));
+  auto Parity = B.sym(N.reg("parity"));
+  B.inst("xor.b32", {Parity, Parity, B.imm(16)});
+  B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("fetched"))});
+  emitFetch();
+  B.label(N.label("fetched"));
+  emitBarrierD();
+  B.inst("bra", {B.sym(N.label("loop"))});
+
+  B.label(N.label("exit"));
+  B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("done"))});
+  B.inst("red.global.add.u32",
+         {B.address(Task, BATON_TASK_OFFSET_WORKERS_EXITED), B.imm(1)});
+  B.guarded(N.reg("preempted"), false, "red.global.add.u32",
+            {B.address(Task, BATON_TASK_OFFSET_WORKERS_PREEMPTED), B.imm(1)});
+  B.label(N.label("done"));
+  B.inst("ret", {});
+
+  auto [Begin, End] = B.commit();
+  M.Functions[Index].BodyBegin = Begin;
+  M.Functions[Index].BodyEnd = End;
+  return Index;
+}
+
+} // namespace
+
+std::pair<uint32_t, uint32_t> buildPtbVariant(Module &M,
+                                              const VariantRequest &R,
+                                              const BarrierPlan &Plan) {
+  uint32_t Index = addVariantFunction(M, R.Kernel, VariantKind::Ptb, R.Names);
+  PtbBuilder Builder(M, R, Plan);
+  Builder.build(Index);
+  return {Index, Builder.registersAdded()};
+}
+
+} // namespace baton::detail

@@ -1,0 +1,40 @@
+//===- Refusal.cpp - Why a kernel gets no variant -------------------------===//
+#include "baton/Transform/Refusal.h"
+
+namespace baton {
+
+std::string_view refusalKindName(RefusalKind Kind) {
+  switch (Kind) {
+  case RefusalKind::GridSync: return "grid-sync";
+  case RefusalKind::Cluster: return "cluster";
+  case RefusalKind::DynamicParallelism: return "dynamic-parallelism";
+  case RefusalKind::HardwareId: return "hardware-id";
+  case RefusalKind::ExternalCall: return "external-call";
+  case RefusalKind::IndirectCall: return "indirect-call";
+  case RefusalKind::BlockIdVector: return "block-id-vector";
+  case RefusalKind::ExitInCallee: return "exit-in-callee";
+  case RefusalKind::BarrierInCallee: return "barrier-in-callee";
+  case RefusalKind::BarrierRegisterId: return "barrier-register-id";
+  case RefusalKind::BarrierReduction: return "barrier-reduction";
+  case RefusalKind::NoFreeBarrier: return "no-free-barrier";
+  case RefusalKind::RegisterReallocation: return "register-reallocation";
+  case RefusalKind::NameCollision: return "name-collision";
+  }
+  return "unknown";
+}
+
+bool refusalIsPtbOnly(RefusalKind Kind) {
+  switch (Kind) {
+  case RefusalKind::ExitInCallee:
+  case RefusalKind::BarrierInCallee:
+  case RefusalKind::BarrierRegisterId:
+  case RefusalKind::BarrierReduction:
+  case RefusalKind::NoFreeBarrier:
+  case RefusalKind::RegisterReallocation:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace baton

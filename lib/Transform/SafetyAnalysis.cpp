@@ -1,0 +1,210 @@
+//===- SafetyAnalysis.cpp - Decide which variants a kernel may have -------===//
+//
+// What is refused, and why (docs/refusals.md has the user-facing version):
+// - Grid-wide sync needs every block of the grid resident at once; a PTB
+//   launch has fewer workers than blocks, so it would deadlock. Cooperative
+//   groups reach the grid workspace through %envreg registers or cudaCG*.
+// - Cluster registers and barriers describe the physical launch, which a
+//   variant does not preserve.
+// - Device-side launches and the device runtime API (cudaLaunchDevice, ...)
+//   tie child grids to the parent's blocks.
+// - %smid/%nsmid/%gridid differ between a launch and its resumption.
+// - External and indirect calls hide code that may read the block index.
+// - For PTB only: exits and barriers inside callees cannot be redirected to
+//   the worker loop, barrier ids in registers and bar.red cannot be
+//   reconciled with the early-exit protocol, and setmaxnreg would run again
+//   in every virtual block.
+//
+//===----------------------------------------------------------------------===//
+#include "SafetyAnalysis.h"
+
+#include "InstructionInfo.h"
+#include "baton/PTX/Printer.h"
+
+#include <algorithm>
+#include <array>
+
+namespace baton::detail {
+
+using namespace ptx;
+
+namespace {
+
+/// Extern functions whose bodies ptxas supplies and that cannot observe the
+/// block index.
+bool isKnownSafeExternal(std::string_view Name) {
+  static constexpr std::array<std::string_view, 5> Safe = {
+      "vprintf", "malloc", "free", "__assertfail", "__assert_fail"};
+  return std::find(Safe.begin(), Safe.end(), Name) != Safe.end();
+}
+
+class SafetyChecker {
+public:
+  SafetyChecker(const Module &M, const CallGraph &CG) : M(M), CG(CG) {}
+
+  void checkFunction(uint32_t F, bool IsKernel);
+  void checkKernelDirectives(const Function &K);
+  std::vector<Refusal> take() { return std::move(Found); }
+
+private:
+  void checkInstruction(const Function &F, const Statement &S, bool IsKernel);
+  void checkSymbol(const Function &F, const Statement &S, std::string_view Name);
+  void refuse(RefusalKind Kind, const Function &F, const Statement *S,
+              std::string Message);
+
+  const Module &M;
+  const CallGraph &CG;
+  std::vector<Refusal> Found;
+};
+
+void SafetyChecker::refuse(RefusalKind Kind, const Function &F,
+                           const Statement *S, std::string Message) {
+  for (const Refusal &R : Found)
+    if (R.Kind == Kind)
+      return; // one refusal per kind: the first occurrence
+  Refusal R;
+  R.Kind = Kind;
+  R.Function = std::string(M.text(F.Name));
+  R.Message = std::move(Message);
+  if (S) {
+    R.Construct = printStatement(M, *S);
+    TextRef Where = S->Text;
+    if (S->Kind == StatementKind::Instruction && S->Count > 0 &&
+        (S->Flags & StatementHasGuard))
+      Where = M.Operands[S->First].Text;
+    R.Line = M.lineOf(Where);
+    R.Column = M.columnOf(Where);
+  } else {
+    R.Line = F.Line;
+  }
+  Found.push_back(std::move(R));
+}
+
+void SafetyChecker::checkSymbol(const Function &F, const Statement &S,
+                                std::string_view Name) {
+  if (!Name.starts_with('%'))
+    return;
+  if (Name == "%smid" || Name == "%nsmid" || Name == "%gridid")
+    return refuse(RefusalKind::HardwareId, F, &S,
+                  "reads " + std::string(Name) +
+                      ", which differs between a launch and its resumption");
+  if (Name.starts_with("%cluster") || Name.starts_with("%nclusterid") ||
+      Name == "%is_explicit_cluster")
+    return refuse(RefusalKind::Cluster, F, &S,
+                  "reads the cluster register " + std::string(Name));
+  if (Name.starts_with("%envreg"))
+    return refuse(RefusalKind::GridSync, F, &S,
+                  "reads " + std::string(Name) +
+                      " (the cooperative-launch grid workspace used by "
+                      "grid-wide synchronisation)");
+  if (Name == "%ctaid" || Name == "%nctaid")
+    return refuse(RefusalKind::BlockIdVector, F, &S,
+                  "reads " + std::string(Name) +
+                      " as a vector; only its .x/.y/.z components can be "
+                      "virtualised");
+}
+
+void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
+                                     bool IsKernel) {
+  std::string_view Opcode = M.text(S.Text);
+  std::string_view Base = opcodeBase(Opcode);
+  for (const Operand &Op : M.arguments(S))
+    forEachSymbol(M, Op, [&](const Operand &Sym) {
+      checkSymbol(F, S, M.text(Sym.Text));
+    });
+
+  if (isClusterBarrier(Opcode) || Base == "mapa" || Base == "getctarank" ||
+      hasModifier(Opcode, ".multicast::cluster"))
+    return refuse(RefusalKind::Cluster, F, &S,
+                  "uses thread-block clusters ('" + std::string(Base) + "')");
+  if (Base == "setmaxnreg")
+    return refuse(RefusalKind::RegisterReallocation, F, &S,
+                  "reallocates registers with setmaxnreg, which a PTB worker "
+                  "would repeat in every virtual block");
+
+  if (isCall(Opcode)) {
+    const Operand *Callee = directCallee(M, S);
+    if (!Callee) {
+      for (uint32_t Target : CG.addressTaken())
+        if (CG.readsBlockIndex(Target))
+          return refuse(RefusalKind::IndirectCall, F, &S,
+                        "makes an indirect call, and '" +
+                            std::string(M.text(M.Functions[Target].Name)) +
+                            "', whose address is taken, reads the block "
+                            "index");
+      return;
+    }
+    std::string_view Name = M.text(Callee->Text);
+    int C = CG.lookup(Name);
+    if (C >= 0 && M.Functions[C].HasBody)
+      return;
+    if (Name.starts_with("cudaCG"))
+      return refuse(RefusalKind::GridSync, F, &S,
+                    "calls " + std::string(Name) +
+                        " (cooperative groups grid synchronisation)");
+    if (Name.starts_with("cuda"))
+      return refuse(RefusalKind::DynamicParallelism, F, &S,
+                    "calls the device runtime function " + std::string(Name) +
+                        " (dynamic parallelism)");
+    if (!isKnownSafeExternal(Name))
+      return refuse(RefusalKind::ExternalCall, F, &S,
+                    "calls '" + std::string(Name) +
+                        "', which is declared but not defined in this "
+                        "module, so it cannot be checked");
+    return;
+  }
+
+  if (!IsKernel && Base == "exit")
+    return refuse(RefusalKind::ExitInCallee, F, &S,
+                  "calls exit inside a device function; a PTB worker cannot "
+                  "end only its virtual block from there");
+
+  auto Barrier = classifyBarrier(M, S);
+  if (!Barrier)
+    return;
+  if (!IsKernel)
+    return refuse(RefusalKind::BarrierInCallee, F, &S,
+                  "has a CTA barrier inside a device function; PTB workers "
+                  "redirect barriers in the kernel body only");
+  if (!Barrier->Id)
+    return refuse(RefusalKind::BarrierRegisterId, F, &S,
+                  "uses a barrier whose id is not a constant below 16");
+  if (Barrier->Op == BarrierUse::Reduce)
+    return refuse(RefusalKind::BarrierReduction, F, &S,
+                  "uses a reduction barrier (bar.red, from "
+                  "__syncthreads_count/and/or), which threads that left their "
+                  "virtual block early cannot join");
+}
+
+void SafetyChecker::checkFunction(uint32_t FIndex, bool IsKernel) {
+  const Function &F = M.Functions[FIndex];
+  for (const Statement &S : M.body(F))
+    if (S.Kind == StatementKind::Instruction)
+      checkInstruction(F, S, IsKernel);
+}
+
+void SafetyChecker::checkKernelDirectives(const Function &K) {
+  for (const FunctionDirective &D : K.Directives) {
+    std::string_view Name = M.text(D.Name);
+    if (Name == ".reqnctapercluster" || Name == ".explicitcluster" ||
+        Name == ".maxclusterrank" || Name == ".blocksareclusters")
+      refuse(RefusalKind::Cluster, K, nullptr,
+             "is declared with " + std::string(Name) +
+                 " (cluster launch)");
+  }
+}
+
+} // namespace
+
+std::vector<Refusal> checkSafety(const Module &M, const CallGraph &CG,
+                                 uint32_t Kernel,
+                                 std::span<const uint32_t> Reachable) {
+  SafetyChecker Checker(M, CG);
+  Checker.checkKernelDirectives(M.Functions[Kernel]);
+  Checker.checkFunction(Kernel, /*IsKernel=*/true);
+  for (uint32_t F : Reachable)
+    Checker.checkFunction(F, /*IsKernel=*/false);
+  return Checker.take();
+}
+
+} // namespace baton::detail

@@ -1,0 +1,66 @@
+//===- VariantCommon.cpp - Pieces shared by the slice and PTB variants ----===//
+#include "Variants.h"
+
+#include "baton/task.h"
+
+namespace baton::detail {
+
+using namespace ptx;
+
+uint32_t addVariantFunction(Module &M, uint32_t Kernel, VariantKind Kind,
+                            const GeneratedNames &Names) {
+  Function V = M.Functions[Kernel];
+  V.Name = M.intern(std::string(M.text(V.Name)) +
+                    std::string(variantSuffix(Kind)));
+  // The task pointer is the one extra parameter, appended last (the ABI).
+  Param Task;
+  for (std::string_view Q : {".param", ".u64", ".ptr", ".global", ".align"})
+    Task.Qualifiers.push_back(M.intern(Q));
+  Task.Qualifiers.push_back(M.intern(std::to_string(BATON_TASK_ALIGN)));
+  Task.Name = M.intern(Names.symbol("task_param"));
+  V.Params.push_back(Task);
+  V.HasParamList = true;
+  V.BodyBegin = V.BodyEnd = 0;
+  M.Functions.push_back(std::move(V));
+  return static_cast<uint32_t>(M.Functions.size() - 1);
+}
+
+void emitLoadTask(StatementBuilder &B, const GeneratedNames &Names) {
+  auto Task = B.sym(Names.reg("task"));
+  B.inst("ld.param.u64", {Task, B.address(B.sym(Names.symbol("task_param")))});
+  B.inst("cvta.to.global.u64", {Task, Task});
+}
+
+void emitLoadGrid(StatementBuilder &B, const GeneratedNames &Names,
+                  const BlockIndexUse &Use) {
+  bool AnyCtaId = Use.CtaId[0] || Use.CtaId[1] || Use.CtaId[2];
+  bool Need[3] = {AnyCtaId || Use.NCtaId[0],
+                  Use.CtaId[1] || Use.CtaId[2] || Use.NCtaId[1],
+                  Use.NCtaId[2]};
+  static constexpr int Offsets[3] = {BATON_TASK_OFFSET_GRID_X,
+                                     BATON_TASK_OFFSET_GRID_Y,
+                                     BATON_TASK_OFFSET_GRID_Z};
+  auto Task = B.sym(Names.reg("task"));
+  for (int I = 0; I < 3; ++I)
+    if (Need[I])
+      B.inst("ld.global.u32",
+             {B.sym(Names.NCtaId[I]), B.address(Task, Offsets[I])});
+}
+
+void emitDecode(StatementBuilder &B, const GeneratedNames &Names,
+                const BlockIndexUse &Use, const std::string &V,
+                const std::array<std::string, 3> &Out) {
+  auto GridX = B.sym(Names.NCtaId[0]), GridY = B.sym(Names.NCtaId[1]);
+  if (Use.CtaId[0])
+    B.inst("rem.u32", {B.sym(Out[0]), B.sym(V), GridX});
+  if (!Use.CtaId[1] && !Use.CtaId[2])
+    return;
+  auto Rest = B.sym(Names.reg("yz")); // v / grid_x
+  B.inst("div.u32", {Rest, B.sym(V), GridX});
+  if (Use.CtaId[1])
+    B.inst("rem.u32", {B.sym(Out[1]), Rest, GridY});
+  if (Use.CtaId[2])
+    B.inst("div.u32", {B.sym(Out[2]), Rest, GridY});
+}
+
+} // namespace baton::detail

@@ -1,0 +1,55 @@
+//===- Variants.h - Build the slice and PTB variants of a kernel ----------===//
+#ifndef BATON_LIB_TRANSFORM_VARIANTS_H
+#define BATON_LIB_TRANSFORM_VARIANTS_H
+
+#include "VirtualBlock.h"
+#include "baton/Transform/Names.h"
+#include "baton/Transform/Refusal.h"
+
+#include <optional>
+
+namespace baton::detail {
+
+struct VariantRequest {
+  uint32_t Kernel;          ///< function index of the original kernel
+  BlockIndexUse Use;        ///< which block-index registers it reads
+  const CallGraph &CG;
+  const GeneratedNames &Names;
+};
+
+/// The barrier plan of a PTB variant: which barrier id the worker loop uses
+/// and whether early-exited threads must keep joining the body's full-CTA
+/// barriers (the drain protocol). A refusal if no id is free.
+struct BarrierPlan {
+  uint32_t Id = 0;
+  bool Drain = false;
+};
+std::optional<BarrierPlan> planBarriers(const ptx::Module &M,
+                                        const ptx::Function &Kernel,
+                                        Refusal &Why);
+
+/// Each returns the function index of the new variant and the number of
+/// registers it declares beyond the original's.
+std::pair<uint32_t, uint32_t> buildSliceVariant(ptx::Module &M,
+                                                const VariantRequest &R);
+std::pair<uint32_t, uint32_t> buildPtbVariant(ptx::Module &M,
+                                              const VariantRequest &R,
+                                              const BarrierPlan &Plan);
+
+/// Shared by both: the variant's header (original + task parameter), and the
+/// prologue that loads the task pointer.
+uint32_t addVariantFunction(ptx::Module &M, uint32_t Kernel, VariantKind Kind,
+                            const GeneratedNames &Names);
+void emitLoadTask(StatementBuilder &B, const GeneratedNames &Names);
+/// Loads the original grid dimensions that decoding or %nctaid reads need.
+void emitLoadGrid(StatementBuilder &B, const GeneratedNames &Names,
+                  const BlockIndexUse &Use);
+/// Decodes linear virtual block V into the coordinate registers Out (x, y, z)
+/// for the components Use needs: x fastest, then y, then z.
+void emitDecode(StatementBuilder &B, const GeneratedNames &Names,
+                const BlockIndexUse &Use, const std::string &V,
+                const std::array<std::string, 3> &Out);
+
+} // namespace baton::detail
+
+#endif // BATON_LIB_TRANSFORM_VARIANTS_H

@@ -1,0 +1,86 @@
+//===- VirtualBlock.h - Virtualise the block index of a function body -----===//
+//
+// The steps shared by both variants and by device-function clones:
+// virtualise block index (every %ctaid.* / %nctaid.* read becomes a read of a
+// register holding the virtual block's coordinates / the original grid, and
+// calls to functions that read the block index go to clones that receive
+// them as extra parameters), and rewrite exits and barriers (PTB only: exits
+// end the virtual block, full-CTA barriers join the early-exit protocol).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_LIB_TRANSFORM_VIRTUALBLOCK_H
+#define BATON_LIB_TRANSFORM_VIRTUALBLOCK_H
+
+#include "CallGraph.h"
+#include "StatementBuilder.h"
+
+#include <array>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace baton::detail {
+
+/// Names of the registers a variant adds, derived from one fresh prefix.
+struct GeneratedNames {
+  explicit GeneratedNames(std::string Prefix);
+  std::string Prefix;                ///< e.g. "baton"
+  std::array<std::string, 3> CtaId;  ///< %baton_ctaid_x, ...
+  std::array<std::string, 3> NCtaId; ///< %baton_nctaid_x, ...
+  std::string symbol(std::string_view Stem) const {
+    return Prefix + "_" + std::string(Stem);
+  }
+  std::string reg(std::string_view Stem) const { return "%" + symbol(Stem); }
+  std::string label(std::string_view Stem) const { return "$" + symbol(Stem); }
+};
+
+/// Which block-index registers a kernel and the functions it reaches read.
+struct BlockIndexUse {
+  std::array<bool, 3> CtaId{};
+  std::array<bool, 3> NCtaId{};
+  bool any() const;
+};
+BlockIndexUse blockIndexUse(const ptx::Module &M, const CallGraph &CG,
+                            uint32_t Kernel, std::span<const uint32_t> Reachable);
+
+/// How rewriteBody treats exits and barriers (the PTB variant sets these).
+struct ExitAndBarrierRewrite {
+  std::string ExitLabel;              ///< ret/exit become `bra ExitLabel`
+  std::optional<uint32_t> DrainBarrier; ///< full-CTA barriers become
+                                      ///< barrier.red.and on this id
+  std::string FalsePredicate;         ///< a predicate register holding false
+  std::string IgnoredPredicate;       ///< destination of converted barriers
+};
+
+/// Clones of device functions that read the block index, shared by all
+/// kernels of a module: f becomes f__baton_vb with six more parameters.
+class VirtualCallees {
+public:
+  VirtualCallees(ptx::Module &M, const CallGraph &CG, const GeneratedNames &N)
+      : M(M), CG(CG), Names(N) {}
+  /// Creates the clones of Reachable functions that need one (once each).
+  /// Returns the names of the functions cloned.
+  std::vector<std::string> cloneFor(std::span<const uint32_t> Reachable);
+  /// Prototypes then definitions of all clones, to append to the module.
+  std::vector<ptx::Item> items() const;
+
+private:
+  void buildClone(uint32_t Original, uint32_t Clone);
+
+  ptx::Module &M;
+  const CallGraph &CG;
+  const GeneratedNames &Names;
+  std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> CloneOf;
+  std::vector<uint32_t> Order; ///< originals, in cloning order
+};
+
+/// Appends F's body to B with block-index reads virtualised and calls to
+/// block-index readers redirected; with Exits set, also rewrites exits and
+/// barriers for the PTB loop.
+void rewriteBody(StatementBuilder &B, const ptx::Function &F,
+                 const CallGraph &CG, const GeneratedNames &Names,
+                 const ExitAndBarrierRewrite *Exits);
+
+} // namespace baton::detail
+
+#endif // BATON_LIB_TRANSFORM_VIRTUALBLOCK_H
