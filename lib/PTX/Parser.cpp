@@ -318,7 +318,7 @@ bool Parser::parseFunction(std::vector<TextRef> Linkage) {
   Function F;
   F.Linkage = std::move(Linkage);
   F.IsEntry = Tok.isDirective(".entry");
-  F.Line = lineColumnOf(M.source(), Tok.Offset).Line;
+  F.Line = M.lineOf(ref(Tok));
   consume();
   if (!F.IsEntry && Tok.is('(')) {
     F.HasReturnList = true;
@@ -734,7 +734,7 @@ bool Parser::parseDeclSuffix(TextRef &Suffix) {
 bool Parser::parseVarDecl(std::vector<TextRef> Linkage, uint32_t &DeclIndex) {
   VarDecl D;
   D.Linkage = std::move(Linkage);
-  D.Line = lineColumnOf(M.source(), Tok.Offset).Line;
+  D.Line = M.lineOf(ref(Tok));
   D.Space = ref(Tok);
   consume();
   if (!parseQualifiers(D.Qualifiers))

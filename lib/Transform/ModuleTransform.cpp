@@ -37,6 +37,44 @@ Diagnostic refusalDiagnostic(const Module &M, const KernelResult &K,
   return D;
 }
 
+/// Every name the module declares or uses, for choosing fresh names. Verbatim
+/// directives and debug sections are split into words conservatively.
+std::vector<std::string_view> identifiersOf(const Module &M) {
+  std::vector<std::string_view> Names;
+  for (const Function &F : M.Functions) {
+    Names.push_back(M.text(F.Name));
+    for (const Param &P : F.Params)
+      Names.push_back(M.text(P.Name));
+    for (const Param &P : F.Returns)
+      Names.push_back(M.text(P.Name));
+  }
+  for (const VarDecl &D : M.Decls)
+    for (const DeclaredName &N : D.Names)
+      Names.push_back(M.text(N.Name));
+  for (const Operand &Op : M.Operands)
+    if (Op.Kind == OperandKind::Symbol || Op.Kind == OperandKind::Guard)
+      Names.push_back(M.text(Op.Text));
+  auto Words = [&](std::string_view Text) {
+    size_t Pos = 0;
+    while ((Pos = Text.find_first_of("%$_abcdefghijklmnopqrstuvwxyz"
+                                     "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                                     Pos)) != std::string_view::npos) {
+      size_t End = Text.find_first_of(" \t\n\r,;:{}()[]+-*/<>=\"", Pos);
+      Names.push_back(Text.substr(Pos, End - Pos));
+      if (End == std::string_view::npos)
+        break;
+      Pos = End;
+    }
+  };
+  for (const Statement &S : M.Statements)
+    if (S.Kind == StatementKind::Label || S.Kind == StatementKind::Directive)
+      Words(M.text(S.Text));
+  for (const Item &I : M.Items)
+    if (I.Kind == ItemKind::Section || I.Kind == ItemKind::Directive)
+      Words(M.text(I.Text));
+  return Names;
+}
+
 bool refusesAll(const std::vector<Refusal> &Refusals) {
   for (const Refusal &R : Refusals)
     if (!refusalIsPtbOnly(R.Kind))
@@ -49,7 +87,7 @@ bool refusesAll(const std::vector<Refusal> &Refusals) {
 TransformResult transformModule(Module &M, const TransformOptions &Opts) {
   TransformResult Result;
   CallGraph CG(M);
-  GeneratedNames Names(freshPrefix(M.source()));
+  GeneratedNames Names(freshPrefix(identifiersOf(M)));
   VirtualCallees Callees(M, CG, Names);
   std::vector<Item> VariantItems;
 

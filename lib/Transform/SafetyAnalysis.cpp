@@ -116,7 +116,8 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
   if (isClusterBarrier(Opcode) || Base == "mapa" || Base == "getctarank" ||
       hasModifier(Opcode, ".multicast::cluster"))
     return refuse(RefusalKind::Cluster, F, &S,
-                  "uses thread-block clusters ('" + std::string(Base) + "')");
+                  "uses thread-block clusters ('" + std::string(Opcode) +
+                      "')");
   if (Base == "setmaxnreg")
     return refuse(RefusalKind::RegisterReallocation, F, &S,
                   "reallocates registers with setmaxnreg, which a PTB worker "
@@ -142,7 +143,7 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
       return refuse(RefusalKind::GridSync, F, &S,
                     "calls " + std::string(Name) +
                         " (cooperative groups grid synchronisation)");
-    if (Name.starts_with("cuda"))
+    if (Name.starts_with("cuda") || Name.starts_with("__cuda"))
       return refuse(RefusalKind::DynamicParallelism, F, &S,
                     "calls the device runtime function " + std::string(Name) +
                         " (dynamic parallelism)");

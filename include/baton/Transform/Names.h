@@ -10,6 +10,7 @@
 
 #include "baton/task.h"
 
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -35,9 +36,10 @@ inline bool isVariantName(std::string_view Name) {
   return Name.ends_with(SliceSuffix) || Name.ends_with(PtbSuffix);
 }
 
-/// A stem that occurs nowhere in Text followed by '_', so every generated
-/// name "<stem>_..." is fresh: "baton", else "baton0", "baton1", ...
-std::string freshPrefix(std::string_view Text);
+/// A stem such that no identifier in Used (with any leading '%' or '$')
+/// starts with "<stem>_", so every generated name "<stem>_..." is fresh:
+/// "baton", else "baton0", "baton1", ...
+std::string freshPrefix(std::span<const std::string_view> Used);
 
 } // namespace baton
 

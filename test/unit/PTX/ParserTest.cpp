@@ -1,0 +1,127 @@
+//===- ParserTest.cpp - PTX text to AST -----------------------------------===//
+#include "baton/PTX/Parser.h"
+#include "baton/PTX/Printer.h"
+
+#include <gtest/gtest.h>
+
+using namespace baton::ptx;
+
+static std::unique_ptr<Module> parseOk(std::string Source) {
+  auto R = parseModule(std::move(Source), "test.ptx");
+  EXPECT_FALSE(R.Error) << R.Error->str();
+  return std::move(R.Mod);
+}
+
+static std::string parseError(std::string Source) {
+  auto R = parseModule(std::move(Source), "bad.ptx");
+  EXPECT_TRUE(R.Error.has_value());
+  return R.Error ? R.Error->str() : "";
+}
+
+static const char *Header = ".version 8.0\n.target sm_90a\n.address_size 64\n";
+
+TEST(Parser, KernelWithParamsDirectivesAndBody) {
+  auto M = parseOk(std::string(Header) +
+                   ".visible .entry k(\n .param .u64 .ptr .global .align 8 p,"
+                   " .param .align 16 .b8 s[32]\n)\n.maxntid 128, 1, 1\n"
+                   ".minnctapersm 2\n{\n .reg .b32 %r<4>;\n"
+                   " mov.u32 %r1, %ctaid.x;\n ret;\n}\n");
+  ASSERT_EQ(M->Functions.size(), 1u);
+  const Function &F = M->Functions[0];
+  EXPECT_TRUE(F.IsEntry);
+  EXPECT_EQ(M->text(F.Name), "k");
+  ASSERT_EQ(F.Params.size(), 2u);
+  EXPECT_EQ(M->text(F.Params[1].Suffix), "[32]");
+  ASSERT_EQ(F.Directives.size(), 2u);
+  EXPECT_EQ(M->text(F.Directives[0].Name), ".maxntid");
+  EXPECT_EQ(F.Directives[0].Values.size(), 3u);
+  auto Body = M->body(F);
+  ASSERT_EQ(Body.size(), 3u);
+  EXPECT_EQ(Body[0].Kind, StatementKind::Decl);
+  EXPECT_EQ(Body[1].Kind, StatementKind::Instruction);
+  EXPECT_EQ(M->text(Body[1].Text), "mov.u32");
+  EXPECT_EQ(M->text(M->arguments(Body[1])[1].Text), "%ctaid.x");
+}
+
+TEST(Parser, GuardsVectorsAddressesAndCalls) {
+  auto M = parseOk(std::string(Header) +
+                   ".func (.param .b32 r) f(.param .b32 a)\n{\n ret;\n}\n"
+                   ".entry k()\n{\n .reg .pred %p<2>;\n .reg .b32 %r<9>;\n"
+                   " .reg .b64 %rd<3>;\n"
+                   " @!%p1 ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1+-16];\n"
+                   " shfl.sync.bfly.b32 %r5|%p1, %r6, 1, 31, -1;\n"
+                   " { .param .b32 a0; .param .b32 r0;\n"
+                   "   call.uni (r0), f, (a0); }\n"
+                   " ret;\n}\n");
+  const Function &K = M->Functions[1];
+  auto Body = M->body(K);
+  const Statement &Ld = Body[3];
+  ASSERT_EQ(Ld.Kind, StatementKind::Instruction);
+  EXPECT_TRUE(Ld.Flags & StatementHasGuard);
+  auto Ops = M->operands(Ld);
+  ASSERT_EQ(Ops.size(), 3u);
+  EXPECT_EQ(Ops[0].Kind, OperandKind::Guard);
+  EXPECT_TRUE(Ops[0].Flags & OperandNegated);
+  EXPECT_EQ(Ops[1].Kind, OperandKind::Vector);
+  EXPECT_EQ(Ops[1].NumChildren, 4);
+  EXPECT_EQ(Ops[2].Kind, OperandKind::Address);
+  EXPECT_EQ(printOperand(*M, Ops[2]), "[%rd1+-16]");
+  EXPECT_EQ(printStatement(*M, Body[4]),
+            "shfl.sync.bfly.b32 %r5|%p1, %r6, 1, 31, -1;");
+  EXPECT_EQ(Body[5].Kind, StatementKind::BlockBegin);
+  EXPECT_EQ(printStatement(*M, Body[8]), "call.uni (r0), f, (a0);");
+}
+
+TEST(Parser, ModuleVariablesWithInitializers) {
+  auto M = parseOk(std::string(Header) +
+                   ".global .align 4 .b8 tab[4] = {1, 2, 3, 4};\n"
+                   ".extern .shared .align 16 .b8 smem[];\n"
+                   ".global .align 8 .u64 ptrs[1] = {generic(tab)+4};\n"
+                   ".const .f32 c = 0f3F800000;\n");
+  ASSERT_EQ(M->Decls.size(), 4u);
+  EXPECT_EQ(M->text(M->Decls[1].Linkage[0]), ".extern");
+  EXPECT_EQ(M->text(M->Decls[1].Names[0].Suffix), "[]");
+  ASSERT_TRUE(M->Decls[2].Names[0].Init.has_value());
+  EXPECT_EQ(printOperand(*M, M->Operands[*M->Decls[2].Names[0].Init]),
+            "{generic(tab)+4}");
+}
+
+TEST(Parser, DebugDirectivesAndSections) {
+  auto M = parseOk(std::string(Header) +
+                   ".file 1 \"/src/k.cu\", 1700000000, 1234\n"
+                   ".entry k()\n{\n .loc 1 5 3\n"
+                   " .loc 1 17 5, function_name $L__info_string0, "
+                   "inlined_at 1 25 3\n ret;\n}\n"
+                   ".section .debug_str\n{\n$L__info_string0:\n"
+                   ".b8 95,0\n}\n");
+  auto Body = M->body(M->Functions[0]);
+  ASSERT_EQ(Body.size(), 3u);
+  EXPECT_EQ(Body[0].Kind, StatementKind::Directive);
+  EXPECT_EQ(M->text(Body[1].Text),
+            ".loc 1 17 5, function_name $L__info_string0, inlined_at 1 25 3");
+  EXPECT_EQ(M->Items.back().Kind, ItemKind::Section);
+}
+
+TEST(Parser, UnknownOpcodesAreKept) {
+  auto M = parseOk(std::string(Header) +
+                   ".entry k()\n{\n frobnicate.sync.aligned.b32 %r1, 3;\n"
+                   " ret;\n}\n");
+  EXPECT_EQ(printStatement(*M, M->body(M->Functions[0])[0]),
+            "frobnicate.sync.aligned.b32 %r1, 3;");
+}
+
+TEST(Parser, ErrorsNameFileLineColumnAndExpectation) {
+  EXPECT_EQ(parseError(std::string(Header) + ".entry k()\n{\n add.s32 %r1, %r2\n"
+                                             " ret;\n}\n"),
+            "bad.ptx:7:2: error: expected ',' or ';' after an operand, found "
+            "'ret'");
+  EXPECT_EQ(parseError(std::string(Header) + ".entry k()\n{\n ret;\n"),
+            "bad.ptx:7:1: error: expected '}' closing the function body, "
+            "found end of file");
+  EXPECT_EQ(parseError("ret;"),
+            "bad.ptx:1:1: error: expected a directive, function or variable "
+            "declaration, found 'ret'");
+  EXPECT_EQ(parseError(std::string(Header) + ".entry k()\n{\n mov.u32 %r1, #;\n}"),
+            "bad.ptx:6:15: error: expected an operand, found invalid token "
+            "'#'");
+}

@@ -1,0 +1,114 @@
+//===- TaskAbiTest.cpp - Variants use exactly the task header's layout ----===//
+//
+// Each task field the emitted code touches is checked against offsetof() of
+// the C struct both device and host code include, by the instruction that
+// accesses it.
+//
+//===----------------------------------------------------------------------===//
+#include "baton/PTX/Parser.h"
+#include "baton/PTX/Printer.h"
+#include "baton/Transform/Transform.h"
+#include "baton/task.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace baton;
+using namespace baton::ptx;
+
+namespace {
+
+const char *Kernel = R"(.version 8.0
+.target sm_90a
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<3>;
+	mov.u32 %r1, %ctaid.x;
+	mov.u32 %r2, %ctaid.y;
+	mov.u32 %r3, %ctaid.z;
+	mov.u32 %r4, %nctaid.x;
+	mov.u32 %r5, %nctaid.y;
+	mov.u32 %r6, %nctaid.z;
+	ret;
+}
+)";
+
+/// Offset into the task of every task access in function F, by a key naming
+/// the access ("ld.global.u32 %baton_end" -> 16).
+std::map<std::string, int64_t> taskAccesses(const Module &M, const Function &F) {
+  std::map<std::string, int64_t> Out;
+  for (const Statement &S : M.body(F)) {
+    if (S.Kind != StatementKind::Instruction)
+      continue;
+    auto Args = M.arguments(S);
+    for (size_t I = 0; I < Args.size(); ++I) {
+      if (Args[I].Kind != OperandKind::Address)
+        continue;
+      std::string Addr = printOperand(M, Args[I]);
+      if (Addr.rfind("[%baton_task", 0) != 0)
+        continue;
+      int64_t Offset = 0;
+      if (auto Plus = Addr.find('+'); Plus != std::string::npos)
+        Offset = std::stoll(Addr.substr(Plus + 1));
+      std::string Key(M.text(S.Text));
+      if (I == 1 || (I == 0 && Args.size() == 2 && Key.rfind("ld", 0) == 0))
+        Key += " " + printOperand(M, Args[0]);
+      Out[Key] = Offset;
+    }
+  }
+  return Out;
+}
+
+const Function &byName(const Module &M, std::string_view Name) {
+  for (const Function &F : M.Functions)
+    if (M.text(F.Name) == Name)
+      return F;
+  throw std::runtime_error("no function " + std::string(Name));
+}
+
+} // namespace
+
+TEST(TaskAbi, SliceReadsTheHeaderLayout) {
+  auto R = parseModule(Kernel, "k.ptx");
+  ASSERT_FALSE(R.Error);
+  transformModule(*R.Mod, {});
+  auto A = taskAccesses(*R.Mod, byName(*R.Mod, "k__baton_slice"));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_v"), offsetof(baton_task, begin));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_end"), offsetof(baton_task, end));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_nctaid_x"), offsetof(baton_task, grid_x));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_nctaid_y"), offsetof(baton_task, grid_y));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_nctaid_z"), offsetof(baton_task, grid_z));
+}
+
+TEST(TaskAbi, PtbReadsAndUpdatesTheHeaderLayout) {
+  auto R = parseModule(Kernel, "k.ptx");
+  ASSERT_FALSE(R.Error);
+  transformModule(*R.Mod, {});
+  auto A = taskAccesses(*R.Mod, byName(*R.Mod, "k__baton_ptb"));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_end"), offsetof(baton_task, end));
+  EXPECT_EQ(A.at("ld.volatile.global.u32 %baton_nv"),
+            offsetof(baton_task, preempt));
+  EXPECT_EQ(A.at("atom.global.add.u32 %baton_nv"), offsetof(baton_task, next));
+  EXPECT_EQ(A.at("red.global.add.u32"),
+            offsetof(baton_task, workers_preempted)); // the later of the two
+  EXPECT_EQ(A.at("ld.global.u32 %baton_nctaid_z"), offsetof(baton_task, grid_z));
+}
+
+TEST(TaskAbi, TaskParameterIsLastAndPointerSized) {
+  auto R = parseModule(Kernel, "k.ptx");
+  ASSERT_FALSE(R.Error);
+  transformModule(*R.Mod, {});
+  for (std::string_view Name : {"k__baton_slice", "k__baton_ptb"}) {
+    const Function &F = byName(*R.Mod, Name);
+    ASSERT_EQ(F.Params.size(), 2u);
+    const Param &Task = F.Params.back();
+    std::string Q;
+    for (TextRef T : Task.Qualifiers)
+      Q += std::string(R.Mod->text(T)) + " ";
+    EXPECT_EQ(Q, ".param .u64 .ptr .global .align " +
+                     std::to_string(BATON_TASK_ALIGN) + " ");
+  }
+}

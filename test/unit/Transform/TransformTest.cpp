@@ -1,0 +1,86 @@
+//===- TransformTest.cpp - Variants leave originals alone -----------------===//
+#include "baton/PTX/Parser.h"
+#include "baton/PTX/Printer.h"
+#include "baton/Transform/Transform.h"
+
+#include <gtest/gtest.h>
+
+using namespace baton;
+using namespace baton::ptx;
+
+namespace {
+
+const std::string Header = ".version 8.0\n.target sm_90a\n.address_size 64\n";
+
+std::unique_ptr<Module> parse(const std::string &S) {
+  auto R = parseModule(S, "t.ptx");
+  EXPECT_FALSE(R.Error) << R.Error->str();
+  return std::move(R.Mod);
+}
+
+} // namespace
+
+TEST(Transform, OriginalFunctionsPrintIdentically) {
+  std::string Src = Header +
+                    ".func (.param .b32 r) bid()\n{\n .reg .b32 %r<2>;\n"
+                    " mov.u32 %r1, %ctaid.x;\n st.param.b32 [r], %r1;\n ret;\n}\n"
+                    ".visible .entry a(.param .u64 p)\n{\n .reg .b32 %r<2>;\n"
+                    " { .param .b32 r0;\n call.uni (r0), bid, ();\n"
+                    " ld.param.b32 %r1, [r0]; }\n ret;\n}\n"
+                    ".visible .entry b()\n{\n .reg .b32 %r<2>;\n"
+                    " mov.u32 %r1, %smid;\n ret;\n}\n";
+  auto Before = parse(Src);
+  auto After = parse(Src);
+  TransformResult R = transformModule(*After, {});
+  std::string Printed = printModule(*After);
+  // The original module is a prefix of the transformed one: nothing before
+  // the appended functions changed.
+  std::string Original = printModule(*Before);
+  ASSERT_GE(Printed.size(), Original.size());
+  EXPECT_EQ(Printed.substr(0, Original.size()), Original);
+  ASSERT_EQ(R.Kernels.size(), 2u);
+  EXPECT_TRUE(R.Kernels[0].SliceMade && R.Kernels[0].PtbMade);
+  EXPECT_EQ(R.Kernels[0].VirtualCallees, std::vector<std::string>{"bid"});
+  EXPECT_FALSE(R.Kernels[1].SliceMade || R.Kernels[1].PtbMade);
+  ASSERT_EQ(R.Kernels[1].Refusals.size(), 1u);
+  EXPECT_EQ(R.Kernels[1].Refusals[0].Kind, RefusalKind::HardwareId);
+  EXPECT_EQ(R.Kernels[1].Refusals[0].Line, 22u);
+  // The transformed module parses again.
+  EXPECT_TRUE(parse(Printed));
+}
+
+TEST(Transform, FreshPrefixAvoidsNamesInTheInput) {
+  std::vector<std::string_view> None = {"%r1", "baton"};
+  std::vector<std::string_view> One = {"%r1", "%baton_v"};
+  std::vector<std::string_view> Two = {"$baton_L1", "baton0_slot"};
+  EXPECT_EQ(freshPrefix(None), "baton");
+  EXPECT_EQ(freshPrefix(One), "baton0");
+  EXPECT_EQ(freshPrefix(Two), "baton1");
+}
+
+TEST(Transform, SelectionAndVariantOptions) {
+  auto M = parse(Header + ".entry keep()\n{\n ret;\n}\n"
+                          ".entry skip()\n{\n ret;\n}\n");
+  TransformOptions Opts;
+  Opts.MakeSlice = false;
+  Opts.SelectKernel = [](std::string_view K) { return K == "keep"; };
+  TransformResult R = transformModule(*M, Opts);
+  ASSERT_EQ(R.Kernels.size(), 2u);
+  EXPECT_TRUE(R.Kernels[0].PtbMade);
+  EXPECT_FALSE(R.Kernels[0].SliceMade);
+  EXPECT_FALSE(R.Kernels[1].Selected);
+  EXPECT_FALSE(R.Kernels[1].PtbMade);
+  std::string Out = printModule(*M);
+  EXPECT_NE(Out.find(".entry keep__baton_ptb("), std::string::npos);
+  EXPECT_EQ(Out.find("skip__baton"), std::string::npos);
+}
+
+TEST(Transform, VariantsOfVariantsAreNotMade) {
+  auto M = parse(Header + ".entry k()\n{\n ret;\n}\n");
+  transformModule(*M, {});
+  auto Again = parse(printModule(*M));
+  TransformResult R = transformModule(*Again, {});
+  ASSERT_EQ(R.Kernels.size(), 1u);
+  EXPECT_EQ(R.Kernels[0].Refusals.size(), 1u);
+  EXPECT_EQ(R.Kernels[0].Refusals[0].Kind, RefusalKind::NameCollision);
+}
