@@ -82,9 +82,16 @@ void CallGraph::scanFunction(uint32_t F) {
 }
 
 std::vector<uint32_t> CallGraph::reachableFrom(uint32_t F) const {
-  std::vector<bool> Seen(Nodes.size());
+  if (VisitedIn.size() != Nodes.size())
+    VisitedIn.assign(Nodes.size(), 0);
+  ++Epoch;
+  auto Seen = [&](uint32_t N) {
+    bool Was = VisitedIn[N] == Epoch;
+    VisitedIn[N] = Epoch;
+    return Was;
+  };
   std::vector<uint32_t> Order, Stack{F};
-  Seen[F] = true;
+  Seen(F);
   bool AddedAddressTaken = false;
   while (!Stack.empty()) {
     uint32_t Cur = Stack.back();
@@ -92,10 +99,8 @@ std::vector<uint32_t> CallGraph::reachableFrom(uint32_t F) const {
     if (Cur != F)
       Order.push_back(Cur);
     auto Visit = [&](uint32_t C) {
-      if (!Seen[C]) {
-        Seen[C] = true;
+      if (!Seen(C))
         Stack.push_back(C);
-      }
     };
     for (uint32_t C : Nodes[Cur].Callees)
       Visit(C);

@@ -46,6 +46,10 @@ private:
   std::vector<Node> Nodes;
   std::vector<uint32_t> AddressTaken;
   std::vector<bool> ReadsBlockIndex;
+  // Visit marks for reachableFrom, stamped with a fresh epoch per query so a
+  // query costs what it visits, not the size of the module.
+  mutable std::vector<uint32_t> VisitedIn;
+  mutable uint32_t Epoch = 0;
 };
 
 } // namespace baton::detail

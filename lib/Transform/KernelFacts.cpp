@@ -95,21 +95,22 @@ void countInstruction(const Module &M, const Statement &S, KernelFacts &F) {
 
 } // namespace
 
-KernelFacts computeKernelFacts(const Module &M, const Function &K,
-                               std::span<const uint32_t> Reachable) {
+KernelFactsAnalysis::KernelFactsAnalysis(const Module &M) : M(M) {
+  // Module-scope .shared variables count if the kernel or a callee names them.
+  for (const Item &I : M.Items)
+    if (I.Kind == ItemKind::Variable &&
+        M.text(M.Decls[I.Index].Space) == ".shared")
+      for (const DeclaredName &N : M.Decls[I.Index].Names)
+        ModuleShared.emplace(M.text(N.Name), I.Index);
+}
+
+KernelFacts KernelFactsAnalysis::compute(
+    const Function &K, std::span<const uint32_t> Reachable) const {
   KernelFacts F;
   F.ReqNTid = dims(M, K, ".reqntid");
   F.MaxNTid = dims(M, K, ".maxntid");
   F.MinNCtaPerSm = directiveValue(M, K, ".minnctapersm");
   F.MaxNReg = directiveValue(M, K, ".maxnreg");
-
-  // Module-scope .shared variables count if the kernel or a callee names them.
-  std::unordered_map<std::string_view, const VarDecl *> ModuleShared;
-  for (const Item &I : M.Items)
-    if (I.Kind == ItemKind::Variable &&
-        M.text(M.Decls[I.Index].Space) == ".shared")
-      for (const DeclaredName &N : M.Decls[I.Index].Names)
-        ModuleShared.emplace(M.text(N.Name), &M.Decls[I.Index]);
 
   std::unordered_map<std::string_view, bool> SharedCounted;
   auto AddShared = [&](const VarDecl &D, const DeclaredName &N) {
@@ -145,9 +146,10 @@ KernelFacts computeKernelFacts(const Module &M, const Function &K,
           if (It == ModuleShared.end() || SharedCounted[It->first])
             return;
           SharedCounted[It->first] = true;
-          for (const DeclaredName &N : It->second->Names)
+          const VarDecl &D = M.Decls[It->second];
+          for (const DeclaredName &N : D.Names)
             if (M.text(N.Name) == It->first)
-              AddShared(*It->second, N);
+              AddShared(D, N);
         });
     }
   };

@@ -89,6 +89,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
   CallGraph CG(M);
   GeneratedNames Names(freshPrefix(identifiersOf(M)));
   VirtualCallees Callees(M, CG, Names);
+  KernelFactsAnalysis Facts(M);
   std::vector<Item> VariantItems;
 
   std::unordered_set<std::string_view> Existing;
@@ -107,7 +108,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
     KR.Line = Kernel.Line;
     KR.Selected = !Opts.SelectKernel || Opts.SelectKernel(KR.Name);
     std::vector<uint32_t> Reachable = CG.reachableFrom(K);
-    KR.Facts = computeKernelFacts(M, Kernel, Reachable);
+    KR.Facts = Facts.compute(Kernel, Reachable);
     if (!KR.Selected) {
       Result.Kernels.push_back(std::move(KR));
       continue;

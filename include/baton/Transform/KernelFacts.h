@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string_view>
+#include <unordered_map>
 
 namespace baton {
 
@@ -34,9 +36,20 @@ struct KernelFacts {
   uint32_t Calls = 0;
 };
 
-/// Facts of kernel K; Reachable lists the functions it may call.
-KernelFacts computeKernelFacts(const ptx::Module &M, const ptx::Function &K,
-                               std::span<const uint32_t> Reachable);
+/// Computes facts kernel by kernel; indexes the module's shared variables
+/// once, so a module of many kernels costs linear time.
+class KernelFactsAnalysis {
+public:
+  explicit KernelFactsAnalysis(const ptx::Module &M);
+  /// Facts of kernel K; Reachable lists the functions it may call.
+  KernelFacts compute(const ptx::Function &K,
+                      std::span<const uint32_t> Reachable) const;
+
+private:
+  const ptx::Module &M;
+  /// Name -> index into M.Decls (indices stay valid as transforms add decls).
+  std::unordered_map<std::string_view, uint32_t> ModuleShared;
+};
 
 } // namespace baton
 
