@@ -1,0 +1,109 @@
+//===- preempt_latency.cpp - From the preempt request to the last worker ---===//
+//
+// A PTB launch of record_blocks (test/gpu/kernels/record.cu) whose blocks
+// each spin for a set time fills the GPU with workers. After it has run for a
+// while the host raises the preempt flag from a high-priority stream and
+// polls until the launch has ended; the latency is that interval. The floor
+// is the block duration: a worker finishes the block it has taken. Two ways
+// of writing the flag are compared: cuStreamWriteValue32 (front end, no SM
+// needed) and cuMemcpyHtoDAsync from pinned memory (a copy engine).
+//
+// usage: preempt_latency TRANSFORMED_RECORD_PTX [PAUSES]
+//
+//===----------------------------------------------------------------------===//
+#include "GpuHarness.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cstdio>
+
+using namespace baton::gpu;
+
+namespace {
+
+enum class Signal { StreamWrite, PinnedCopy };
+
+double percentile(std::vector<double> V, double P) {
+  std::sort(V.begin(), V.end());
+  return V[std::min(V.size() - 1, static_cast<size_t>(P * V.size()))];
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: preempt_latency RECORD_PTX [PAUSES]\n");
+    return 2;
+  }
+  std::string Why;
+  if (!driver().load(Why)) {
+    std::printf("SKIPPED: no CUDA device (%s)\n", Why.c_str());
+    return 77;
+  }
+  const int Pauses = argc > 2 ? std::atoi(argv[2]) : 200;
+  Gpu G;
+  CudaDriver &D = driver();
+  uint32_t *One = nullptr;
+  check(D.cuMemHostAlloc(reinterpret_cast<void **>(&One), sizeof(uint32_t), 0),
+        "pinned flag");
+  *One = 1;
+  std::printf("device: %s, %d SMs; %d pauses per row\n", G.name().c_str(),
+              G.smCount(), Pauses);
+  std::printf("%-12s %-13s %8s %9s %9s %9s %9s\n", "block (us)", "signal",
+              "workers", "p50 (us)", "p99 (us)", "max (us)", "p99-floor");
+  for (unsigned BlockUs : {5u, 50u, 200u, 1000u}) {
+    // Enough blocks that no launch finishes before it is preempted.
+    LaunchSpec S;
+    S.Module = argv[1];
+    S.Kernel = "record_blocks";
+    S.Block[0] = 128;
+    S.Grid[0] = 0xFFFFF;
+    ParamSpec Counts;
+    Counts.K = ParamSpec::InOut;
+    Counts.Type = "u32";
+    Counts.Count = S.Grid[0];
+    ParamSpec Spin;
+    Spin.Type = "u32";
+    Spin.ScalarBytes.resize(4);
+    uint32_t Ns = BlockUs * 1000;
+    std::memcpy(Spin.ScalarBytes.data(), &Ns, 4);
+    S.Params = {Counts, Spin};
+    S.Where = "preempt_latency";
+    KernelRun R(G, argv[1], S);
+    uint32_t Workers = R.maxPtbWorkers();
+    for (Signal How : {Signal::StreamWrite, Signal::PinnedCopy}) {
+      std::vector<double> Lat;
+      for (int I = 0; I < Pauses; ++I) {
+        R.writeTaskForPtb();
+        R.launchPtbKernel(G.work(), Workers);
+        // Let the workers settle into their blocks at a random phase.
+        spinMicros(300 + (I * 37) % (2 * BlockUs + 1));
+        auto T0 = std::chrono::steady_clock::now();
+        CUdeviceptr Flag = R.taskPointer() + offsetof(baton_task, preempt);
+        if (How == Signal::StreamWrite)
+          check(D.cuStreamWriteValue32(G.control(), Flag, 1,
+                                       CU_STREAM_WRITE_VALUE_DEFAULT),
+                "stream write");
+        else
+          check(D.cuMemcpyHtoDAsync(Flag, One, sizeof *One, G.control()),
+                "pinned copy");
+        while (D.cuStreamQuery(G.work()) == CUDA_ERROR_NOT_READY) {
+        }
+        auto T1 = std::chrono::steady_clock::now();
+        G.waitFor(G.work(), "preempted launch");
+        G.waitFor(G.control(), "flag write");
+        baton_task T = R.readTask();
+        if (T.next >= T.end)
+          throw std::runtime_error("launch finished before it was preempted");
+        Lat.push_back(std::chrono::duration<double, std::micro>(T1 - T0).count());
+      }
+      std::printf("%-12u %-13s %8u %9.1f %9.1f %9.1f %9.1f\n", BlockUs,
+                  How == Signal::StreamWrite ? "stream-write" : "pinned-copy",
+                  Workers, percentile(Lat, 0.5), percentile(Lat, 0.99),
+                  percentile(Lat, 1.0), percentile(Lat, 0.99) - BlockUs);
+    }
+  }
+  D.cuMemFreeHost(One);
+  return 0;
+}

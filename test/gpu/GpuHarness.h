@@ -1,0 +1,132 @@
+//===- GpuHarness.h - Launch manifest kernels and their Baton variants ----===//
+//
+// Shared by the GPU equivalence test and the GPU benchmarks: reads launch
+// manifests (test/corpus/README.md describes the format), allocates and
+// fills buffers deterministically, and launches a kernel as the original, as
+// slices, or as PTB workers that can be preempted and resumed through the
+// task's preempt flag, exactly as DESIGN.md specifies. Every wait has a
+// deadline, so a hung kernel fails the run instead of hanging it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_TEST_GPU_GPUHARNESS_H
+#define BATON_TEST_GPU_GPUHARNESS_H
+
+#include "CudaDriver.h"
+#include "baton/task.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace baton::gpu {
+
+struct ParamSpec {
+  enum Kind { Scalar, In, Out, InOut } K = Scalar;
+  std::string Type;                 ///< f32, i32, u8, ...
+  uint64_t Count = 0;               ///< buffer elements
+  std::vector<uint8_t> ScalarBytes; ///< the scalar's value
+};
+
+struct LaunchSpec {
+  std::string Module; ///< relative to the manifest's directory
+  std::string Kernel;
+  uint32_t Grid[3] = {1, 1, 1};
+  uint32_t Block[3] = {1, 1, 1};
+  uint32_t DynamicShared = 0;
+  std::vector<ParamSpec> Params;
+  std::string Where; ///< manifest:line, for messages
+
+  uint32_t blocks() const { return Grid[0] * Grid[1] * Grid[2]; }
+};
+
+/// Parses a manifest; throws std::runtime_error naming file:line on error.
+std::vector<LaunchSpec> readManifest(const std::string &Path);
+
+/// The primary context of device 0, a low-priority work stream and a
+/// high-priority control stream (for preempt writes).
+class Gpu {
+public:
+  Gpu();
+  int smCount() const { return SmCount; }
+  std::string name() const { return Name; }
+  CUstream work() const { return Work; }
+  CUstream control() const { return Control; }
+  CUmodule module(const std::string &Path);
+  /// Waits for S, failing after Seconds instead of hanging.
+  void waitFor(CUstream S, const std::string &What, double Seconds = 20);
+
+private:
+  int SmCount = 0;
+  std::string Name;
+  CUstream Work = nullptr, Control = nullptr;
+  std::map<std::string, CUmodule> Modules;
+};
+
+/// One manifest kernel, its buffers and its variants.
+class KernelRun {
+public:
+  KernelRun(Gpu &G, const std::string &ModulePath, const LaunchSpec &Spec);
+  ~KernelRun();
+  KernelRun(const KernelRun &) = delete;
+  KernelRun &operator=(const KernelRun &) = delete;
+
+  bool hasSlice() const { return Slice != nullptr; }
+  bool hasPtb() const { return Ptb != nullptr; }
+
+  /// Restores every buffer to its initial contents.
+  void reset();
+  /// Contents of every buffer (inputs too: a kernel may write them).
+  std::vector<std::vector<uint8_t>> snapshot();
+
+  void launchOriginal(CUstream S);
+  /// All virtual blocks as back-to-back slice launches of SliceBlocks each.
+  void runSlices(uint32_t SliceBlocks);
+  /// Resets the task to cover the whole grid, then enqueues one slice
+  /// launch of Blocks blocks (no wait).
+  void writeTaskForSlices();
+  void launchSliceKernel(CUstream S, uint32_t Blocks);
+
+  struct PtbOutcome {
+    unsigned Launches = 0;
+    unsigned Pauses = 0;
+  };
+  /// Runs all virtual blocks with Workers PTB workers per launch. If
+  /// PauseAfter is set, it is called after each launch is enqueued and
+  /// returns the delay (µs) after which the host raises preempt, or a
+  /// negative number to let the launch run to the end; paused launches are
+  /// resumed from the cursor until every block has run.
+  PtbOutcome runPtb(uint32_t Workers,
+                    const std::function<double(unsigned)> &PauseAfter = {});
+  /// Resets the task to the whole grid with the cursor at 0; then enqueues
+  /// one PTB launch of Workers workers (no wait).
+  void writeTaskForPtb();
+  void launchPtbKernel(CUstream S, uint32_t Workers);
+  /// Most PTB workers resident at once on the whole GPU.
+  uint32_t maxPtbWorkers();
+
+  /// The device task as last read back.
+  baton_task readTask();
+  CUdeviceptr taskPointer() const { return Task; }
+  const LaunchSpec &spec() const { return Spec; }
+
+private:
+  void writeTask(const baton_task &T);
+  void launch(CUfunction F, CUstream S, uint32_t GridX, uint32_t GridY,
+              uint32_t GridZ, bool WithTask);
+
+  Gpu &G;
+  LaunchSpec Spec;
+  CUfunction Original = nullptr, Slice = nullptr, Ptb = nullptr;
+  std::vector<CUdeviceptr> Buffers;      ///< one per param (0 for scalars)
+  std::vector<std::vector<uint8_t>> Init; ///< initial contents per buffer
+  CUdeviceptr Task = 0;
+};
+
+/// Busy-waits for Micros microseconds (sleeping would be far too coarse).
+void spinMicros(double Micros);
+
+} // namespace baton::gpu
+
+#endif // BATON_TEST_GPU_GPUHARNESS_H
