@@ -1,6 +1,6 @@
 //===- preempt_latency.cpp - From the preempt request to the last worker ---===//
 //
-// A PTB launch of record_blocks (test/gpu/kernels/record.cu) whose blocks
+// A PTB launch of count_blocks (test/variants-gpu/kernels/blocks.cu) whose
 // each spin for a set time fills the GPU with workers. After it has run for a
 // while the host raises the preempt flag from a high-priority stream and
 // polls until the launch has ended; the latency is that interval. The floor
@@ -8,7 +8,7 @@
 // of writing the flag are compared: cuStreamWriteValue32 (front end, no SM
 // needed) and cuMemcpyHtoDAsync from pinned memory (a copy engine).
 //
-// usage: preempt_latency TRANSFORMED_RECORD_PTX [PAUSES]
+// usage: preempt_latency TRANSFORMED_BLOCKS_PTX [PAUSES]
 //
 //===----------------------------------------------------------------------===//
 #include "GpuHarness.h"
@@ -33,7 +33,7 @@ double percentile(std::vector<double> V, double P) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: preempt_latency RECORD_PTX [PAUSES]\n");
+    std::fprintf(stderr, "usage: preempt_latency BLOCKS_PTX [PAUSES]\n");
     return 2;
   }
   std::string Why;
@@ -50,13 +50,13 @@ int main(int argc, char **argv) {
   *One = 1;
   std::printf("device: %s, %d SMs; %d pauses per row\n", G.name().c_str(),
               G.smCount(), Pauses);
-  std::printf("%-12s %-13s %8s %9s %9s %9s %9s\n", "block (us)", "signal",
+  std::printf("%-12s %-22s %8s %9s %9s %9s %9s\n", "block (us)", "signal",
               "workers", "p50 (us)", "p99 (us)", "max (us)", "p99-floor");
   for (unsigned BlockUs : {5u, 50u, 200u, 1000u}) {
     // Enough blocks that no launch finishes before it is preempted.
     LaunchSpec S;
     S.Module = argv[1];
-    S.Kernel = "record_blocks";
+    S.Kernel = "count_blocks";
     S.Block[0] = 128;
     S.Grid[0] = 0xFFFFF;
     ParamSpec Counts;
@@ -72,10 +72,13 @@ int main(int argc, char **argv) {
     S.Where = "preempt_latency";
     KernelRun R(G, argv[1], S);
     uint32_t Workers = R.maxPtbWorkers();
-    for (Signal How : {Signal::StreamWrite, Signal::PinnedCopy}) {
+    for (auto [How, Flags] : {std::pair{Signal::StreamWrite, 0u},
+                              std::pair{Signal::PinnedCopy, 0u},
+                              std::pair{Signal::StreamWrite,
+                                        BATON_TASK_PREFETCH}}) {
       std::vector<double> Lat;
       for (int I = 0; I < Pauses; ++I) {
-        R.writeTaskForPtb();
+        R.writeTaskForPtb(Flags);
         R.launchPtbKernel(G.work(), Workers);
         // Let the workers settle into their blocks at a random phase.
         spinMicros(300 + (I * 37) % (2 * BlockUs + 1));
@@ -98,8 +101,10 @@ int main(int argc, char **argv) {
           throw std::runtime_error("launch finished before it was preempted");
         Lat.push_back(std::chrono::duration<double, std::micro>(T1 - T0).count());
       }
-      std::printf("%-12u %-13s %8u %9.1f %9.1f %9.1f %9.1f\n", BlockUs,
-                  How == Signal::StreamWrite ? "stream-write" : "pinned-copy",
+      std::printf("%-12u %-22s %8u %9.1f %9.1f %9.1f %9.1f\n", BlockUs,
+                  How == Signal::PinnedCopy ? "pinned-copy"
+                  : Flags                   ? "stream-write+prefetch"
+                                            : "stream-write",
                   Workers, percentile(Lat, 0.5), percentile(Lat, 0.99),
                   percentile(Lat, 1.0), percentile(Lat, 0.99) - BlockUs);
     }

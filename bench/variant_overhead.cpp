@@ -2,7 +2,8 @@
 //
 // For every manifest kernel with variants: median kernel time (device events,
 // after warm-up) of the original, of the slice variant as one launch over all
-// blocks, and of the PTB variant with as many workers as fit on the GPU.
+// blocks, and of the PTB variant with as many workers as fit on the GPU,
+// claiming blocks late (default) and early (BATON_TASK_PREFETCH).
 // Prints a table with the ratios and their geometric means.
 //
 // usage: variant_overhead TRANSFORMED_ROOT MANIFEST...
@@ -57,9 +58,10 @@ int main(int argc, char **argv) {
   Gpu G;
   std::printf("device: %s, %d SMs; median of %d launches\n", G.name().c_str(),
               G.smCount(), Reps);
-  std::printf("%-30s %-34s %9s %9s %9s %7s %7s\n", "module", "kernel",
-              "orig us", "slice us", "ptb us", "slice", "ptb");
-  double LogSlice = 0, LogPtb = 0;
+  std::printf("%-30s %-34s %9s %9s %9s %9s %7s %7s %7s\n", "module",
+              "kernel", "orig us", "slice us", "ptb us", "ptb-pf us", "slice",
+              "ptb", "ptb-pf");
+  double LogSlice = 0, LogPtb = 0, LogPrefetch = 0;
   int N = 0;
   for (int I = 2; I < argc; ++I)
     for (const LaunchSpec &S : readManifest(argv[I])) {
@@ -78,21 +80,27 @@ int main(int argc, char **argv) {
         R.launchSliceKernel(G.work(), S.blocks());
       });
       uint32_t Workers = R.maxPtbWorkers();
-      double Ptb = medianMs(G, [&](auto Before) {
-        R.writeTaskForPtb();
-        Before();
-        R.launchPtbKernel(G.work(), Workers);
-      });
-      double RS = Slice / Orig, RP = Ptb / Orig;
+      auto TimePtb = [&](uint32_t Flags) {
+        return medianMs(G, [&](auto Before) {
+          R.writeTaskForPtb(Flags);
+          Before();
+          R.launchPtbKernel(G.work(), Workers);
+        });
+      };
+      double Ptb = TimePtb(0), PtbPrefetch = TimePtb(BATON_TASK_PREFETCH);
+      double RS = Slice / Orig, RP = Ptb / Orig, RF = PtbPrefetch / Orig;
       LogSlice += std::log(RS);
       LogPtb += std::log(RP);
+      LogPrefetch += std::log(RF);
       ++N;
-      std::printf("%-30s %-34s %9.1f %9.1f %9.1f %7.3f %7.3f\n",
+      std::printf("%-30s %-34s %9.1f %9.1f %9.1f %9.1f %7.3f %7.3f %7.3f\n",
                   S.Module.c_str(), S.Kernel.c_str(), Orig * 1e3, Slice * 1e3,
-                  Ptb * 1e3, RS, RP);
+                  Ptb * 1e3, PtbPrefetch * 1e3, RS, RP, RF);
     }
   if (N)
-    std::printf("geometric mean over %d kernels: slice %.3fx, ptb %.3fx\n", N,
-                std::exp(LogSlice / N), std::exp(LogPtb / N));
+    std::printf("geometric mean over %d kernels: slice %.3fx, ptb %.3fx, "
+                "ptb with prefetch %.3fx\n",
+                N, std::exp(LogSlice / N), std::exp(LogPtb / N),
+                std::exp(LogPrefetch / N));
   return 0;
 }

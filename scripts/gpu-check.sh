@@ -23,11 +23,11 @@ cmake --build "$build" -j "$(nproc)" --target baton-ptx variant_check \
 xformed=$build/xformed
 scripts/transform-tree.sh "$build/tools/baton-ptx/baton-ptx" "$xformed" \
   >"$logs/transform.log" 2>&1 || { tail -20 "$logs/transform.log"; exit 1; }
-manifests=(test/gpu/kernels/manifest.txt test/corpus/manifest.txt
+manifests=(test/variants-gpu/kernels/manifest.txt test/corpus/manifest.txt
            test/corpus/triton-manifest.txt)
 
 echo "== variant equivalence (original vs slice vs PTB, preempted and resumed)"
-"$build/test/gpu/variant_check" "$xformed" "${manifests[@]}" \
+"$build/test/variants-gpu/variant_check" "$xformed" "${manifests[@]}" \
   >"$logs/variant_check.log" 2>&1
 check_rc=$?
 grep -E "^(FAIL|SKIPPED)" "$logs/variant_check.log" | head -40
@@ -37,7 +37,7 @@ echo "== variant overhead when never preempted"
   >"$logs/variant_overhead.log" 2>&1
 
 echo "== preemption latency"
-"$build/bench/preempt_latency" "$xformed/kernels/record.ptx" 200 \
+"$build/bench/preempt_latency" "$xformed/kernels/blocks.ptx" 200 \
   >"$logs/preempt_latency.log" 2>&1
 
 echo

@@ -16,6 +16,11 @@
  * PTB variant: workers take v = atomicAdd(&next, 1) until v >= end or until
  * preempt is set. A block that was taken always completes, so after the
  * launch every v < min(next, end) ran exactly once: `next` is the checkpoint.
+ * A PTB worker keeps its loop state in the last bytes of dynamic shared
+ * memory (static shared memory would move the kernel's dynamic shared memory
+ * off the alignment that TMA and wgmma kernels rely on), so a PTB variant is
+ * launched with BATON_PTB_DYNAMIC_SHARED_BYTES more dynamic shared memory
+ * than the original; the kernel body still sees the original's size.
  *
  * All indices are 32-bit: the runtime refuses grids of 2^32 - 2^20 blocks or
  * more (so the cursor cannot wrap while workers overshoot `end`).
@@ -48,7 +53,9 @@ typedef struct baton_task {
   /* Statistics, written by the device, zeroed by the host before a launch. */
   uint32_t workers_exited;   /* PTB workers that have left the loop */
   uint32_t workers_preempted; /* of those, the ones that saw `preempt` */
-  uint32_t reserved[7];       /* zero; room for later statistics */
+  /* Written by the host before a PTB launch: BATON_TASK_PREFETCH. */
+  uint32_t flags;
+  uint32_t reserved[6]; /* zero; room for later statistics */
 } baton_task;
 
 /* Offsets used by the code generators. Kept as plain constants so that the
@@ -62,8 +69,19 @@ typedef struct baton_task {
 #define BATON_TASK_OFFSET_PREEMPT 24
 #define BATON_TASK_OFFSET_WORKERS_EXITED 28
 #define BATON_TASK_OFFSET_WORKERS_PREEMPTED 32
+#define BATON_TASK_OFFSET_FLAGS 36
 #define BATON_TASK_SIZE 64
 #define BATON_TASK_ALIGN 8
+
+/* flags: a PTB worker claims its next virtual block when it starts a block
+   instead of when it finishes one. The claim's latency is hidden behind the
+   body (better for short blocks), but a worker that sees `preempt` may still
+   run one more block: the preemption latency bound grows from one block
+   duration to two. */
+#define BATON_TASK_PREFETCH 1u
+
+/* Extra dynamic shared memory of a PTB launch (see above). */
+#define BATON_PTB_DYNAMIC_SHARED_BYTES 48
 
 /* Largest grid (in blocks) a variant may cover; see the note above. */
 #define BATON_MAX_VIRTUAL_BLOCKS 0xFFF00000u
@@ -88,6 +106,7 @@ static_assert(offsetof(baton_task, workers_exited) ==
 static_assert(offsetof(baton_task, workers_preempted) ==
                   BATON_TASK_OFFSET_WORKERS_PREEMPTED,
               "ABI");
+static_assert(offsetof(baton_task, flags) == BATON_TASK_OFFSET_FLAGS, "ABI");
 static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(offsetof(baton_task, next) == BATON_TASK_OFFSET_NEXT, "ABI");

@@ -75,6 +75,21 @@ std::vector<std::string_view> identifiersOf(const Module &M) {
   return Names;
 }
 
+/// `.extern .shared .align 16 .b8 <prefix>_dynamic_smem[];`: every extern
+/// shared array starts where dynamic shared memory starts.
+Item dynamicSharedDecl(Module &M, const GeneratedNames &Names) {
+  VarDecl D;
+  D.Linkage = {M.intern(".extern")};
+  D.Space = M.intern(".shared");
+  D.Qualifiers = {M.intern(".align"), M.intern("16"), M.intern(".b8")};
+  DeclaredName N;
+  N.Name = M.intern(Names.symbol("dynamic_smem"));
+  N.Suffix = M.intern("[]");
+  D.Names.push_back(N);
+  M.Decls.push_back(std::move(D));
+  return Item{ItemKind::Variable, static_cast<uint32_t>(M.Decls.size() - 1), {}};
+}
+
 bool refusesAll(const std::vector<Refusal> &Refusals) {
   for (const Refusal &R : Refusals)
     if (!refusalIsPtbOnly(R.Kind))
@@ -163,6 +178,11 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
   }
 
   std::vector<Item> CloneItems = Callees.items();
+  bool AnyPtb = false;
+  for (const KernelResult &K : Result.Kernels)
+    AnyPtb |= K.PtbMade;
+  if (AnyPtb) // PTB slots live at the end of dynamic shared memory
+    CloneItems.insert(CloneItems.begin(), dynamicSharedDecl(M, Names));
   M.Items.insert(M.Items.end(), CloneItems.begin(), CloneItems.end());
   M.Items.insert(M.Items.end(), VariantItems.begin(), VariantItems.end());
   return Result;

@@ -8,9 +8,17 @@
 //   all threads:           read the slot; leave if v >= end; run the body
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
-// the leader fills slot[i+1] (which is slot[i-1]) right after its own body i,
-// before barrier D; every thread read slot[i-1] before it arrived at the
-// previous barrier D, which the leader has already passed.
+// the leader fills slot[i+1] (which is slot[i-1]) during or right after its
+// own body i; every thread read slot[i-1] before it arrived at the previous
+// barrier D, which the leader has already passed. The leader claims block
+// i+1 after body i, or, if the host sets BATON_TASK_PREFETCH, before body i
+// so that the claim's latency hides behind the body.
+//
+// The slots live in the last bytes of dynamic shared memory (the launch adds
+// BATON_PTB_DYNAMIC_SHARED_BYTES): a static variable would shift the
+// kernel's dynamic shared memory, whose alignment TMA and wgmma code relies
+// on. Reads of %dynamic_smem_size and %total_smem_size in the body are
+// reduced by the same amount.
 //
 // Early exits. In the original kernel a thread that exits counts as arrived
 // at every later full-CTA barrier (PTX ISA, exit). Here an exit branches to
@@ -83,23 +91,21 @@ private:
 };
 
 void PtbBuilder::declare() {
-  std::vector<std::string> Regs32 = {N.reg("v"),    N.reg("end"),
-                                     N.reg("t"),    N.reg("slot"),
-                                     N.reg("parity"), N.reg("addr"),
-                                     N.reg("nv"),   N.reg("yz")};
+  std::vector<std::string> Regs32 = {
+      N.reg("v"),     N.reg("end"),  N.reg("t"),     N.reg("slot"),
+      N.reg("parity"), N.reg("addr"), N.reg("nv"),   N.reg("yz"),
+      N.reg("flags"), N.reg("dsmem"), N.reg("tsmem")};
   for (size_t I = 0; I < 3; ++I) {
     Regs32.push_back(N.CtaId[I]);
     Regs32.push_back(N.NCtaId[I]);
     Regs32.push_back(N.reg(std::string("n") + "xyz"[I]));
   }
-  std::vector<std::string> Preds = {N.reg("leader"), N.reg("stop"),
-                                    N.reg("preempted"), N.reg("all"),
-                                    N.reg("false"), N.reg("ignored")};
+  std::vector<std::string> Preds = {
+      N.reg("leader"), N.reg("stop"),    N.reg("preempted"), N.reg("all"),
+      N.reg("false"),  N.reg("ignored"), N.reg("early"),     N.reg("late")};
   B.decl(".reg", {".b64"}, std::vector<std::string>{N.reg("task")});
   B.decl(".reg", {".b32"}, Regs32);
   B.decl(".reg", {".pred"}, Preds);
-  B.decl(".shared", {".align", "16", ".b8"},
-         std::vector<std::string>{N.symbol("slot") + "[32]"});
   RegistersAdded = static_cast<uint32_t>(1 + Regs32.size() + Preds.size());
 }
 
@@ -140,10 +146,13 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   emitLoadTask(B, N);
   auto Task = B.sym(N.reg("task"));
   auto T = B.sym(N.reg("t")), Addr = B.sym(N.reg("addr"));
+  auto Slot = B.sym(N.reg("slot")), Parity = B.sym(N.reg("parity"));
+  auto Flags = B.sym(N.reg("flags"));
   B.inst("ld.global.u32",
          {B.sym(N.reg("end")), B.address(Task, BATON_TASK_OFFSET_END)});
+  B.inst("ld.global.u32", {Flags, B.address(Task, BATON_TASK_OFFSET_FLAGS)});
   emitLoadGrid(B, N, R.Use);
-  // The leader is thread (0, 0, 0).
+  // The leader is thread (0, 0, 0); it claims blocks early or late.
   B.inst("mov.u32", {T, B.sym("%tid.x")});
   B.inst("mov.u32", {Addr, B.sym("%tid.y")});
   B.inst("or.b32", {T, T, Addr});
@@ -152,15 +161,31 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("setp.eq.u32", {B.sym(N.reg("leader")), T, B.imm(0)});
   B.inst("setp.ne.u32", {B.sym(N.reg("false")), T, T});
   B.inst("mov.pred", {B.sym(N.reg("preempted")), B.sym(N.reg("false"))});
-  B.inst("mov.u32", {B.sym(N.reg("slot")), B.sym(N.symbol("slot"))});
-  B.inst("mov.u32", {B.sym(N.reg("parity")), B.imm(0)});
+  B.inst("and.b32", {Flags, Flags, B.imm(BATON_TASK_PREFETCH)});
+  B.inst("setp.ne.u32", {B.sym(N.reg("early")), Flags, B.imm(0)});
+  B.inst("setp.eq.u32", {B.sym(N.reg("late")), Flags, B.imm(0)});
+  B.inst("and.pred", {B.sym(N.reg("early")), B.sym(N.reg("early")),
+                      B.sym(N.reg("leader"))});
+  B.inst("and.pred", {B.sym(N.reg("late")), B.sym(N.reg("late")),
+                      B.sym(N.reg("leader"))});
+  // Slots: the 32 bytes below the end of dynamic shared memory, 16-aligned.
+  auto DSmem = B.sym(N.reg("dsmem")), TSmem = B.sym(N.reg("tsmem"));
+  B.inst("mov.u32", {DSmem, B.sym("%dynamic_smem_size")});
+  B.inst("mov.u32", {Slot, B.sym(N.symbol("dynamic_smem"))});
+  B.inst("add.u32", {Slot, Slot, DSmem});
+  B.inst("sub.u32", {Slot, Slot, B.imm(32)});
+  B.inst("and.b32", {Slot, Slot, B.imm(-16)});
+  B.inst("sub.u32", {DSmem, DSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
+  B.inst("mov.u32", {TSmem, B.sym("%total_smem_size")});
+  B.inst("sub.u32", {TSmem, TSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
+  B.inst("mov.u32", {Parity, B.imm(0)});
   B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("first"))});
   emitFetch();
   B.label(N.label("first"));
   B.inst("barrier.sync", {B.imm(Plan.Id)});
 
   B.label(N.label("loop"));
-  B.inst("add.u32", {Addr, B.sym(N.reg("slot")), B.sym(N.reg("parity"))});
+  B.inst("add.u32", {Addr, Slot, Parity});
   std::vector<Operand> Loaded = {B.sym(N.reg("v"))};
   for (size_t I = 0; I < 3; ++I)
     Loaded.push_back(B.sym(R.Use.CtaId[I] ? N.CtaId[I] : N.reg("yz")));
@@ -168,6 +193,10 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("setp.ge.u32",
          {B.sym(N.reg("stop")), B.sym(N.reg("v")), B.sym(N.reg("end"))});
   B.guarded(N.reg("stop"), false, "bra", {B.sym(N.label("exit"))});
+  B.inst("xor.b32", {Parity, Parity, B.imm(16)});
+  B.guarded(N.reg("early"), true, "bra", {B.sym(N.label("body"))});
+  emitFetch();
+  B.label(N.label("body"));
 
   ExitAndBarrierRewrite Exits;
   Exits.ExitLabel = N.label("next");
@@ -175,12 +204,12 @@ uint32_t PtbBuilder::build(uint32_t Index) {
     Exits.DrainBarrier = Plan.Id;
   Exits.FalsePredicate = N.reg("false");
   Exits.IgnoredPredicate = N.reg("ignored");
+  Exits.RenamedRegisters = {{"%dynamic_smem_size", N.reg("dsmem")},
+                            {"%total_smem_size", N.reg("tsmem")}};
   rewriteBody(B, M.Functions[R.Kernel], R.CG, N, &Exits);
 
   B.label(N.label("next"));
-  auto Parity = B.sym(N.reg("parity"));
-  B.inst("xor.b32", {Parity, Parity, B.imm(16)});
-  B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("fetched"))});
+  B.guarded(N.reg("late"), true, "bra", {B.sym(N.label("fetched"))});
   emitFetch();
   B.label(N.label("fetched"));
   emitBarrierD();

@@ -18,6 +18,8 @@ std::string_view refusalKindName(RefusalKind Kind) {
   case RefusalKind::BarrierReduction: return "barrier-reduction";
   case RefusalKind::NoFreeBarrier: return "no-free-barrier";
   case RefusalKind::RegisterReallocation: return "register-reallocation";
+  case RefusalKind::SharedMemorySizeInCallee:
+    return "shared-memory-size-in-callee";
   case RefusalKind::NameCollision: return "name-collision";
   }
   return "unknown";
@@ -31,6 +33,7 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   case RefusalKind::BarrierReduction:
   case RefusalKind::NoFreeBarrier:
   case RefusalKind::RegisterReallocation:
+  case RefusalKind::SharedMemorySizeInCallee:
     return true;
   default:
     return false;

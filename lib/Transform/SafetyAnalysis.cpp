@@ -12,8 +12,9 @@
 // - External and indirect calls hide code that may read the block index.
 // - For PTB only: exits and barriers inside callees cannot be redirected to
 //   the worker loop, barrier ids in registers and bar.red cannot be
-//   reconciled with the early-exit protocol, and setmaxnreg would run again
-//   in every virtual block.
+//   reconciled with the early-exit protocol, setmaxnreg would run again in
+//   every virtual block, and a callee reading the shared memory size would
+//   see the PTB launch's larger dynamic shared memory.
 //
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
@@ -110,7 +111,13 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
   std::string_view Base = opcodeBase(Opcode);
   for (const Operand &Op : M.arguments(S))
     forEachSymbol(M, Op, [&](const Operand &Sym) {
-      checkSymbol(F, S, M.text(Sym.Text));
+      std::string_view Name = M.text(Sym.Text);
+      checkSymbol(F, S, Name);
+      if (!IsKernel &&
+          (Name == "%dynamic_smem_size" || Name == "%total_smem_size"))
+        refuse(RefusalKind::SharedMemorySizeInCallee, F, &S,
+               "reads " + std::string(Name) +
+                   " inside a device function, which a PTB launch enlarges");
     });
 
   if (isClusterBarrier(Opcode) || Base == "mapa" || Base == "getctarank" ||

@@ -50,14 +50,20 @@ BlockIndexUse blockIndexUse(const Module &M, const CallGraph &CG,
   return Use;
 }
 
-/// Op with every block-index register replaced by its virtual register, or
-/// nullopt if Op reads none.
-static std::optional<Operand> replaceBlockIndex(StatementBuilder &B,
-                                                const Operand &Op,
-                                                const GeneratedNames &Names) {
+/// Op with every block-index register (and every register Exits renames)
+/// replaced by its virtual register, or nullopt if Op reads none.
+static std::optional<Operand>
+replaceBlockIndex(StatementBuilder &B, const Operand &Op,
+                  const GeneratedNames &Names,
+                  const ExitAndBarrierRewrite *Exits) {
   Module &M = B.module();
   if (Op.Kind == OperandKind::Symbol) {
-    auto R = blockIndexRegister(M.text(Op.Text));
+    std::string_view Name = M.text(Op.Text);
+    if (Exits)
+      for (const auto &[From, To] : Exits->RenamedRegisters)
+        if (Name == From)
+          return B.sym(To);
+    auto R = blockIndexRegister(Name);
     if (!R)
       return std::nullopt;
     size_t I = static_cast<size_t>(*R);
@@ -68,7 +74,7 @@ static std::optional<Operand> replaceBlockIndex(StatementBuilder &B,
   std::vector<Operand> Children(M.children(Op).begin(), M.children(Op).end());
   bool Changed = false;
   for (Operand &Child : Children)
-    if (auto New = replaceBlockIndex(B, Child, Names)) {
+    if (auto New = replaceBlockIndex(B, Child, Names, Exits)) {
       Child = *New;
       Changed = true;
     }
@@ -80,14 +86,22 @@ static std::optional<Operand> replaceBlockIndex(StatementBuilder &B,
   return Copy;
 }
 
+std::string virtualCalleeName(const Module &M, const CallGraph &CG,
+                              const Function &F) {
+  // f__baton_vb, or f__baton_vb0, ... if the input already defines that
+  // (for instance when it is itself baton-ptx output).
+  std::string Base = std::string(M.text(F.Name)) + std::string(VirtualCalleeSuffix);
+  std::string Name = Base;
+  for (unsigned N = 0; CG.lookup(Name) >= 0; ++N)
+    Name = Base + std::to_string(N);
+  return Name;
+}
+
 static bool usesRegisterParams(const Module &M, const Function &F) {
   return !F.Params.empty() && !F.Params[0].Qualifiers.empty() &&
          M.text(F.Params[0].Qualifiers[0]) == ".reg";
 }
 
-static std::string virtualCalleeName(const Module &M, const Function &F) {
-  return std::string(M.text(F.Name)) + std::string(VirtualCalleeSuffix);
-}
 
 static std::array<std::string, 6> cloneParamNames(const GeneratedNames &N,
                                                   bool RegisterParams) {
@@ -106,6 +120,7 @@ static std::array<std::string, 6> cloneParamNames(const GeneratedNames &N,
 static void emitRedirectedCall(StatementBuilder &B, const Statement &S,
                                std::vector<Operand> Ops, uint32_t CalleeIndex,
                                const Function &Callee,
+                               const std::string &CloneName,
                                const GeneratedNames &Names) {
   Module &M = B.module();
   bool RegisterParams = usesRegisterParams(M, Callee);
@@ -129,7 +144,7 @@ static void emitRedirectedCall(StatementBuilder &B, const Statement &S,
       Extra.push_back(B.sym(Args[I]));
     }
   }
-  Ops[CalleeIndex] = B.sym(virtualCalleeName(M, Callee));
+  Ops[CalleeIndex] = B.sym(CloneName);
   auto ArgList = callArgumentList(M, S);
   if (ArgList) {
     std::vector<Operand> Args(M.children(Ops[*ArgList]).begin(),
@@ -158,7 +173,7 @@ void rewriteBody(StatementBuilder &B, const Function &F, const CallGraph &CG,
     bool Changed = false;
     size_t FirstArg = (S.Flags & StatementHasGuard) ? 1 : 0;
     for (size_t I = FirstArg; I < Ops.size(); ++I)
-      if (auto New = replaceBlockIndex(B, Ops[I], Names)) {
+      if (auto New = replaceBlockIndex(B, Ops[I], Names, Exits)) {
         Ops[I] = *New;
         Changed = true;
       }
@@ -190,7 +205,8 @@ void rewriteBody(StatementBuilder &B, const Function &F, const CallGraph &CG,
         uint32_t CalleeIndex =
             static_cast<uint32_t>(Callee - &M.Operands[S.First]);
         emitRedirectedCall(B, S, std::move(Ops), CalleeIndex,
-                           M.Functions[C], Names);
+                           M.Functions[C], virtualCalleeName(M, CG, M.Functions[C]),
+                           Names);
         continue;
       }
     }
@@ -218,7 +234,7 @@ VirtualCallees::cloneFor(std::span<const uint32_t> Reachable) {
     bool RegisterParams = usesRegisterParams(M, Header);
     Header.IsEntry = false;
     Header.Linkage.clear();
-    Header.Name = M.intern(virtualCalleeName(M, Header));
+    Header.Name = M.intern(virtualCalleeName(M, CG, Header));
     Header.HasParamList = true;
     for (const std::string &P : cloneParamNames(Names, RegisterParams)) {
       Param Extra;

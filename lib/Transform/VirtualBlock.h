@@ -50,6 +50,9 @@ struct ExitAndBarrierRewrite {
                                       ///< barrier.red.and on this id
   std::string FalsePredicate;         ///< a predicate register holding false
   std::string IgnoredPredicate;       ///< destination of converted barriers
+  /// Further special registers to read from a register instead, e.g.
+  /// %dynamic_smem_size, which a PTB launch enlarges.
+  std::vector<std::pair<std::string, std::string>> RenamedRegisters;
 };
 
 /// Clones of device functions that read the block index, shared by all
@@ -73,6 +76,10 @@ private:
   std::unordered_map<uint32_t, std::pair<uint32_t, uint32_t>> CloneOf;
   std::vector<uint32_t> Order; ///< originals, in cloning order
 };
+
+/// The name of F's clone: F__baton_vb, numbered if the module has that name.
+std::string virtualCalleeName(const ptx::Module &M, const CallGraph &CG,
+                              const ptx::Function &F);
 
 /// Appends F's body to B with block-index reads virtualised and calls to
 /// block-index readers redirected; with Exits set, also rewrites exits and

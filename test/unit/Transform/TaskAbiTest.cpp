@@ -95,6 +95,7 @@ TEST(TaskAbi, PtbReadsAndUpdatesTheHeaderLayout) {
   EXPECT_EQ(A.at("red.global.add.u32"),
             offsetof(baton_task, workers_preempted)); // the later of the two
   EXPECT_EQ(A.at("ld.global.u32 %baton_nctaid_z"), offsetof(baton_task, grid_z));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_flags"), offsetof(baton_task, flags));
 }
 
 TEST(TaskAbi, TaskParameterIsLastAndPointerSized) {

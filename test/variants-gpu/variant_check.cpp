@@ -80,27 +80,33 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
   }
   if (R.hasPtb()) {
     uint32_t Max = R.maxPtbWorkers();
-    for (uint32_t Workers : {Max, std::max(1u, Max / 7), 1u}) {
-      R.reset();
-      R.runPtb(Workers);
-      T.expect(Name + " ptb " + std::to_string(Workers) + " workers",
-               compare(Want, R.snapshot()));
-      ++Checks;
-    }
-    // Preemption storm: pause most launches after a random delay, with a
-    // random worker count, and resume from the cursor until done.
-    for (int Round = 0; Round < 3; ++Round) {
-      std::uniform_int_distribution<uint32_t> W(1, Max);
-      std::uniform_real_distribution<double> Delay(0, Round == 0 ? 5 : 200);
-      uint32_t Workers = W(Rng);
-      R.reset();
-      auto Outcome = R.runPtb(Workers, [&](unsigned Launch) {
-        return Launch < 200 ? Delay(Rng) : -1.0;
-      });
-      Pauses += Outcome.Pauses;
-      T.expect(Name + " ptb preempted x" + std::to_string(Outcome.Pauses),
-               compare(Want, R.snapshot()));
-      ++Checks;
+    for (uint32_t Flags : {0u, BATON_TASK_PREFETCH}) {
+      std::string Mode = Flags ? " prefetch" : "";
+      for (uint32_t Workers : {Max, std::max(1u, Max / 7), 1u}) {
+        R.reset();
+        R.runPtb(Workers, {}, Flags);
+        T.expect(Name + " ptb" + Mode + " " + std::to_string(Workers) +
+                     " workers",
+                 compare(Want, R.snapshot()));
+        ++Checks;
+      }
+      // Preemption storm: pause most launches after a random delay, with a
+      // random worker count, and resume from the cursor until done.
+      for (int Round = 0; Round < 3; ++Round) {
+        std::uniform_int_distribution<uint32_t> W(1, Max);
+        std::uniform_real_distribution<double> Delay(0, Round == 0 ? 5 : 200);
+        uint32_t Workers = W(Rng);
+        R.reset();
+        auto Outcome = R.runPtb(
+            Workers,
+            [&](unsigned Launch) { return Launch < 200 ? Delay(Rng) : -1.0; },
+            Flags);
+        Pauses += Outcome.Pauses;
+        T.expect(Name + " ptb" + Mode + " preempted x" +
+                     std::to_string(Outcome.Pauses),
+                 compare(Want, R.snapshot()));
+        ++Checks;
+      }
     }
   }
   std::printf("%-5s %-34s %-36s blocks %6u  slice %-3s ptb %-3s  checks %u  "

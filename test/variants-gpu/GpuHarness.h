@@ -98,10 +98,11 @@ public:
   /// negative number to let the launch run to the end; paused launches are
   /// resumed from the cursor until every block has run.
   PtbOutcome runPtb(uint32_t Workers,
-                    const std::function<double(unsigned)> &PauseAfter = {});
+                    const std::function<double(unsigned)> &PauseAfter = {},
+                    uint32_t Flags = 0);
   /// Resets the task to the whole grid with the cursor at 0; then enqueues
   /// one PTB launch of Workers workers (no wait).
-  void writeTaskForPtb();
+  void writeTaskForPtb(uint32_t Flags = 0);
   void launchPtbKernel(CUstream S, uint32_t Workers);
   /// Most PTB workers resident at once on the whole GPU.
   uint32_t maxPtbWorkers();
@@ -114,7 +115,7 @@ public:
 private:
   void writeTask(const baton_task &T);
   void launch(CUfunction F, CUstream S, uint32_t GridX, uint32_t GridY,
-              uint32_t GridZ, bool WithTask);
+              uint32_t GridZ, bool WithTask, uint32_t ExtraShared = 0);
 
   Gpu &G;
   LaunchSpec Spec;

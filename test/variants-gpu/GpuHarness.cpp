@@ -216,12 +216,15 @@ KernelRun::KernelRun(Gpu &G, const std::string &ModulePath,
     Slice = nullptr;
   if (D.cuModuleGetFunction(&Ptb, M, (Spec.Kernel + BATON_PTB_SUFFIX).c_str()))
     Ptb = nullptr;
-  for (CUfunction F : {Original, Slice, Ptb})
-    if (F && Spec.DynamicShared > 48 * 1024)
+  for (CUfunction F : {Original, Slice, Ptb}) {
+    uint32_t Bytes = Spec.DynamicShared +
+                     (F == Ptb ? BATON_PTB_DYNAMIC_SHARED_BYTES : 0);
+    if (F && Bytes > 48 * 1024)
       check(D.cuFuncSetAttribute(
                 F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                static_cast<int>(Spec.DynamicShared)),
+                static_cast<int>(Bytes)),
             Spec.Where + ": dynamic shared memory");
+  }
   for (size_t I = 0; I < Spec.Params.size(); ++I) {
     const ParamSpec &P = Spec.Params[I];
     if (P.K == ParamSpec::Scalar) {
@@ -268,7 +271,7 @@ std::vector<std::vector<uint8_t>> KernelRun::snapshot() {
 }
 
 void KernelRun::launch(CUfunction F, CUstream S, uint32_t GX, uint32_t GY,
-                       uint32_t GZ, bool WithTask) {
+                       uint32_t GZ, bool WithTask, uint32_t ExtraShared) {
   std::vector<void *> Args;
   for (size_t I = 0; I < Spec.Params.size(); ++I)
     Args.push_back(Buffers[I] ? static_cast<void *>(&Buffers[I])
@@ -277,7 +280,8 @@ void KernelRun::launch(CUfunction F, CUstream S, uint32_t GX, uint32_t GY,
   if (WithTask)
     Args.push_back(&Task);
   check(driver().cuLaunchKernel(F, GX, GY, GZ, Spec.Block[0], Spec.Block[1],
-                                Spec.Block[2], Spec.DynamicShared, S,
+                                Spec.Block[2], Spec.DynamicShared + ExtraShared,
+                                S,
                                 Args.data(), nullptr),
         Spec.Where + ": launch");
 }
@@ -326,12 +330,14 @@ void KernelRun::runSlices(uint32_t SliceBlocks) {
   }
 }
 
-void KernelRun::writeTaskForPtb() {
-  writeTask(freshTask(Spec, 0, Spec.blocks()));
+void KernelRun::writeTaskForPtb(uint32_t Flags) {
+  baton_task T = freshTask(Spec, 0, Spec.blocks());
+  T.flags = Flags;
+  writeTask(T);
 }
 
 void KernelRun::launchPtbKernel(CUstream S, uint32_t Workers) {
-  launch(Ptb, S, Workers, 1, 1, true);
+  launch(Ptb, S, Workers, 1, 1, true, BATON_PTB_DYNAMIC_SHARED_BYTES);
 }
 
 uint32_t KernelRun::maxPtbWorkers() {
@@ -339,18 +345,19 @@ uint32_t KernelRun::maxPtbWorkers() {
   check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
             &PerSm, Ptb, static_cast<int>(Spec.Block[0] * Spec.Block[1] *
                                           Spec.Block[2]),
-            Spec.DynamicShared),
+            Spec.DynamicShared + BATON_PTB_DYNAMIC_SHARED_BYTES),
         "occupancy");
   return static_cast<uint32_t>(std::max(1, PerSm) * G.smCount());
 }
 
 KernelRun::PtbOutcome
 KernelRun::runPtb(uint32_t Workers,
-                  const std::function<double(unsigned)> &PauseAfter) {
+                  const std::function<double(unsigned)> &PauseAfter,
+                  uint32_t Flags) {
   PtbOutcome Out;
-  writeTask(freshTask(Spec, 0, Spec.blocks()));
+  writeTaskForPtb(Flags);
   for (;;) {
-    launch(Ptb, G.work(), Workers, 1, 1, true);
+    launchPtbKernel(G.work(), Workers);
     ++Out.Launches;
     double Delay = PauseAfter ? PauseAfter(Out.Launches) : -1;
     if (Delay >= 0) {
