@@ -14,7 +14,7 @@ cli=()
 [[ -d .deps/CLI ]] && cli=(-DCLI11_INCLUDE_DIR="$PWD/.deps")
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
 cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release \
-  -DBATON_ENABLE_LLVM=OFF "${cli[@]}" >"$logs/configure.log" 2>&1 || {
+  -DBATON_ENABLE_LLVM=OFF "${cli[@]}" ${BATON_CMAKE_ARGS:-} >"$logs/configure.log" 2>&1 || {
   tail -30 "$logs/configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)" --target baton-ptx variant_check \
   variant_overhead preempt_latency >"$logs/build.log" 2>&1 || {
