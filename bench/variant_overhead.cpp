@@ -2,7 +2,8 @@
 //
 // For every manifest kernel with variants: median kernel time (device events,
 // after warm-up) of the original, of the slice variant as one launch over all
-// blocks, and of the PTB variant with as many workers as fit on the GPU,
+// blocks, and of the PTB variant with as many workers as fit on the GPU (at
+// most one per block),
 // claiming blocks late (default) and early (BATON_TASK_PREFETCH).
 // Prints a table with the ratios and their geometric means.
 //
@@ -79,7 +80,8 @@ int main(int argc, char **argv) {
         Before();
         R.launchSliceKernel(G.work(), S.blocks());
       });
-      uint32_t Workers = R.maxPtbWorkers();
+      // As a scheduler would: no more workers than blocks.
+      uint32_t Workers = std::min(R.maxPtbWorkers(), S.blocks());
       auto TimePtb = [&](uint32_t Flags) {
         return medianMs(G, [&](auto Before) {
           R.writeTaskForPtb(Flags);

@@ -251,11 +251,15 @@ KernelRun::~KernelRun() {
     driver().cuMemFree(Task);
 }
 
+// A copy from pageable memory may return before its DMA has landed, and the
+// kernels run on a non-blocking stream that does not wait for it: every
+// upload is followed by a context synchronisation.
 void KernelRun::reset() {
   for (size_t I = 0; I < Buffers.size(); ++I)
     if (Buffers[I])
       check(driver().cuMemcpyHtoD(Buffers[I], Init[I].data(), Init[I].size()),
             "upload");
+  check(driver().cuCtxSynchronize(), "upload");
 }
 
 std::vector<std::vector<uint8_t>> KernelRun::snapshot() {
@@ -288,6 +292,7 @@ void KernelRun::launch(CUfunction F, CUstream S, uint32_t GX, uint32_t GY,
 
 void KernelRun::writeTask(const baton_task &T) {
   check(driver().cuMemcpyHtoD(Task, &T, sizeof T), "task upload");
+  check(driver().cuCtxSynchronize(), "task upload");
 }
 
 baton_task KernelRun::readTask() {

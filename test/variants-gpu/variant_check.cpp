@@ -59,6 +59,7 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
                  std::mt19937 &Rng, Tally &T) {
   KernelRun R(G, (std::filesystem::path(Root) / S.Module).string(), S);
   std::string Name = S.Module + " " + S.Kernel;
+  const unsigned FailedBefore = T.Failed;
   R.reset();
   R.launchOriginal(G.work());
   G.waitFor(G.work(), Name);
@@ -111,7 +112,7 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
   }
   std::printf("%-5s %-34s %-36s blocks %6u  slice %-3s ptb %-3s  checks %u  "
               "pauses %u\n",
-              "ok", S.Module.c_str(), S.Kernel.c_str(), Blocks,
+              T.Failed == FailedBefore ? "ok" : "FAIL", S.Module.c_str(), S.Kernel.c_str(), Blocks,
               R.hasSlice() ? "yes" : "no", R.hasPtb() ? "yes" : "no", Checks,
               Pauses);
 }
