@@ -92,7 +92,11 @@ void ModulePrinter::printOperand(const Operand &Op) {
     return;
   case OperandKind::Binary:
     printOperand(Children[0]);
-    W << M.text(Op.Text);
+    // "a%b" would lex back as "a" and the register "%b": spell it "a % b".
+    if (M.text(Op.Text) == "%")
+      W << " % ";
+    else
+      W << M.text(Op.Text);
     printOperand(Children[1]);
     return;
   case OperandKind::Guard:
