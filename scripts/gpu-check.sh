@@ -2,8 +2,9 @@
 # One run on a GPU machine (no LLVM needed): builds the LLVM-free parts,
 # transforms the corpus and the exactly-once kernels, checks every variant
 # against its original (with preemption storms), times the variants, and
-# measures preemption latency. Logs go to $OUT (or build-gpu/logs); a short
-# summary is printed last.
+# measures preemption latency, then runs the host runtime's checks
+# (scripts/runtime-gpu-check.sh). Logs go to $OUT (or build-gpu/logs); a
+# short summary is printed last.
 #   CLI11 headers: installed, or carried in .deps/CLI (CLI11_INCLUDE_DIR).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +23,7 @@ cmake --build "$build" -j "$(nproc)" --target baton-ptx variant_check \
 
 xformed=$build/xformed
 scripts/transform-tree.sh "$build/tools/baton-ptx/baton-ptx" "$xformed" \
-  >"$logs/transform.log" 2>&1 || { tail -20 "$logs/transform.log"; exit 1; }
+  test/corpus test/variants-gpu >"$logs/transform.log" 2>&1 || { tail -20 "$logs/transform.log"; exit 1; }
 manifests=(test/variants-gpu/kernels/manifest.txt test/corpus/manifest.txt
            test/corpus/triton-manifest.txt)
 
@@ -40,10 +41,15 @@ echo "== preemption latency"
 "$build/bench/preempt_latency" "$xformed/kernels/blocks.ptx" 200 \
   >"$logs/preempt_latency.log" 2>&1
 
+echo "== host runtime (libbaton): exactly-once storms, C API, corpus, benches"
+scripts/runtime-gpu-check.sh >"$logs/runtime-gpu-check.log" 2>&1
+runtime_rc=$?
+
 echo
 echo "================ summary ================"
 head -1 "$logs/variant_check.log"
 tail -1 "$logs/variant_check.log"
 tail -1 "$logs/variant_overhead.log"
 cat "$logs/preempt_latency.log"
-exit $check_rc
+sed -n '/runtime-gpu-check summary/,$p' "$logs/runtime-gpu-check.log"
+((check_rc == 0 && runtime_rc == 0))

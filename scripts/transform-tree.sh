@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Transforms every module of the corpus and of the GPU test kernels with
-# baton-ptx into OUTDIR, keeping their relative paths (corpus/nvcc/x.ptx ->
-# OUTDIR/nvcc/x.ptx, test/variants-gpu/kernels/y.ptx -> OUTDIR/kernels/y.ptx), as the
-# GPU manifests expect.
+# usage: transform-tree.sh BATON_PTX OUTDIR SRCDIR...
+# Runs baton-ptx on every .ptx under each SRCDIR and writes the result to the
+# same path relative to that SRCDIR under OUTDIR (what the GPU tests and
+# benchmarks load). Refusals are expected (the module keeps the original
+# kernel); a baton-ptx failure (unreadable input, crash) is an error.
 set -euo pipefail
-baton_ptx=${1:?usage: transform-tree.sh BATON_PTX OUTDIR}
-out=${2:?usage: transform-tree.sh BATON_PTX OUTDIR}
-root=$(cd "$(dirname "$0")/.." && pwd)
-n=0
-while IFS= read -r -d '' f; do
-  rel=${f#"$root/test/corpus/"}
-  rel=${rel#"$root/test/variants-gpu/"}
-  mkdir -p "$out/$(dirname "$rel")"
-  "$baton_ptx" -q "$f" -o "$out/$rel"
-  n=$((n + 1))
-done < <(find "$root/test/corpus" "$root/test/variants-gpu/kernels" -name '*.ptx' -print0)
-echo "transformed $n modules into $out"
+baton_ptx=${1:?usage: transform-tree.sh BATON_PTX OUTDIR SRCDIR...}
+out=${2:?usage: transform-tree.sh BATON_PTX OUTDIR SRCDIR...}
+shift 2
+status=0 n=0
+for src in "$@"; do
+  src=$(cd "$src" && pwd)
+  while IFS= read -r -d '' f; do
+    rel=${f#"$src/"}
+    mkdir -p "$out/$(dirname "$rel")"
+    if ! "$baton_ptx" -q "$f" -o "$out/$rel"; then
+      echo "transform-tree: baton-ptx failed on $f" >&2
+      status=1
+    fi
+    n=$((n + 1))
+  done < <(find "$src" -name '*.ptx' -print0)
+done
+echo "transform-tree: $n modules into $out"
+exit $status

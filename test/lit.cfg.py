@@ -7,7 +7,7 @@ import lit.formats
 config.name = "Baton"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".ptx", ".test"]
-config.excludes = ["Inputs", "corpus", "gpu", "unit", "fuzz", "CMakeLists.txt"]
+config.excludes = ["Inputs", "corpus", "gpu", "variants-gpu", "unit", "fuzz", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.baton_obj_root, "test")
 

@@ -84,3 +84,33 @@ TEST(Transform, VariantsOfVariantsAreNotMade) {
   EXPECT_EQ(R.Kernels[0].Refusals.size(), 1u);
   EXPECT_EQ(R.Kernels[0].Refusals[0].Kind, RefusalKind::NameCollision);
 }
+
+// Hostile sizes: 10^5 kernels, each calling a block-index reader, transform
+// in linear time (the call graph and facts passes are per kernel).
+TEST(Transform, HundredThousandKernelsInLinearTime) {
+  std::string S = Header + ".func (.param .b32 r) bid()\n{\n .reg .b32 %r<2>;\n"
+                           " mov.u32 %r1, %ctaid.x;\n st.param.b32 [r], %r1;\n"
+                           " ret;\n}\n";
+  for (int I = 0; I < 100000; ++I)
+    S += ".entry k" + std::to_string(I) +
+         "()\n{\n .reg .b32 %r<2>;\n { .param .b32 r0;\n"
+         " call.uni (r0), bid, ();\n ld.param.b32 %r1, [r0]; }\n ret;\n}\n";
+  auto M = parse(S);
+  TransformResult R = transformModule(*M, {});
+  ASSERT_EQ(R.Kernels.size(), 100000u);
+  for (const KernelResult &K : R.Kernels)
+    ASSERT_TRUE(K.SliceMade && K.PtbMade) << K.Name;
+  EXPECT_TRUE(parse(printModule(*M)));
+}
+
+// Array sizes that claim gigabytes are facts, not allocations.
+TEST(Transform, HugeDeclaredSizesAreOnlyCounted) {
+  auto M = parse(Header + ".entry k()\n{\n .reg .b32 %r<4000000000>;\n"
+                          " .shared .align 4 .b8 big[4000000000];\n"
+                          " .local .b8 depot[4000000000];\n ret;\n}\n");
+  TransformResult R = transformModule(*M, {});
+  ASSERT_EQ(R.Kernels.size(), 1u);
+  EXPECT_EQ(R.Kernels[0].Facts.StaticSharedBytes, 4000000000u);
+  EXPECT_EQ(R.Kernels[0].Facts.LocalBytes, 4000000000u);
+  EXPECT_EQ(R.Kernels[0].Facts.RegistersDeclared, 4000000000u);
+}

@@ -1,0 +1,243 @@
+//===- baton/Runtime.h - Host runtime: load, launch, pause, resume -*- C++ -*-//
+//
+// The host side of Baton. A Runtime owns one device's primary context, a
+// control stream of the highest priority, and a small module of its own. It
+// loads modules that `baton-ptx` (or the LLVM plugin) produced, finds each
+// kernel's `__baton_slice` / `__baton_ptb` variants by name, and launches a
+// kernel in one of three modes:
+//
+//  * Original: the untouched kernel, a plain cuLaunchKernel on the stream.
+//  * Slices:   the slice variant, `sliceBlocks` virtual blocks per launch,
+//              launched back to back by the runtime; a pause stops it between
+//              two slices.
+//  * Ptb:      the persistent variant with `workers` blocks taking virtual
+//              blocks from a cursor; a pause stops every worker before its
+//              next block, and resuming relaunches from the cursor.
+//
+// Stream semantics. A launch issued on stream S behaves, for S, like one
+// kernel: work issued on S before it runs first, and work issued on S after
+// it starts only once every virtual block of the launch has run, however
+// often it is paused and resumed in between. (The variants run on a private
+// stream; S waits on a word that the device sets when the last block is done,
+// so an uninterrupted launch costs no host round trip.)
+//
+// Errors. Every failure is a baton::Error; a failing CUDA call is reported
+// with the call's name, the driver's error string and the kernel. Without a
+// CUDA driver (no libcuda.so.1) every entry point throws
+// ErrorKind::DriverUnavailable ("CUDA driver not available: ...").
+//
+// Threads. Runtime, Module and Launch may be used from any thread; each
+// launch has its own lock, and pause() never waits for a thread that is
+// blocked in wait() on the same launch.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_RUNTIME_H
+#define BATON_RUNTIME_H
+
+#include "baton/task.h"
+
+#include <cuda.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace baton {
+
+namespace detail {
+struct RuntimeImpl;
+struct ModuleImpl;
+struct KernelImpl;
+struct LaunchImpl;
+} // namespace detail
+
+enum class ErrorKind {
+  DriverUnavailable, ///< libcuda.so.1 missing or too old
+  Cuda,              ///< a driver call failed; see cudaResult()
+  InvalidArgument,   ///< a bad grid, block, argument count, ...
+  NotFound,          ///< no such kernel or variant in the module
+  InvalidState,      ///< e.g. resume() of a launch that is not paused
+};
+
+/// The single exception type of the runtime.
+class Error : public std::runtime_error {
+public:
+  Error(ErrorKind Kind, const std::string &Message,
+        CUresult Result = CUDA_SUCCESS);
+  ErrorKind kind() const { return Kind; }
+  /// The driver's result for ErrorKind::Cuda, else CUDA_SUCCESS.
+  CUresult cudaResult() const { return Result; }
+
+private:
+  ErrorKind Kind;
+  CUresult Result;
+};
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+};
+
+enum class Mode { Original, Slices, Ptb };
+
+/// How pause() raises a launch's `preempt` flag. Both are issued on the
+/// control stream, so neither waits behind the kernel they interrupt.
+enum class PreemptSignal {
+  StreamWrite, ///< cuStreamWriteValue32 (a front-end memory operation)
+  Memcpy,      ///< cuMemcpyHtoDAsync from a pinned word (a copy engine)
+};
+
+struct RuntimeOptions {
+  int Device = 0;
+  PreemptSignal Signal = PreemptSignal::StreamWrite;
+  /// Slice launches kept in flight ahead of the one running. Two keep the GPU
+  /// busy across the host's reaction time; a pause then waits for at most
+  /// this many slices.
+  uint32_t SliceWindow = 2;
+};
+
+struct LaunchConfig {
+  Dim3 Grid;                   ///< the original grid, in blocks
+  Dim3 Block;                  ///< threads per block (unchanged by variants)
+  uint32_t SharedMemBytes = 0; ///< dynamic shared memory per block
+  CUstream Stream = nullptr;   ///< the user's stream S (see file comment)
+  Mode LaunchMode = Mode::Ptb;
+  /// Slices: virtual blocks per slice launch; 0 = one full wave of the device.
+  uint32_t SliceBlocks = 0;
+  /// Ptb: workers; 0 = as many as can be co-resident (occupancy x SMs).
+  uint32_t Workers = 0;
+  /// Ptb: workers claim their next block when they start one
+  /// (BATON_TASK_PREFETCH): hides the claim's latency behind short blocks,
+  /// but a pause may then wait for up to two blocks per worker.
+  bool Prefetch = false;
+};
+
+enum class LaunchState {
+  Running, ///< issued; blocks may still be running or queued
+  Paused,  ///< stopped at a checkpoint; resume() continues it
+  Done,    ///< every virtual block ran (as far as the runtime has observed)
+  Failed,  ///< a CUDA call failed; wait()/pause() rethrow the error
+};
+
+struct Progress {
+  /// Virtual blocks taken so far. While Running this counts blocks started
+  /// (they may still be running); once Paused or Done, blocks completed.
+  uint32_t Done = 0;
+  uint32_t Total = 0;
+};
+
+/// A kernel of a module and the variants found for it.
+class Kernel {
+public:
+  const std::string &name() const;
+  bool hasVariant(Mode M) const;
+  /// Parameters of the original kernel (the variants take one more).
+  size_t numParams() const;
+  /// The function launched for \p M; throws NotFound if there is no variant.
+  CUfunction function(Mode M) const;
+
+private:
+  friend class Module;
+  friend class Runtime;
+  explicit Kernel(std::shared_ptr<const detail::KernelImpl> Impl);
+  std::shared_ptr<const detail::KernelImpl> Impl;
+};
+
+struct KernelInfo {
+  std::string Name;
+  bool HasSlice = false;
+  bool HasPtb = false;
+};
+
+/// A loaded module (PTX text, cubin or fatbin). Unloaded when the last
+/// Module, Kernel or Launch that refers to it is gone.
+class Module {
+public:
+  /// Throws NotFound if the module has no kernel \p Name.
+  Kernel kernel(std::string_view Name) const;
+  /// Every original kernel, with the variants it has. Kernels without
+  /// variants are the ones the compiler refused.
+  std::vector<KernelInfo> kernels() const;
+  CUmodule handle() const;
+
+private:
+  friend class Runtime;
+  explicit Module(std::shared_ptr<detail::ModuleImpl> Impl);
+  std::shared_ptr<detail::ModuleImpl> Impl;
+};
+
+/// One launch of a kernel. Destroying a launch that is still paused resumes
+/// it and waits for it: the stream it was issued on must see it complete.
+class Launch {
+public:
+  Launch(Launch &&) noexcept;
+  Launch &operator=(Launch &&) noexcept;
+  ~Launch();
+
+  /// Asks the launch to stop and returns once none of its blocks is running
+  /// (for Ptb: the last worker has left; for Slices: the slices in flight
+  /// finished). Returns true if it stopped with work left (Paused), false if
+  /// it completed first (Done). Throws InvalidState for Original launches.
+  bool pause();
+  /// Relaunches a paused launch from its checkpoint. InvalidState otherwise.
+  void resume();
+  /// Blocks until the launch is Done or Paused, and returns which.
+  LaunchState wait();
+  LaunchState state() const;
+  Progress progress() const;
+  Mode mode() const;
+  /// Workers per PTB launch, or blocks per slice launch; the grid size for
+  /// Original.
+  uint32_t width() const;
+  /// Preemption statistics accumulated by the device (Ptb only; valid once
+  /// Paused or Done): workers that left, and of those the ones preempted.
+  uint32_t workersExited() const;
+  uint32_t workersPreempted() const;
+
+private:
+  friend class Runtime;
+  explicit Launch(std::shared_ptr<detail::LaunchImpl> Impl);
+  std::shared_ptr<detail::LaunchImpl> Impl;
+};
+
+class Runtime {
+public:
+  explicit Runtime(const RuntimeOptions &Options = {});
+  ~Runtime();
+  Runtime(Runtime &&) noexcept;
+  Runtime &operator=(Runtime &&) noexcept;
+
+  /// Loads PTX text (JIT-compiled; a failure carries the JIT log).
+  Module loadPtx(std::string_view Ptx);
+  /// Loads a cubin, fatbin or NUL-terminated PTX image.
+  Module loadImage(std::span<const std::byte> Image);
+  /// Loads a file; `.ptx` files as PTX, anything else as an image.
+  Module loadFile(const std::filesystem::path &Path);
+
+  /// Launches \p K. \p Args are the original kernel's arguments, one pointer
+  /// per parameter as for cuLaunchKernel; their values are copied, so they
+  /// need not outlive the call. The task pointer is appended by the runtime.
+  Launch launch(const Kernel &K, const LaunchConfig &Config,
+                std::span<void *const> Args);
+
+  /// The worker count (Ptb) or slice size (Slices) a launch of \p K with
+  /// \p Config would use when it leaves the choice to the runtime.
+  uint32_t defaultWidth(const Kernel &K, const LaunchConfig &Config) const;
+
+  CUcontext context() const;
+  CUdevice device() const;
+  int multiprocessorCount() const;
+  const RuntimeOptions &options() const;
+
+private:
+  std::shared_ptr<detail::RuntimeImpl> Impl;
+};
+
+} // namespace baton
+
+#endif // BATON_RUNTIME_H

@@ -1,0 +1,192 @@
+//===- Impl.h - The objects behind Runtime, Module, Kernel, Launch -*- C++ -*-===//
+//
+// The public classes are handles onto these. Ownership runs one way, so that
+// whatever a launch uses outlives it: a LaunchImpl holds its KernelImpl,
+// which holds its ModuleImpl, which holds the RuntimeImpl (context, streams,
+// task slots, the slice feeder).
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_LIB_RUNTIME_IMPL_H
+#define BATON_LIB_RUNTIME_IMPL_H
+
+#include "ArgPack.h"
+#include "TaskPool.h"
+
+#include "baton/Runtime.h"
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace baton::detail {
+
+class SliceFeeder;
+
+/// Makes the runtime's context current for the scope, and restores the
+/// caller's afterwards (Baton must not disturb the context of a host
+/// program that uses CUDA itself).
+class ScopedContext {
+public:
+  explicit ScopedContext(CUcontext Context);
+  ~ScopedContext();
+  ScopedContext(const ScopedContext &) = delete;
+  ScopedContext &operator=(const ScopedContext &) = delete;
+};
+
+struct RuntimeImpl {
+  explicit RuntimeImpl(const RuntimeOptions &Options);
+  ~RuntimeImpl();
+  RuntimeImpl(const RuntimeImpl &) = delete;
+  RuntimeImpl &operator=(const RuntimeImpl &) = delete;
+
+  /// A non-blocking stream of \p Priority, from a pool.
+  CUstream acquireStream(int Priority);
+  void releaseStream(CUstream Stream, int Priority);
+  /// The slice feeder, started on first use.
+  SliceFeeder &feeder();
+
+  /// Raises or clears the task's preempt flag on the control stream, by the
+  /// method chosen in the options.
+  void writePreempt(const TaskSlot &Slot, bool Raise);
+  /// Copies the task back into its mirror and waits for it.
+  void readTask(const TaskSlot &Slot, std::string_view Kernel);
+  /// Blocks of \p Fn that fit on the device at once, capped at
+  /// \p VirtualBlocks.
+  uint32_t coResident(CUfunction Fn, const Dim3 &Block,
+                      uint32_t SharedMemBytes, uint64_t VirtualBlocks,
+                      std::string_view Kernel) const;
+
+  RuntimeOptions Options;
+  CUdevice Device = 0;
+  CUcontext Context = nullptr;
+  int Multiprocessors = 0;
+  CUstream Control = nullptr; ///< highest priority; tiny operations only
+  CUmodule Own = nullptr;     ///< the runtime's kernels (RuntimeKernels.h)
+  CUfunction Finalize = nullptr;
+  TaskPool Tasks;
+
+private:
+  void release() noexcept;
+
+  std::mutex StreamMutex;
+  std::multimap<int, CUstream> FreeStreams;
+  std::mutex FeederMutex;
+  std::shared_ptr<SliceFeeder> Feeder;
+};
+
+struct ModuleImpl {
+  ModuleImpl(std::shared_ptr<RuntimeImpl> Runtime, CUmodule Handle)
+      : Runtime(std::move(Runtime)), Handle(Handle) {}
+  ~ModuleImpl();
+  std::shared_ptr<RuntimeImpl> Runtime;
+  CUmodule Handle;
+};
+
+struct KernelImpl {
+  std::shared_ptr<ModuleImpl> Module;
+  std::string Name;
+  CUfunction Original = nullptr;
+  CUfunction Slice = nullptr; ///< null if the compiler refused the kernel
+  CUfunction Ptb = nullptr;
+  std::vector<size_t> ParamSizes; ///< of the original kernel
+
+  CUfunction function(Mode M) const;
+  /// Allows \p Bytes of dynamic shared memory for \p Fn where that exceeds
+  /// the 48 KiB every kernel gets without opting in.
+  void allowSharedMemory(CUfunction Fn, uint32_t Bytes) const;
+};
+
+/// State of a slice launch, shared with the host callbacks that retire
+/// slices. Guarded by its own mutex, never held across a CUDA call, so the
+/// driver's callback thread cannot be blocked by a thread issuing work.
+struct SliceProgress {
+  std::mutex Mutex;
+  std::condition_variable Changed;
+  uint32_t Issued = 0;    ///< end of the last slice handed to the GPU
+  uint32_t Completed = 0; ///< end of the last slice known finished
+  std::deque<uint32_t> InFlight; ///< widths of issued, unfinished slices
+  bool PauseRequested = false;
+  std::exception_ptr Failure;
+};
+
+struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
+  LaunchImpl(std::shared_ptr<const KernelImpl> Kernel,
+             const LaunchConfig &Config);
+  ~LaunchImpl();
+  /// Dynamic shared memory a launch of \p M needs for \p Config.
+  static uint32_t sharedMemFor(Mode M, const LaunchConfig &Config);
+  LaunchImpl(const LaunchImpl &) = delete;
+  LaunchImpl &operator=(const LaunchImpl &) = delete;
+
+  void start(std::span<void *const> Args);
+  bool pause();
+  void resume();
+  LaunchState wait();
+  Progress progress();
+  /// Resumes if paused and waits for completion, reporting (not throwing)
+  /// errors: the end of a Launch handle's life.
+  void finish() noexcept;
+
+  /// Slices: issues slices while the window has room and no pause is
+  /// requested. Returns false once the launch will never need another slice
+  /// issued (all are issued, or it failed); a paused launch returns true.
+  bool feedSlices();
+
+  std::shared_ptr<const KernelImpl> Kernel;
+  RuntimeImpl &Runtime;
+  LaunchConfig Config;
+  CUfunction Function = nullptr;
+  /// Dynamic shared memory of each launch: the original's, plus the PTB
+  /// loop state for PTB (task.h, BATON_PTB_DYNAMIC_SHARED_BYTES).
+  uint32_t SharedMemBytes = 0;
+  uint32_t End = 0;   ///< virtual blocks in the grid
+  uint32_t Width = 0; ///< workers, or blocks per slice
+  ArgPack Args;
+  TaskSlot *Slot = nullptr;
+  uint32_t Generation = 0;
+  int StreamPriority = 0;
+  CUstream Inner = nullptr;     ///< private stream the variant runs on
+  CUevent UserReady = nullptr;  ///< recorded on the user's stream at start
+  CUevent ControlReady = nullptr; ///< task writes on the control stream done
+  CUevent Drained = nullptr;    ///< the last kernel issued has finished
+
+  mutable std::mutex Mutex; ///< guards the fields below
+  LaunchState State = LaunchState::Running;
+  uint64_t Epoch = 0; ///< bumped by every (re)launch of the PTB kernel
+  bool PreemptRaised = false;
+  std::exception_ptr Failure;
+  uint32_t Next = 0; ///< PTB cursor as last read back
+  uint32_t WorkersExited = 0, WorkersPreempted = 0;
+
+  SliceProgress Slices;
+  std::mutex FeedMutex; ///< serialises feedSlices (issue order = slice order)
+  SliceFeeder *Feeder = nullptr; ///< woken when a slice retires
+
+private:
+  void createStreamAndEvents();
+  void startOriginal(std::span<void *const> Args);
+  void startPtb();
+  void startSlices();
+  void issuePtb();
+  void issueSlice(uint32_t Begin, uint32_t Count);
+  void resumeSlices();
+  void waitForSlices();
+  void settlePtb(uint64_t SeenEpoch);
+  void settleSlices();
+  /// Lets the user's stream go on after a failure, so it cannot hang on a
+  /// launch that will never complete.
+  void releaseUserStream() noexcept;
+  /// Records \p E as the launch's failure, releases the user's stream and
+  /// rethrows. Called with Mutex held.
+  [[noreturn]] void fail(std::exception_ptr E);
+  static void CUDA_CB retireSlice(void *Launch);
+};
+
+} // namespace baton::detail
+
+#endif // BATON_LIB_RUNTIME_IMPL_H

@@ -1,0 +1,432 @@
+//===- Launch.cpp - Starting, pausing and resuming launches ---------------===//
+//
+// A PTB launch, on the user's stream S, goes like this:
+//
+//   control: copy the task in ---------------------------.
+//   S:       [earlier work] (record UserReady)            |        (wait done >= gen) [later work]
+//   inner:                 wait UserReady, ControlReady <-'  ptb kernel; finalize; (record Drained)
+//
+// finalize publishes the generation to `done` only if the cursor reached
+// `end`, so S moves on exactly when every virtual block has run, without the
+// host. pause() raises `preempt` on the control stream (which never carries a
+// kernel, so the write does not queue behind the one it interrupts), then
+// waits for Drained. resume() clears the flag on the control stream and
+// relaunches on inner after it; all writes of the flag go through one stream,
+// so a pause can never be overtaken by the clear of an earlier resume.
+//
+// Slice launches share the set-up; SliceLaunch.cpp issues their kernels.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "Impl.h"
+#include "LaunchMath.h"
+
+#include <algorithm>
+#include <cstdio>
+
+using namespace baton;
+using namespace baton::detail;
+
+static std::string variantName(const KernelImpl &K, Mode M) {
+  switch (M) {
+  case Mode::Original:
+    return K.Name;
+  case Mode::Slices:
+    return K.Name + BATON_SLICE_SUFFIX;
+  case Mode::Ptb:
+    return K.Name + BATON_PTB_SUFFIX;
+  }
+  return K.Name;
+}
+
+static const char *stateName(LaunchState S) {
+  switch (S) {
+  case LaunchState::Running:
+    return "running";
+  case LaunchState::Paused:
+    return "paused";
+  case LaunchState::Done:
+    return "done";
+  case LaunchState::Failed:
+    return "failed";
+  }
+  return "?";
+}
+
+LaunchImpl::LaunchImpl(std::shared_ptr<const KernelImpl> K,
+                       const LaunchConfig &C)
+    : Kernel(std::move(K)), Runtime(*Kernel->Module->Runtime), Config(C) {}
+
+LaunchImpl::~LaunchImpl() {
+  const DriverApi &D = driver();
+  if (D.cuCtxPushCurrent(Runtime.Context) != CUDA_SUCCESS)
+    return;
+  // Normally the launch is complete (the handle's finish() saw to it); after
+  // a failure, work may still be queued that uses the slot and the events.
+  if (Inner)
+    D.cuStreamSynchronize(Inner);
+  else if (Drained)
+    D.cuEventSynchronize(Drained);
+  for (CUevent E : {UserReady, ControlReady, Drained})
+    if (E)
+      D.cuEventDestroy(E);
+  if (Inner)
+    Runtime.releaseStream(Inner, StreamPriority);
+  if (Slot)
+    Runtime.Tasks.release(Slot);
+  CUcontext Popped;
+  D.cuCtxPopCurrent(&Popped);
+}
+
+uint32_t LaunchImpl::sharedMemFor(Mode M, const LaunchConfig &Config) {
+  return Config.SharedMemBytes +
+         (M == Mode::Ptb ? BATON_PTB_DYNAMIC_SHARED_BYTES : 0);
+}
+
+void LaunchImpl::start(std::span<void *const> UserArgs) {
+  const DriverApi &D = driver();
+  validateLaunch(Config, Kernel->Name);
+  if (UserArgs.size() != Kernel->ParamSizes.size())
+    throw Error(ErrorKind::InvalidArgument,
+                "kernel '" + Kernel->Name + "' takes " +
+                    std::to_string(Kernel->ParamSizes.size()) +
+                    " arguments, " + std::to_string(UserArgs.size()) +
+                    " given");
+  Function = Kernel->function(Config.LaunchMode);
+  SharedMemBytes = sharedMemFor(Config.LaunchMode, Config);
+  Kernel->allowSharedMemory(Function, SharedMemBytes);
+  if (Config.LaunchMode == Mode::Original)
+    return startOriginal(UserArgs);
+
+  End = uint32_t(virtualBlockCount(Config.Grid));
+  uint32_t Requested = Config.LaunchMode == Mode::Ptb ? Config.Workers
+                                                      : Config.SliceBlocks;
+  Width = Requested ? std::min(Requested, End)
+                    : Runtime.coResident(Function, Config.Block,
+                                         SharedMemBytes, End, Kernel->Name);
+  Slot = Runtime.Tasks.acquire(Runtime.Control);
+  Generation = Slot->Generation;
+  Args = ArgPack(Kernel->ParamSizes, UserArgs, Slot->Task);
+  createStreamAndEvents();
+
+  baton_task &T = *Slot->Mirror;
+  T = baton_task{};
+  T.grid_x = Config.Grid.x;
+  T.grid_y = Config.Grid.y;
+  T.grid_z = Config.Grid.z;
+  T.begin = 0;
+  T.end = End;
+  if (Config.LaunchMode == Mode::Ptb && Config.Prefetch)
+    T.flags = BATON_TASK_PREFETCH;
+  check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
+                            Runtime.Control),
+        "cuMemcpyHtoDAsync (task)", Kernel->Name);
+  check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
+  check(D.cuEventRecord(UserReady, Config.Stream),
+        "cuEventRecord (user stream)", Kernel->Name);
+  check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
+  check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
+
+  if (Config.LaunchMode == Mode::Ptb)
+    issuePtb();
+  else
+    startSlices();
+  // Only now that the kernels that will set `done` are queued may S wait on
+  // it: a failure above must not leave S blocked.
+  try {
+    check(D.cuStreamWaitValue32(Config.Stream, Slot->Done, Generation,
+                                CU_STREAM_WAIT_VALUE_GEQ),
+          "cuStreamWaitValue32 (user stream)", Kernel->Name);
+  } catch (...) {
+    std::lock_guard Lock(Mutex);
+    fail(std::current_exception());
+  }
+}
+
+void LaunchImpl::startOriginal(std::span<void *const> UserArgs) {
+  const DriverApi &D = driver();
+  check(D.cuEventCreate(&Drained, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  End = uint32_t(std::min<uint64_t>(virtualBlockCount(Config.Grid),
+                                    UINT32_MAX));
+  Width = End;
+  const Dim3 &G = Config.Grid, &B = Config.Block;
+  check(D.cuLaunchKernel(Function, G.x, G.y, G.z, B.x, B.y, B.z,
+                         SharedMemBytes, Config.Stream,
+                         const_cast<void **>(UserArgs.data()), nullptr),
+        "cuLaunchKernel", Kernel->Name);
+  check(D.cuEventRecord(Drained, Config.Stream), "cuEventRecord",
+        Kernel->Name);
+}
+
+void LaunchImpl::createStreamAndEvents() {
+  const DriverApi &D = driver();
+  // The variant runs at the priority of the stream it was issued on.
+  check(D.cuStreamGetPriority(Config.Stream, &StreamPriority),
+        "cuStreamGetPriority", Kernel->Name);
+  Inner = Runtime.acquireStream(StreamPriority);
+  for (CUevent *E : {&UserReady, &ControlReady, &Drained})
+    check(D.cuEventCreate(E, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+}
+
+void LaunchImpl::issuePtb() {
+  const DriverApi &D = driver();
+  const Dim3 &B = Config.Block;
+  check(D.cuLaunchKernel(Function, Width, 1, 1, B.x, B.y, B.z, SharedMemBytes,
+                         Inner, Args.kernelParams(), nullptr),
+        "cuLaunchKernel", variantName(*Kernel, Mode::Ptb));
+  void *FinalizeArgs[] = {&Slot->Task, &Slot->Done, &Generation};
+  check(D.cuLaunchKernel(Runtime.Finalize, 1, 1, 1, 1, 1, 1, 0, Inner,
+                         FinalizeArgs, nullptr),
+        "cuLaunchKernel (finalize)", Kernel->Name);
+  check(D.cuEventRecord(Drained, Inner), "cuEventRecord", Kernel->Name);
+  ++Epoch;
+}
+
+void LaunchImpl::fail(std::exception_ptr E) {
+  Failure = E;
+  State = LaunchState::Failed;
+  releaseUserStream();
+  std::rethrow_exception(E);
+}
+
+void LaunchImpl::releaseUserStream() noexcept {
+  if (!Slot)
+    return;
+  // Best effort: after a fault the context may be gone, and then S is too.
+  driver().cuStreamWriteValue32(Runtime.Control, Slot->Done, Generation,
+                                CU_STREAM_WRITE_VALUE_DEFAULT);
+}
+
+void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
+  if (Epoch != SeenEpoch || State != LaunchState::Running)
+    return; // resumed or settled by another thread meanwhile
+  try {
+    Runtime.readTask(*Slot, Kernel->Name);
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  const baton_task &T = *Slot->Mirror;
+  Next = T.next;
+  WorkersExited = T.workers_exited;
+  WorkersPreempted = T.workers_preempted;
+  if (Next >= End) {
+    State = LaunchState::Done;
+    return;
+  }
+  if (!PreemptRaised)
+    fail(std::make_exception_ptr(Error(
+        ErrorKind::InvalidState,
+        "PTB launch of '" + Kernel->Name + "' ended at virtual block " +
+            std::to_string(Next) + " of " + std::to_string(End) +
+            " without being preempted: the variant broke the PTB contract")));
+  State = LaunchState::Paused;
+}
+
+bool LaunchImpl::pause() {
+  if (Config.LaunchMode == Mode::Original)
+    throw Error(ErrorKind::InvalidState,
+                "kernel '" + Kernel->Name +
+                    "' was launched as Original, which cannot be paused");
+  std::unique_lock Lock(Mutex);
+  if (State == LaunchState::Failed)
+    std::rethrow_exception(Failure);
+  if (State != LaunchState::Running)
+    return State == LaunchState::Paused;
+  if (Config.LaunchMode == Mode::Slices) {
+    {
+      std::lock_guard S(Slices.Mutex);
+      Slices.PauseRequested = true;
+    }
+    Lock.unlock();
+    {
+      std::unique_lock S(Slices.Mutex);
+      Slices.Changed.wait(S, [&] {
+        return Slices.InFlight.empty() || Slices.Failure;
+      });
+    }
+    Lock.lock();
+    settleSlices();
+    return State == LaunchState::Paused;
+  }
+  if (!PreemptRaised) {
+    try {
+      Runtime.writePreempt(*Slot, /*Raise=*/true);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    PreemptRaised = true;
+  }
+  uint64_t Seen = Epoch;
+  CUevent Event = Drained;
+  Lock.unlock();
+  CUresult R = driver().cuEventSynchronize(Event);
+  Lock.lock();
+  if (R != CUDA_SUCCESS)
+    try {
+      check(R, "cuEventSynchronize (pause)", variantName(*Kernel, Mode::Ptb));
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  settlePtb(Seen);
+  return State == LaunchState::Paused;
+}
+
+void LaunchImpl::resume() {
+  if (Config.LaunchMode == Mode::Original)
+    throw Error(ErrorKind::InvalidState,
+                "kernel '" + Kernel->Name +
+                    "' was launched as Original, which cannot be resumed");
+  std::lock_guard Lock(Mutex);
+  if (State != LaunchState::Paused)
+    throw Error(ErrorKind::InvalidState,
+                "cannot resume launch of '" + Kernel->Name + "': it is " +
+                    stateName(State) + ", not paused");
+  State = LaunchState::Running;
+  if (Config.LaunchMode == Mode::Slices)
+    return resumeSlices();
+  const DriverApi &D = driver();
+  try {
+    Runtime.writePreempt(*Slot, /*Raise=*/false);
+    check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
+    check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
+    PreemptRaised = false;
+    issuePtb();
+  } catch (...) {
+    fail(std::current_exception());
+  }
+}
+
+LaunchState LaunchImpl::wait() {
+  for (;;) {
+    std::unique_lock Lock(Mutex);
+    if (State == LaunchState::Failed)
+      std::rethrow_exception(Failure);
+    if (State != LaunchState::Running)
+      return State;
+    if (Config.LaunchMode == Mode::Slices) {
+      Lock.unlock();
+      waitForSlices();
+      Lock.lock();
+      settleSlices();
+      continue;
+    }
+    uint64_t Seen = Epoch;
+    CUevent Event = Drained;
+    Lock.unlock();
+    CUresult R = driver().cuEventSynchronize(Event);
+    Lock.lock();
+    if (R != CUDA_SUCCESS)
+      try {
+        check(R, "cuEventSynchronize (wait)",
+              variantName(*Kernel, Config.LaunchMode));
+      } catch (...) {
+        fail(std::current_exception());
+      }
+    if (Config.LaunchMode == Mode::Original)
+      State = LaunchState::Done;
+    else
+      settlePtb(Seen);
+  }
+}
+
+Progress LaunchImpl::progress() {
+  std::lock_guard Lock(Mutex);
+  switch (Config.LaunchMode) {
+  case Mode::Original:
+    return {State == LaunchState::Done ? End : 0, End};
+  case Mode::Slices: {
+    std::lock_guard S(Slices.Mutex);
+    return {Slices.Completed, End};
+  }
+  case Mode::Ptb:
+    if (State == LaunchState::Running) {
+      Runtime.readTask(*Slot, Kernel->Name);
+      return {std::min(Slot->Mirror->next, End), End};
+    }
+    return {std::min(Next, End), End};
+  }
+  return {0, End};
+}
+
+void LaunchImpl::finish() noexcept {
+  {
+    std::lock_guard Lock(Mutex);
+    if (State == LaunchState::Failed)
+      return; // already reported to whoever saw it fail
+  }
+  try {
+    for (;;) {
+      LaunchState S = wait();
+      if (S != LaunchState::Paused)
+        return;
+      resume();
+    }
+  } catch (const std::exception &E) {
+    std::fprintf(stderr,
+                 "baton: launch of '%s' could not be completed when its "
+                 "handle was destroyed: %s\n",
+                 Kernel->Name.c_str(), E.what());
+  }
+}
+
+//===-- Launch handle -----------------------------------------------------===//
+
+Launch::Launch(std::shared_ptr<LaunchImpl> Impl) : Impl(std::move(Impl)) {}
+Launch::Launch(Launch &&) noexcept = default;
+Launch &Launch::operator=(Launch &&Other) noexcept {
+  if (this != &Other) {
+    Launch Replaced(std::move(*this)); // completes the old launch, if any
+    Impl = std::move(Other.Impl);
+  }
+  return *this;
+}
+
+Launch::~Launch() {
+  if (!Impl)
+    return;
+  try {
+    ScopedContext Scope(Impl->Runtime.Context);
+    Impl->finish();
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "baton: ~Launch: %s\n", E.what());
+  }
+}
+
+bool Launch::pause() {
+  ScopedContext Scope(Impl->Runtime.Context);
+  return Impl->pause();
+}
+
+void Launch::resume() {
+  ScopedContext Scope(Impl->Runtime.Context);
+  Impl->resume();
+}
+
+LaunchState Launch::wait() {
+  ScopedContext Scope(Impl->Runtime.Context);
+  return Impl->wait();
+}
+
+Progress Launch::progress() const {
+  ScopedContext Scope(Impl->Runtime.Context);
+  return Impl->progress();
+}
+
+LaunchState Launch::state() const {
+  std::lock_guard Lock(Impl->Mutex);
+  return Impl->State;
+}
+
+Mode Launch::mode() const { return Impl->Config.LaunchMode; }
+uint32_t Launch::width() const { return Impl->Width; }
+
+uint32_t Launch::workersExited() const {
+  std::lock_guard Lock(Impl->Mutex);
+  return Impl->WorkersExited;
+}
+
+uint32_t Launch::workersPreempted() const {
+  std::lock_guard Lock(Impl->Mutex);
+  return Impl->WorkersPreempted;
+}

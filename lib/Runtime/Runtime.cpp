@@ -1,0 +1,230 @@
+//===- Runtime.cpp - Context, control stream, module loading --------------===//
+//
+// The Runtime retains the device's primary context (the one the CUDA runtime
+// API and frameworks use, so Baton's launches share their memory and
+// streams), creates the control stream at the highest priority the device
+// offers, and loads the runtime's own PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "Impl.h"
+#include "LaunchMath.h"
+#include "RuntimeKernels.h"
+#include "SliceFeeder.h"
+
+#include <fstream>
+#include <iterator>
+
+using namespace baton;
+using namespace baton::detail;
+
+ScopedContext::ScopedContext(CUcontext Context) {
+  check(driver().cuCtxPushCurrent(Context), "cuCtxPushCurrent");
+}
+
+ScopedContext::~ScopedContext() {
+  CUcontext Popped;
+  driver().cuCtxPopCurrent(&Popped);
+}
+
+RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts) : Options(Opts) {
+  const DriverApi &D = driver();
+  if (Options.SliceWindow == 0)
+    throw Error(ErrorKind::InvalidArgument,
+                "RuntimeOptions::SliceWindow must be at least 1");
+  check(D.cuInit(0), "cuInit");
+  check(D.cuDeviceGet(&Device, Options.Device), "cuDeviceGet");
+  check(D.cuDevicePrimaryCtxRetain(&Context, Device),
+        "cuDevicePrimaryCtxRetain");
+  try {
+    ScopedContext Scope(Context);
+    check(D.cuDeviceGetAttribute(&Multiprocessors,
+                                 CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                 Device),
+          "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+    int Least = 0, Greatest = 0;
+    check(D.cuCtxGetStreamPriorityRange(&Least, &Greatest),
+          "cuCtxGetStreamPriorityRange");
+    check(D.cuStreamCreateWithPriority(&Control, CU_STREAM_NON_BLOCKING,
+                                       Greatest),
+          "cuStreamCreateWithPriority (control stream)");
+    check(D.cuModuleLoadDataEx(&Own, FinalizePtx, 0, nullptr, nullptr),
+          "cuModuleLoadDataEx (runtime kernels)");
+    check(D.cuModuleGetFunction(&Finalize, Own, FinalizeKernelName),
+          "cuModuleGetFunction", FinalizeKernelName);
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+RuntimeImpl::~RuntimeImpl() { release(); }
+
+void RuntimeImpl::release() noexcept {
+  // Runs with the last Module/Kernel/Launch gone, so nothing is in flight
+  // that uses these objects. Errors are ignored: teardown must release all
+  // it can even when the context was lost to a kernel fault.
+  if (Feeder) {
+    Feeder->stop();
+    Feeder.reset();
+  }
+  if (!Context)
+    return; // the constructor failed before there was anything to release
+  const DriverApi &D = driver();
+  if (D.cuCtxPushCurrent(Context) == CUDA_SUCCESS) {
+    for (auto &[Priority, Stream] : FreeStreams)
+      D.cuStreamDestroy(Stream);
+    FreeStreams.clear();
+    if (Own)
+      D.cuModuleUnload(Own);
+    if (Control)
+      D.cuStreamDestroy(Control);
+    Tasks.releaseAll();
+    CUcontext Popped;
+    D.cuCtxPopCurrent(&Popped);
+  }
+  D.cuDevicePrimaryCtxRelease(Device);
+  Own = nullptr;
+  Control = nullptr;
+  Context = nullptr;
+}
+
+CUstream RuntimeImpl::acquireStream(int Priority) {
+  {
+    std::lock_guard Lock(StreamMutex);
+    if (auto It = FreeStreams.find(Priority); It != FreeStreams.end()) {
+      CUstream S = It->second;
+      FreeStreams.erase(It);
+      return S;
+    }
+  }
+  CUstream S = nullptr;
+  check(driver().cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING,
+                                            Priority),
+        "cuStreamCreateWithPriority");
+  return S;
+}
+
+void RuntimeImpl::releaseStream(CUstream Stream, int Priority) {
+  std::lock_guard Lock(StreamMutex);
+  FreeStreams.emplace(Priority, Stream);
+}
+
+SliceFeeder &RuntimeImpl::feeder() {
+  std::lock_guard Lock(FeederMutex);
+  if (!Feeder)
+    Feeder = SliceFeeder::start(Context);
+  return *Feeder;
+}
+
+void RuntimeImpl::writePreempt(const TaskSlot &Slot, bool Raise) {
+  const DriverApi &D = driver();
+  CUdeviceptr Flag = Slot.Task + BATON_TASK_OFFSET_PREEMPT;
+  if (Options.Signal == PreemptSignal::StreamWrite) {
+    check(D.cuStreamWriteValue32(Control, Flag, Raise ? 1 : 0,
+                                 CU_STREAM_WRITE_VALUE_DEFAULT),
+          "cuStreamWriteValue32 (preempt flag)");
+    return;
+  }
+  check(D.cuMemcpyHtoDAsync(Flag, Raise ? Tasks.pinnedOne()
+                                        : Tasks.pinnedZero(),
+                            sizeof(uint32_t), Control),
+        "cuMemcpyHtoDAsync (preempt flag)");
+}
+
+void RuntimeImpl::readTask(const TaskSlot &Slot, std::string_view Kernel) {
+  const DriverApi &D = driver();
+  check(D.cuMemcpyDtoHAsync(Slot.Mirror, Slot.Task, sizeof(baton_task),
+                            Control),
+        "cuMemcpyDtoHAsync (task)", Kernel);
+  check(D.cuStreamSynchronize(Control), "cuStreamSynchronize (control)",
+        Kernel);
+}
+
+uint32_t RuntimeImpl::coResident(CUfunction Fn, const Dim3 &Block,
+                                 uint32_t SharedMemBytes,
+                                 uint64_t VirtualBlocks,
+                                 std::string_view Kernel) const {
+  int PerSm = 0;
+  int Threads = int(Block.x * Block.y * Block.z);
+  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &PerSm, Fn, Threads, SharedMemBytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor", Kernel);
+  return coResidentWidth(PerSm, Multiprocessors, VirtualBlocks, Kernel);
+}
+
+//===-- Runtime handle ----------------------------------------------------===//
+
+Runtime::Runtime(const RuntimeOptions &Options)
+    : Impl(std::make_shared<RuntimeImpl>(Options)) {}
+Runtime::~Runtime() = default;
+Runtime::Runtime(Runtime &&) noexcept = default;
+Runtime &Runtime::operator=(Runtime &&) noexcept = default;
+
+CUcontext Runtime::context() const { return Impl->Context; }
+CUdevice Runtime::device() const { return Impl->Device; }
+int Runtime::multiprocessorCount() const { return Impl->Multiprocessors; }
+const RuntimeOptions &Runtime::options() const { return Impl->Options; }
+
+Module Runtime::loadPtx(std::string_view Ptx) {
+  std::string Text(Ptx); // cuModuleLoadDataEx wants NUL-terminated PTX
+  return loadImage(std::as_bytes(std::span(Text.c_str(), Text.size() + 1)));
+}
+
+Module Runtime::loadImage(std::span<const std::byte> Image) {
+  const DriverApi &D = driver();
+  ScopedContext Scope(Impl->Context);
+  // The JIT's error log turns "CUDA_ERROR_INVALID_PTX" into the ptxas
+  // message with a line number.
+  std::string Log(8192, '\0');
+  CUjit_option Keys[] = {CU_JIT_ERROR_LOG_BUFFER,
+                         CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *Values[] = {Log.data(), reinterpret_cast<void *>(Log.size())};
+  CUmodule Handle = nullptr;
+  CUresult R = D.cuModuleLoadDataEx(&Handle, Image.data(), 2, Keys, Values);
+  if (R != CUDA_SUCCESS) {
+    Log.resize(Log.find('\0'));
+    std::string Message = "cuModuleLoadDataEx failed: " + describe(R);
+    if (!Log.empty())
+      Message += "\n" + Log;
+    throw Error(ErrorKind::Cuda, Message, R);
+  }
+  return Module(std::make_shared<ModuleImpl>(Impl, Handle));
+}
+
+Module Runtime::loadFile(const std::filesystem::path &Path) {
+  std::ifstream In(Path, std::ios::binary);
+  if (!In)
+    throw Error(ErrorKind::NotFound, "cannot open module " + Path.string());
+  std::string Bytes((std::istreambuf_iterator<char>(In)),
+                    std::istreambuf_iterator<char>());
+  try {
+    if (Path.extension() == ".ptx")
+      return loadPtx(Bytes);
+    return loadImage(std::as_bytes(std::span(Bytes.data(), Bytes.size())));
+  } catch (const Error &E) {
+    throw Error(E.kind(), Path.string() + ": " + E.what(), E.cudaResult());
+  }
+}
+
+Launch Runtime::launch(const Kernel &K, const LaunchConfig &Config,
+                       std::span<void *const> Args) {
+  ScopedContext Scope(Impl->Context);
+  auto L = std::make_shared<LaunchImpl>(K.Impl, Config);
+  L->start(Args);
+  return Launch(std::move(L));
+}
+
+uint32_t Runtime::defaultWidth(const Kernel &K,
+                               const LaunchConfig &Config) const {
+  validateLaunch(Config, K.name());
+  uint64_t Blocks = virtualBlockCount(Config.Grid);
+  if (Config.LaunchMode == Mode::Original)
+    return uint32_t(std::min<uint64_t>(Blocks, UINT32_MAX));
+  ScopedContext Scope(Impl->Context);
+  CUfunction Fn = K.function(Config.LaunchMode);
+  uint32_t Shared = LaunchImpl::sharedMemFor(Config.LaunchMode, Config);
+  K.Impl->allowSharedMemory(Fn, Shared);
+  return Impl->coResident(Fn, Config.Block, Shared, Blocks, K.name());
+}

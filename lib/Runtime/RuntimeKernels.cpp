@@ -1,0 +1,45 @@
+//===- RuntimeKernels.cpp - Device code owned by the runtime --------------===//
+//
+// The finalize kernel runs after the PTB kernel on the same stream, so every
+// worker has left and every block's writes are complete when it reads the
+// cursor. `fence.acq_rel.sys` orders those writes before the `done` store
+// that releases the user's stream (PTX ISA, "Memory Consistency Model"),
+// and the store is volatile so the front end's poll of `done` sees it.
+// Offsets come from task.h, the single definition of the layout.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeKernels.h"
+
+#include "baton/task.h"
+
+#define BATON_STR2(X) #X
+#define BATON_STR(X) BATON_STR2(X)
+
+const char baton::detail::FinalizePtx[] =
+    ".version 7.8\n"
+    ".target sm_75\n"
+    ".address_size 64\n"
+    "\n"
+    ".visible .entry baton_finalize(\n"
+    "    .param .u64 task_param,\n"
+    "    .param .u64 done_param,\n"
+    "    .param .u32 generation_param)\n"
+    "{\n"
+    "  .reg .pred %p;\n"
+    "  .reg .b32 %r<4>;\n"
+    "  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [task_param];\n"
+    "  ld.param.u64 %rd2, [done_param];\n"
+    "  ld.param.u32 %r1, [generation_param];\n"
+    "  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  cvta.to.global.u64 %rd2, %rd2;\n"
+    "  ld.volatile.global.u32 %r2, [%rd1+" BATON_STR(BATON_TASK_OFFSET_NEXT) "];\n"
+    "  ld.volatile.global.u32 %r3, [%rd1+" BATON_STR(BATON_TASK_OFFSET_END) "];\n"
+    "  setp.lo.u32 %p, %r2, %r3;\n"
+    "  @%p bra DONE;\n"
+    "  fence.acq_rel.sys;\n"
+    "  st.volatile.global.u32 [%rd2], %r1;\n"
+    "DONE:\n"
+    "  ret;\n"
+    "}\n";

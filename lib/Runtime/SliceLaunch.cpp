@@ -1,0 +1,134 @@
+//===- SliceLaunch.cpp - Issuing, pausing and resuming slice launches ------===//
+//
+// A slice launch covers [0, end) with kernels of `Width` blocks each. Before
+// each slice a stream memory operation on the private stream sets the task's
+// `begin`: it executes after the previous slice finished reading it, so one
+// task serves every slice. The last slice is followed by the write of `done`
+// that releases the user's stream; no finalize kernel is needed, because
+// the host knows which slice is last.
+//
+// At most RuntimeOptions::SliceWindow slices are in flight. A pause stops
+// issuing and waits for those to retire, so a slice launch pauses within
+// that many slices; the checkpoint is the end of the last slice issued.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "Impl.h"
+#include "LaunchMath.h"
+#include "SliceFeeder.h"
+
+using namespace baton;
+using namespace baton::detail;
+
+void LaunchImpl::startSlices() {
+  Feeder = &Runtime.feeder();
+  feedSlices();
+  {
+    std::lock_guard S(Slices.Mutex);
+    if (Slices.Failure)
+      std::rethrow_exception(Slices.Failure);
+  }
+  Feeder->add(weak_from_this());
+}
+
+bool LaunchImpl::feedSlices() {
+  std::lock_guard Feed(FeedMutex);
+  for (;;) {
+    uint32_t Begin, Count;
+    {
+      std::lock_guard S(Slices.Mutex);
+      if (Slices.Failure || Slices.Issued == End)
+        return false;
+      if (Slices.PauseRequested ||
+          Slices.InFlight.size() >= Runtime.Options.SliceWindow)
+        return true;
+      Begin = Slices.Issued;
+      Count = sliceWidth(Begin, End, Width);
+      Slices.Issued += Count;
+      Slices.InFlight.push_back(Count);
+    }
+    try {
+      issueSlice(Begin, Count);
+    } catch (...) {
+      {
+        std::lock_guard S(Slices.Mutex);
+        Slices.Failure = std::current_exception();
+        Slices.InFlight.pop_back();
+      }
+      Slices.Changed.notify_all();
+      releaseUserStream();
+      return false;
+    }
+  }
+}
+
+void LaunchImpl::issueSlice(uint32_t Begin, uint32_t Count) {
+  const DriverApi &D = driver();
+  std::string Name = Kernel->Name + BATON_SLICE_SUFFIX;
+  check(D.cuStreamWriteValue32(Inner, Slot->Task + BATON_TASK_OFFSET_BEGIN,
+                               Begin, CU_STREAM_WRITE_VALUE_DEFAULT),
+        "cuStreamWriteValue32 (slice begin)", Name);
+  const Dim3 &B = Config.Block;
+  check(D.cuLaunchKernel(Function, Count, 1, 1, B.x, B.y, B.z, SharedMemBytes,
+                         Inner, Args.kernelParams(), nullptr),
+        "cuLaunchKernel", Name);
+  if (Begin + Count == End)
+    check(D.cuStreamWriteValue32(Inner, Slot->Done, Generation,
+                                 CU_STREAM_WRITE_VALUE_DEFAULT),
+          "cuStreamWriteValue32 (done)", Name);
+  check(D.cuLaunchHostFunc(Inner, &LaunchImpl::retireSlice, this),
+        "cuLaunchHostFunc", Name);
+}
+
+void CUDA_CB LaunchImpl::retireSlice(void *Opaque) {
+  // Runs on the driver's callback thread: no CUDA calls, no lock that is
+  // ever held across one.
+  auto *L = static_cast<LaunchImpl *>(Opaque);
+  {
+    std::lock_guard S(L->Slices.Mutex);
+    L->Slices.Completed += L->Slices.InFlight.front();
+    L->Slices.InFlight.pop_front();
+  }
+  L->Slices.Changed.notify_all();
+  L->Feeder->notify();
+}
+
+void LaunchImpl::resumeSlices() {
+  {
+    std::lock_guard S(Slices.Mutex);
+    Slices.PauseRequested = false;
+  }
+  feedSlices();
+  std::exception_ptr Failure;
+  {
+    std::lock_guard S(Slices.Mutex);
+    Failure = Slices.Failure;
+  }
+  if (Failure)
+    fail(Failure);
+  Feeder->notify();
+}
+
+void LaunchImpl::waitForSlices() {
+  std::unique_lock S(Slices.Mutex);
+  Slices.Changed.wait(S, [&] {
+    return Slices.Failure || Slices.Completed == End ||
+           (Slices.PauseRequested && Slices.InFlight.empty());
+  });
+}
+
+void LaunchImpl::settleSlices() {
+  if (State != LaunchState::Running)
+    return;
+  std::unique_lock S(Slices.Mutex);
+  if (Slices.Failure) {
+    std::exception_ptr E = Slices.Failure;
+    S.unlock();
+    fail(E);
+  }
+  if (Slices.Completed == End)
+    State = LaunchState::Done;
+  else if (Slices.PauseRequested && Slices.InFlight.empty())
+    State = LaunchState::Paused;
+}

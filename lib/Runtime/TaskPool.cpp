@@ -1,0 +1,89 @@
+//===- TaskPool.cpp - Device memory for baton_task records ----------------===//
+
+#include "TaskPool.h"
+
+#include "Driver.h"
+
+#include <cstring>
+
+using namespace baton::detail;
+
+// One slot: the task, then the done word, padded so slots never share a
+// 128-byte line (a PTB cursor is hammered by atomics; its neighbours'
+// cursors should not be).
+static constexpr size_t SlotBytes = 128;
+static constexpr size_t SlotsPerSlab = 256;
+static_assert(BATON_TASK_SIZE + sizeof(uint32_t) <= SlotBytes);
+
+void TaskPool::releaseAll() noexcept {
+  std::lock_guard Lock(Mutex);
+  if (Slabs.empty() && !Constants)
+    return;
+  // Errors are ignored: this runs while the runtime is being torn down, and
+  // a dead context (after a kernel fault) still has to release what it can.
+  const DriverApi &D = driver();
+  for (Slab &S : Slabs) {
+    D.cuMemFree(S.Device);
+    D.cuMemFreeHost(S.Host);
+  }
+  Slabs.clear();
+  Free.clear();
+  if (Constants)
+    D.cuMemFreeHost(Constants);
+  Constants = nullptr;
+}
+
+TaskSlot *TaskPool::acquire(CUstream Stream) {
+  std::lock_guard Lock(Mutex);
+  if (Free.empty())
+    grow(Stream);
+  TaskSlot *Slot = Free.back();
+  Free.pop_back();
+  ++Slot->Generation;
+  return Slot;
+}
+
+void TaskPool::release(TaskSlot *Slot) {
+  std::lock_guard Lock(Mutex);
+  Free.push_back(Slot);
+}
+
+void TaskPool::grow(CUstream Stream) {
+  const DriverApi &D = driver();
+  if (!Constants) {
+    void *Words = nullptr;
+    check(D.cuMemHostAlloc(&Words, 2 * sizeof(uint32_t), 0), "cuMemHostAlloc");
+    Constants = static_cast<uint32_t *>(Words);
+    Constants[0] = 0;
+    Constants[1] = 1;
+  }
+  Slab S;
+  const size_t Bytes = SlotBytes * SlotsPerSlab;
+  check(D.cuMemAlloc(&S.Device, Bytes), "cuMemAlloc (task slots)");
+  if (CUresult R = D.cuMemHostAlloc(&S.Host, Bytes, 0); R != CUDA_SUCCESS) {
+    D.cuMemFree(S.Device);
+    check(R, "cuMemHostAlloc (task mirrors)");
+  }
+  // Generation words start at zero; the copy completes before any slot is
+  // handed out, so no launch can observe the uninitialised memory.
+  std::memset(S.Host, 0, Bytes);
+  CUresult R = D.cuMemcpyHtoDAsync(S.Device, S.Host, Bytes, Stream);
+  if (R == CUDA_SUCCESS)
+    R = D.cuStreamSynchronize(Stream);
+  if (R != CUDA_SUCCESS) {
+    D.cuMemFree(S.Device);
+    D.cuMemFreeHost(S.Host);
+    check(R, "cuMemcpyHtoDAsync (task slots)");
+  }
+  S.Slots.resize(SlotsPerSlab);
+  for (size_t I = 0; I < SlotsPerSlab; ++I) {
+    TaskSlot &T = S.Slots[I];
+    T.Task = S.Device + I * SlotBytes;
+    T.Done = T.Task + BATON_TASK_SIZE;
+    T.Mirror = reinterpret_cast<baton_task *>(static_cast<char *>(S.Host) +
+                                              I * SlotBytes);
+  }
+  Slabs.push_back(std::move(S));
+  for (TaskSlot &T : Slabs.back().Slots)
+    Free.push_back(&T);
+}

@@ -1,0 +1,251 @@
+//===- exactly_once.cpp - Every virtual block runs once, whatever the pauses -===//
+//
+// Usage: exactly_once RECORD_BATON_PTX
+//
+// RECORD_BATON_PTX is test/gpu/kernels/record.ptx after baton-ptx. Its
+// `record` kernel counts each block in counts[linear id] and spins for a set
+// time. For 1-D, 2-D and 3-D grids, in PTB mode (all co-resident workers, and
+// a few) and slice mode (one wave, and narrow slices), a launch is issued on
+// a user stream S followed by a copy of the counts on S, and then paused and
+// resumed at random delays (1 us to 2 ms, log-uniform) until it completes.
+// Checked, for every case:
+//  * every count is exactly 1 (no block lost, none run twice);
+//  * while paused, the copy queued on S behind the launch has not run, and
+//    when it runs it sees every count at 1 (S waited for all blocks);
+//  * progress never goes backwards and is below the total while paused;
+//  * PTB statistics: every worker of every relaunch left exactly once.
+// Thousands of pause/resume pairs run in all; the output names the case,
+// the number of pauses and the time taken.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuTest.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <random>
+
+using namespace baton;
+using namespace baton::test;
+using baton::detail::driver;
+
+namespace {
+
+struct Case {
+  const char *Name;
+  Dim3 Grid;
+  Dim3 Block;
+  Mode LaunchMode;
+  uint32_t Width; // workers or slice blocks; 0 = runtime default
+  uint64_t SpinNs;
+};
+
+// Sized so that each case runs for about 200 ms on an H100 (132 SMs, 4224
+// co-resident 64-thread workers) without pauses: long enough for several
+// hundred pauses at the storm's delays.
+const Case Cases[] = {
+    {"ptb 1-D, all workers", {42240000, 1, 1}, {64, 1, 1}, Mode::Ptb, 0,
+     20000},
+    {"ptb 2-D, all workers", {6500, 6500, 1}, {8, 8, 1}, Mode::Ptb, 0, 20000},
+    {"ptb 3-D, all workers", {350, 350, 345}, {4, 4, 4}, Mode::Ptb, 0, 20000},
+    {"ptb 2-D, 97 workers", {1000, 970, 1}, {32, 2, 1}, Mode::Ptb, 97, 20000},
+    {"ptb 3-D, 1 worker", {50, 40, 50}, {64, 1, 1}, Mode::Ptb, 1, 1000},
+    {"slices 1-D, one wave", {42240000, 1, 1}, {64, 1, 1}, Mode::Slices, 0,
+     20000},
+    {"slices 3-D, one wave", {350, 350, 345}, {4, 4, 4}, Mode::Slices, 0,
+     20000},
+    {"slices 2-D, 13 blocks", {300, 200, 1}, {8, 8, 1}, Mode::Slices, 13,
+     2000},
+};
+
+class Storm {
+public:
+  explicit Storm(uint64_t Seed) : Rng(Seed) {}
+  /// A delay, log-uniform between 1 us and 2 ms.
+  double delayMicros() {
+    return std::exp(std::uniform_real_distribution<double>(
+        0.0, std::log(2000.0))(Rng));
+  }
+
+private:
+  std::mt19937_64 Rng;
+};
+
+struct PinnedCounts {
+  explicit PinnedCounts(size_t N) : N(N) {
+    void *P = nullptr;
+    check(driver().cuMemHostAlloc(&P, N * sizeof(uint32_t), 0),
+          "cuMemHostAlloc");
+    Data = static_cast<uint32_t *>(P);
+    std::fill(Data, Data + N, 0xFFFFFFFFu);
+  }
+  ~PinnedCounts() { driver().cuMemFreeHost(Data); }
+  uint32_t *Data;
+  size_t N;
+};
+
+/// Index and value of the first count that is not 1, and how many are off.
+std::string checkCounts(const uint32_t *Counts, size_t N) {
+  size_t Bad = 0, First = 0;
+  for (size_t I = 0; I < N; ++I)
+    if (Counts[I] != 1 && Bad++ == 0)
+      First = I;
+  if (!Bad)
+    return {};
+  return std::to_string(Bad) + " of " + std::to_string(N) +
+         " blocks ran other than once; first: block " + std::to_string(First) +
+         " ran " + std::to_string(Counts[First]) + " times";
+}
+
+void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
+             Watchdog &Dog, uint64_t Seed) {
+  const std::string Name = C.Name;
+  Dog.step(Name);
+  const size_t Blocks = size_t(C.Grid.x) * C.Grid.y * C.Grid.z;
+  Stream S;
+  DeviceBuffer Counts(Blocks * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  PinnedCounts Snapshot(Blocks);
+
+  LaunchConfig Config;
+  Config.Grid = C.Grid;
+  Config.Block = C.Block;
+  Config.Stream = S.get();
+  Config.LaunchMode = C.LaunchMode;
+  (C.LaunchMode == Mode::Ptb ? Config.Workers : Config.SliceBlocks) = C.Width;
+  uint64_t Spin = C.SpinNs;
+  void *Args[] = {Counts.slot(), &Spin};
+
+  CUevent AfterLaunch = nullptr;
+  check(driver().cuEventCreate(&AfterLaunch, CU_EVENT_DISABLE_TIMING),
+        "cuEventCreate");
+  auto Start = std::chrono::steady_clock::now();
+  Launch L = Rt.launch(K, Config, Args);
+  check(driver().cuMemcpyDtoHAsync(Snapshot.Data, Counts.get(),
+                                   Blocks * sizeof(uint32_t), S.get()),
+        "cuMemcpyDtoHAsync (snapshot on the user stream)");
+  check(driver().cuEventRecord(AfterLaunch, S.get()), "cuEventRecord");
+
+  Storm Rng(Seed);
+  unsigned Pauses = 0, StreamViolations = 0, ProgressViolations = 0;
+  uint32_t LastDone = 0;
+  for (;;) {
+    sleepMicros(Rng.delayMicros());
+    if (!L.pause())
+      break; // completed before the pause took effect
+    ++Pauses;
+    if (driver().cuEventQuery(AfterLaunch) != CUDA_ERROR_NOT_READY)
+      ++StreamViolations;
+    Progress P = L.progress();
+    if (P.Done < LastDone || P.Done >= P.Total)
+      ++ProgressViolations;
+    LastDone = P.Done;
+    sleepMicros(Rng.delayMicros() / 4);
+    L.resume();
+  }
+  Check.expect(L.wait() == LaunchState::Done,
+               Name + ": wait() after the storm did not report Done");
+  check(driver().cuEventSynchronize(AfterLaunch), "cuEventSynchronize");
+  double Ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - Start)
+                  .count();
+  driver().cuEventDestroy(AfterLaunch);
+
+  std::vector<uint8_t> Final = Counts.download(S.get());
+  std::string Error =
+      checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
+  Check.expect(Error.empty(), Name + ": " + Error);
+  std::string Early = checkCounts(Snapshot.Data, Blocks);
+  Check.expect(Early.empty(),
+               Name + ": the copy queued on the user stream after the launch "
+                      "ran before the launch completed: " +
+                   Early);
+  Check.expect(StreamViolations == 0,
+               Name + ": the user stream went past a paused launch " +
+                   std::to_string(StreamViolations) + " times");
+  Check.expect(ProgressViolations == 0,
+               Name + ": progress went backwards or reached the total while "
+                      "paused " +
+                   std::to_string(ProgressViolations) + " times");
+  Progress P = L.progress();
+  Check.expect(P.Done == Blocks && P.Total == Blocks,
+               Name + ": final progress " + std::to_string(P.Done) + "/" +
+                   std::to_string(P.Total) + ", expected " +
+                   std::to_string(Blocks));
+  if (C.LaunchMode == Mode::Ptb) {
+    // Each (re)launch starts width() workers and each leaves exactly once;
+    // a launch is started once plus once per resume.
+    uint64_t Expected = uint64_t(L.width()) * (Pauses + 1);
+    Check.expect(L.workersExited() == Expected,
+                 Name + ": device counted " +
+                     std::to_string(L.workersExited()) +
+                     " workers leaving, expected " + std::to_string(Expected));
+    Check.expect(L.workersPreempted() <= L.workersExited(),
+                 Name + ": more workers preempted than left");
+  }
+  std::printf("%-4s %-24s grid %u,%u,%u width %-5u %5u pauses  %8.1f ms\n",
+              Error.empty() && Early.empty() && !StreamViolations ? "ok"
+                                                                  : "FAIL",
+              C.Name, C.Grid.x, C.Grid.y, C.Grid.z, L.width(), Pauses, Ms);
+  std::fflush(stdout);
+}
+
+/// The original kernel through the runtime, as a baseline for the counter.
+void runOriginal(Runtime &Rt, const Kernel &K, Checker &Check) {
+  Dim3 Grid{37, 11, 3};
+  size_t Blocks = size_t(Grid.x) * Grid.y * Grid.z;
+  Stream S;
+  DeviceBuffer Counts(Blocks * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  uint64_t Spin = 0;
+  void *Args[] = {Counts.slot(), &Spin};
+  LaunchConfig Config{Grid, {32, 1, 1}, 0, S.get(), Mode::Original};
+  Launch L = Rt.launch(K, Config, Args);
+  Check.expect(L.wait() == LaunchState::Done, "original: wait() not Done");
+  std::vector<uint8_t> Final = Counts.download(S.get());
+  std::string Error =
+      checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
+  Check.expect(Error.empty(), "original kernel: " + Error);
+  bool Refused = false;
+  try {
+    L.pause();
+  } catch (const baton::Error &E) {
+    Refused = E.kind() == ErrorKind::InvalidState;
+  }
+  Check.expect(Refused, "pause() of an Original launch did not throw "
+                        "InvalidState");
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc != 2) {
+    std::fprintf(stderr, "usage: %s RECORD_BATON_PTX\n", Argv[0]);
+    return 2;
+  }
+  Checker Check;
+  try {
+    auto Rt = runtimeOrSkip();
+    if (!Rt)
+      return SkipExitCode;
+    Watchdog Dog("exactly_once", std::chrono::seconds(240));
+    std::printf("exactly_once on %s\n", describeDevice(*Rt).c_str());
+    Module M = Rt->loadFile(Argv[1]);
+    Kernel K = M.kernel("record");
+    if (!K.hasVariant(Mode::Ptb) || !K.hasVariant(Mode::Slices)) {
+      std::printf("FAIL: %s has no record__baton_ptb/record__baton_slice "
+                  "(was it transformed by baton-ptx?)\n0 passed, 1 failed\n",
+                  Argv[1]);
+      return 1;
+    }
+    Dog.step("original");
+    runOriginal(*Rt, K, Check);
+    uint64_t Seed = 1;
+    for (const Case &C : Cases)
+      runCase(*Rt, K, C, Check, Dog, Seed++);
+  } catch (const std::exception &E) {
+    Check.fail(std::string("exception: ") + E.what());
+  }
+  return Check.summary();
+}
