@@ -17,8 +17,8 @@
 // The slots live in the last bytes of dynamic shared memory (the launch adds
 // BATON_PTB_DYNAMIC_SHARED_BYTES): a static variable would shift the
 // kernel's dynamic shared memory, whose alignment TMA and wgmma code relies
-// on. Reads of %dynamic_smem_size and %total_smem_size in the body are
-// reduced by the same amount.
+// on. Reads of %dynamic_smem_size in the body are reduced by the same
+// amount (kernels reading %total_smem_size are refused: it is rounded).
 //
 // Early exits. In the original kernel a thread that exits counts as arrived
 // at every later full-CTA barrier (PTX ISA, exit). Here an exit branches to
@@ -94,7 +94,7 @@ void PtbBuilder::declare() {
   std::vector<std::string> Regs32 = {
       N.reg("v"),     N.reg("end"),  N.reg("t"),     N.reg("slot"),
       N.reg("parity"), N.reg("addr"), N.reg("nv"),   N.reg("yz"),
-      N.reg("flags"), N.reg("dsmem"), N.reg("tsmem")};
+      N.reg("flags"), N.reg("dsmem")};
   for (size_t I = 0; I < 3; ++I) {
     Regs32.push_back(N.CtaId[I]);
     Regs32.push_back(N.NCtaId[I]);
@@ -169,15 +169,13 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("and.pred", {B.sym(N.reg("late")), B.sym(N.reg("late")),
                       B.sym(N.reg("leader"))});
   // Slots: the 32 bytes below the end of dynamic shared memory, 16-aligned.
-  auto DSmem = B.sym(N.reg("dsmem")), TSmem = B.sym(N.reg("tsmem"));
+  auto DSmem = B.sym(N.reg("dsmem"));
   B.inst("mov.u32", {DSmem, B.sym("%dynamic_smem_size")});
   B.inst("mov.u32", {Slot, B.sym(N.symbol("dynamic_smem"))});
   B.inst("add.u32", {Slot, Slot, DSmem});
   B.inst("sub.u32", {Slot, Slot, B.imm(32)});
   B.inst("and.b32", {Slot, Slot, B.imm(-16)});
   B.inst("sub.u32", {DSmem, DSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
-  B.inst("mov.u32", {TSmem, B.sym("%total_smem_size")});
-  B.inst("sub.u32", {TSmem, TSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
   B.inst("mov.u32", {Parity, B.imm(0)});
   B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("first"))});
   emitFetch();
@@ -204,8 +202,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
     Exits.DrainBarrier = Plan.Id;
   Exits.FalsePredicate = N.reg("false");
   Exits.IgnoredPredicate = N.reg("ignored");
-  Exits.RenamedRegisters = {{"%dynamic_smem_size", N.reg("dsmem")},
-                            {"%total_smem_size", N.reg("tsmem")}};
+  Exits.RenamedRegisters = {{"%dynamic_smem_size", N.reg("dsmem")}};
   rewriteBody(B, M.Functions[R.Kernel], R.CG, N, &Exits);
 
   B.label(N.label("next"));

@@ -18,8 +18,8 @@ std::string_view refusalKindName(RefusalKind Kind) {
   case RefusalKind::BarrierReduction: return "barrier-reduction";
   case RefusalKind::NoFreeBarrier: return "no-free-barrier";
   case RefusalKind::RegisterReallocation: return "register-reallocation";
-  case RefusalKind::SharedMemorySizeInCallee:
-    return "shared-memory-size-in-callee";
+  case RefusalKind::SharedMemorySize:
+    return "shared-memory-size";
   case RefusalKind::NameCollision: return "name-collision";
   }
   return "unknown";
@@ -33,7 +33,7 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   case RefusalKind::BarrierReduction:
   case RefusalKind::NoFreeBarrier:
   case RefusalKind::RegisterReallocation:
-  case RefusalKind::SharedMemorySizeInCallee:
+  case RefusalKind::SharedMemorySize:
     return true;
   default:
     return false;

@@ -13,8 +13,9 @@
 // - For PTB only: exits and barriers inside callees cannot be redirected to
 //   the worker loop, barrier ids in registers and bar.red cannot be
 //   reconciled with the early-exit protocol, setmaxnreg would run again in
-//   every virtual block, and a callee reading the shared memory size would
-//   see the PTB launch's larger dynamic shared memory.
+//   every virtual block, and a callee reading the dynamic shared memory size,
+//   or any read of %total_smem_size, would see the PTB launch's larger
+//   allocation.
 //
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
@@ -113,11 +114,15 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
     forEachSymbol(M, Op, [&](const Operand &Sym) {
       std::string_view Name = M.text(Sym.Text);
       checkSymbol(F, S, Name);
-      if (!IsKernel &&
-          (Name == "%dynamic_smem_size" || Name == "%total_smem_size"))
-        refuse(RefusalKind::SharedMemorySizeInCallee, F, &S,
+      // The body's %dynamic_smem_size is corrected for the PTB launch's extra
+      // bytes; a callee's cannot be, and %total_smem_size is rounded to the
+      // allocation unit, so neither can be given its original value.
+      if ((!IsKernel && Name == "%dynamic_smem_size") ||
+          Name == "%total_smem_size")
+        refuse(RefusalKind::SharedMemorySize, F, &S,
                "reads " + std::string(Name) +
-                   " inside a device function, which a PTB launch enlarges");
+                   (IsKernel ? "" : " inside a device function") +
+                   ", which a PTB launch changes");
     });
 
   if (isClusterBarrier(Opcode) || Base == "mapa" || Base == "getctarank" ||

@@ -29,7 +29,7 @@ enum class RefusalKind {
   BarrierReduction,    ///< bar.red: __syncthreads_count/and/or (PTB only)
   NoFreeBarrier,       ///< all 16 barriers in use (PTB only)
   RegisterReallocation,///< setmaxnreg (PTB only)
-  SharedMemorySizeInCallee, ///< %dynamic_smem_size read in a callee (PTB only)
+  SharedMemorySize,    ///< shared memory size a PTB launch changes (PTB only)
   NameCollision,       ///< a variant's name is already taken
 };
 
