@@ -92,6 +92,25 @@ int main(int argc, char **argv) {
                             .count() /
                         20;
     }
+    // The same 20 waves of blocks as one uninterrupted PTB launch: the block
+    // duration inside the worker loop.
+    double PtbBlockUs = 0;
+    {
+      LaunchSpec Waves = S;
+      Waves.Grid[0] = Workers * 20;
+      KernelRun P(G, argv[1], Waves);
+      P.reset();
+      P.writeTaskForPtb();
+      auto A = std::chrono::steady_clock::now();
+      P.launchPtbKernel(G.work(), Workers);
+      G.waitFor(G.work(), "ptb block duration");
+      PtbBlockUs = std::chrono::duration<double, std::micro>(
+                       std::chrono::steady_clock::now() - A)
+                       .count() /
+                   20;
+    }
+    std::printf("spin %u us: original block %.1f us, PTB block %.1f us\n",
+                BlockUs, MeasuredBlockUs, PtbBlockUs);
     for (auto [How, Flags] : {std::pair{Signal::StreamWrite, 0u},
                               std::pair{Signal::PinnedCopy, 0u},
                               std::pair{Signal::StreamWrite,
