@@ -39,6 +39,7 @@ namespace baton::detail {
   X(cuDeviceGetName)                                                           \
   X(cuDevicePrimaryCtxRetain)                                                  \
   X(cuDevicePrimaryCtxRelease)                                                 \
+  X(cuDevicePrimaryCtxReset)                                                   \
   X(cuCtxPushCurrent)                                                          \
   X(cuCtxPopCurrent)                                                           \
   X(cuCtxSetCurrent)                                                           \

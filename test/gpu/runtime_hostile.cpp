@@ -1,0 +1,245 @@
+//===- runtime_hostile.cpp - The runtime under misuse and failure ---------===//
+//
+// Usage: runtime_hostile RECORD_BATON_PTX FAULT_BATON_PTX
+//
+// Cases (issue: robustness of the runtime), each must end in a clear result,
+// never a hang (a watchdog aborts after a minute) or a lost block:
+//  * pause() of a launch that already finished returns false (Done), and
+//    resume() of it is an InvalidState error that says so;
+//  * many launches paused at once, from several threads, then resumed: every
+//    block of every launch runs exactly once;
+//  * a kernel that faults while it runs as PTB workers: wait() throws a
+//    baton::Error naming the kernel and the CUDA error. A fault poisons the
+//    CUDA context, so it runs in a child process (this program with
+//    --fault), while the parent keeps pausing and resuming launches of its
+//    own, which must all complete exactly once;
+//  * resume() after the context was reset (child process, --reset): a clear
+//    baton::Error, no crash.
+//
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+extern char **environ;
+
+using namespace baton;
+using namespace baton::test;
+using baton::detail::driver;
+
+namespace {
+
+std::string checkAllOnce(const std::vector<uint8_t> &Bytes) {
+  const uint32_t *C = reinterpret_cast<const uint32_t *>(Bytes.data());
+  size_t N = Bytes.size() / 4, Bad = 0, First = 0;
+  for (size_t I = 0; I < N; ++I)
+    if (C[I] != 1 && Bad++ == 0)
+      First = I;
+  if (!Bad)
+    return {};
+  return std::to_string(Bad) + " blocks ran other than once (first: block " +
+         std::to_string(First) + ", " + std::to_string(C[First]) + " times)";
+}
+
+struct RecordLaunch {
+  RecordLaunch(Runtime &Rt, const Kernel &K, Dim3 Grid, uint64_t SpinNs)
+      : Counts(size_t(Grid.x) * Grid.y * Grid.z * 4), Spin(SpinNs) {
+    Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+    LaunchConfig C;
+    C.Grid = Grid;
+    C.Block = {64, 1, 1};
+    C.Stream = S.get();
+    C.LaunchMode = Mode::Ptb;
+    void *Args[] = {Counts.slot(), &Spin};
+    L.emplace(Rt.launch(K, C, Args));
+  }
+  Stream S;
+  DeviceBuffer Counts;
+  uint64_t Spin;
+  std::optional<Launch> L;
+};
+
+void pauseFinishedLaunch(Runtime &Rt, const Kernel &K, Checker &Check) {
+  RecordLaunch R(Rt, K, {64, 1, 1}, 0);
+  Check.expect(R.L->wait() == LaunchState::Done, "short launch completes");
+  Check.expect(!R.L->pause(), "pause() of a finished launch returns false");
+  Check.expect(R.L->state() == LaunchState::Done,
+               "a finished launch stays Done after pause()");
+  try {
+    R.L->resume();
+    Check.fail("resume() of a finished launch did not throw");
+  } catch (const Error &E) {
+    Check.expect(E.kind() == ErrorKind::InvalidState,
+                 std::string("resume() of a finished launch: ") + E.what());
+    std::printf("ok   resume() of a finished launch: %s\n", E.what());
+  }
+  Check.expect(checkAllOnce(R.Counts.download(R.S.get())).empty(),
+               "finished launch ran every block once");
+}
+
+/// Pauses and resumes \p Launches from \p Threads threads at once, Rounds
+/// times, then checks every block of every launch ran exactly once.
+void manyPausedAtOnce(Runtime &Rt, const Kernel &K, Checker &Check,
+                      unsigned Count, unsigned Rounds) {
+  std::vector<std::unique_ptr<RecordLaunch>> Ls;
+  for (unsigned I = 0; I < Count; ++I)
+    Ls.push_back(std::make_unique<RecordLaunch>(Rt, K, Dim3{4000, 7, 1}, 5000));
+  unsigned Paused = 0;
+  for (unsigned Round = 0; Round < Rounds; ++Round) {
+    std::vector<std::thread> Threads;
+    std::vector<int> Stopped(Count, 0);
+    for (unsigned T = 0; T < 4; ++T)
+      Threads.emplace_back([&, T] {
+        for (unsigned I = T; I < Count; I += 4)
+          Stopped[I] = Ls[I]->L->pause();
+      });
+    for (std::thread &Th : Threads)
+      Th.join();
+    for (unsigned I = 0; I < Count; ++I)
+      if (Stopped[I]) {
+        ++Paused;
+        Check.expect(Ls[I]->L->state() == LaunchState::Paused,
+                     "a launch that pause() stopped is Paused");
+        Ls[I]->L->resume();
+      }
+    sleepMicros(200);
+  }
+  std::string Errors;
+  for (auto &R : Ls) {
+    Check.expect(R->L->wait() == LaunchState::Done, "resumed launch completes");
+    std::string E = checkAllOnce(R->Counts.download(R->S.get()));
+    if (!E.empty())
+      Errors += E + "; ";
+  }
+  Check.expect(Errors.empty(), "many paused launches: " + Errors);
+  std::printf("%-4s %u launches paused and resumed together, %u pauses\n",
+              Errors.empty() ? "ok" : "FAIL", Count, Paused);
+}
+
+/// Child mode: a PTB launch of the faulting kernel. Exit 0 if wait() threw
+/// a clear error, 1 otherwise.
+int faultChild(const char *FaultPtx) {
+  auto Rt = runtimeOrSkip();
+  if (!Rt)
+    return SkipExitCode;
+  Module M = Rt->loadFile(FaultPtx);
+  Kernel K = M.kernel("fault_in_block");
+  Stream S;
+  DeviceBuffer Counts(20000 * 4);
+  uint32_t Victim = 12345;
+  CUdeviceptr Bad = 0x10; // no allocation is mapped there
+  LaunchConfig C;
+  C.Grid = {20000, 1, 1};
+  C.Block = {32, 1, 1};
+  C.Stream = S.get();
+  C.LaunchMode = Mode::Ptb;
+  void *Args[] = {Counts.slot(), &Victim, &Bad};
+  try {
+    Launch L = Rt->launch(K, C, Args);
+    L.wait();
+    std::printf("child: the faulting launch reported no error\n");
+    return 1;
+  } catch (const Error &E) {
+    std::printf("child: %s\n", E.what());
+    bool Named = std::strstr(E.what(), "fault_in_block") != nullptr;
+    return E.kind() == ErrorKind::Cuda && Named ? 0 : 1;
+  }
+}
+
+/// Child mode: pause a launch, reset the primary context under the runtime,
+/// then resume. Exit 0 if resume()/wait() threw baton::Error.
+int resetChild(const char *RecordPtx) {
+  auto Rt = runtimeOrSkip();
+  if (!Rt)
+    return SkipExitCode;
+  Module M = Rt->loadFile(RecordPtx);
+  Kernel K = M.kernel("record");
+  auto R = std::make_unique<RecordLaunch>(*Rt, K, Dim3{400000, 1, 1}, 20000);
+  sleepMicros(2000);
+  if (!R->L->pause()) {
+    std::printf("child: launch finished before the pause\n");
+    return 1;
+  }
+  CUdevice Dev;
+  check(driver().cuDeviceGet(&Dev, 0), "cuDeviceGet");
+  check(driver().cuDevicePrimaryCtxReset(Dev), "cuDevicePrimaryCtxReset");
+  try {
+    R->L->resume();
+    R->L->wait();
+    std::printf("child: resume after a context reset reported no error\n");
+    return 1;
+  } catch (const Error &E) {
+    std::printf("child: %s\n", E.what());
+  }
+  // The objects' destructors run against a dead context: they must not
+  // crash or hang either.
+  R.release(); // leaked on purpose: its stream and buffer died with the context
+  return 0;
+}
+
+int runChild(const char *Self, const char *Mode, const char *Ptx) {
+  pid_t Pid;
+  char *Argv[] = {const_cast<char *>(Self), const_cast<char *>(Mode),
+                  const_cast<char *>(Ptx), nullptr};
+  if (posix_spawn(&Pid, "/proc/self/exe", nullptr, nullptr, Argv, environ))
+    return -1;
+  int Status = 0;
+  waitpid(Pid, &Status, 0);
+  return WIFEXITED(Status) ? WEXITSTATUS(Status) : 128 + WTERMSIG(Status);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc == 3 && std::strcmp(Argv[1], "--fault") == 0)
+    return faultChild(Argv[2]);
+  if (Argc == 3 && std::strcmp(Argv[1], "--reset") == 0)
+    return resetChild(Argv[2]);
+  if (Argc != 3) {
+    std::fprintf(stderr, "usage: runtime_hostile RECORD_PTX FAULT_PTX\n");
+    return 2;
+  }
+  Watchdog Dog("runtime_hostile", std::chrono::seconds(120));
+  Checker Check;
+  try {
+    auto Rt = runtimeOrSkip();
+    if (!Rt)
+      return SkipExitCode;
+    std::printf("device: %s\n", describeDevice(*Rt).c_str());
+    Module M = Rt->loadFile(Argv[1]);
+    Kernel K = M.kernel("record");
+
+    Dog.step("pause of a finished launch");
+    pauseFinishedLaunch(*Rt, K, Check);
+
+    Dog.step("many launches paused at once");
+    manyPausedAtOnce(*Rt, K, Check, 24, 20);
+
+    // A fault in another process, while this one pauses and resumes.
+    Dog.step("faulting PTB launch in a child, storms here");
+    int FaultRc = -1;
+    std::thread Child([&] { FaultRc = runChild(Argv[0], "--fault", Argv[2]); });
+    manyPausedAtOnce(*Rt, K, Check, 8, 40);
+    Child.join();
+    Check.expect(FaultRc == 0, "faulting PTB launch: child exit " +
+                                   std::to_string(FaultRc) +
+                                   " (0: a clear baton::Error naming the kernel)");
+    std::printf("%-4s faulting PTB launch in a child process\n",
+                FaultRc == 0 ? "ok" : "FAIL");
+
+    Dog.step("resume after a context reset, in a child");
+    int ResetRc = runChild(Argv[0], "--reset", Argv[1]);
+    Check.expect(ResetRc == 0, "resume after a context reset: child exit " +
+                                   std::to_string(ResetRc));
+    std::printf("%-4s resume after a context reset in a child process\n",
+                ResetRc == 0 ? "ok" : "FAIL");
+  } catch (const Error &E) {
+    Check.fail(std::string("unexpected error: ") + E.what());
+  }
+  return Check.summary();
+}
