@@ -14,10 +14,11 @@
 //    --fault), while the parent keeps pausing and resuming launches of its
 //    own, which must all complete exactly once;
 //  * resume() after the context was reset (child process, --reset): a clear
-//    baton::Error, no crash. Known to hang today: cuDevicePrimaryCtxReset
-//    waits for the user stream, which waits on the paused launch's done word.
-//    The case runs under a time limit and is reported as XFAIL while it
-//    hangs, so the day it passes is seen.
+//    baton::Error, no crash. Known to hang today (suspected cause, not yet
+//    confirmed: cuDevicePrimaryCtxReset waits for the user stream, which
+//    waits on the paused launch's done word). The case runs under a time
+//    limit and is reported as XFAIL while it hangs, so the day it passes is
+//    seen.
 //
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
@@ -250,9 +251,8 @@ int main(int Argc, char **Argv) {
     Dog.step("resume after a context reset, in a child");
     int ResetRc = runChild(Argv[0], "--reset", Argv[1], /*LimitS=*/15);
     if (ResetRc == -2) {
-      std::printf("XFAIL resume after a context reset: the child hung (the "
-                  "reset waits for the user stream, blocked on the paused "
-                  "launch's done word)\n");
+      std::printf("XFAIL resume after a context reset: the child hung "
+                  "(known; see the file comment)\n");
     } else {
       Check.expect(ResetRc == 0, "resume after a context reset: child exit " +
                                      std::to_string(ResetRc));

@@ -1,0 +1,121 @@
+//===- baton/Scheduler.h - Priority scheduling of kernel launches -*- C++ -*-===//
+//
+// One process, one device. Clients submit work tagged LatencyCritical (LC) or
+// BestEffort (BE). LC work goes to the device at once, as the original kernel
+// on a high-priority stream. BE work runs as a PTB launch (or as slices when
+// the kernel has no PTB variant) and yields to LC work in one of two ways,
+// chosen per LC kernel:
+//
+//  * time sharing: every BE launch is paused while the LC kernel runs, and
+//    resumed when no time-sharing LC work is left;
+//  * space sharing: BE launches are paused and resumed with fewer workers,
+//    leaving whole SMs free for the LC kernel, and grown again afterwards.
+//
+// Space sharing costs BE one more pause/relaunch cycle than time sharing and
+// gains the SMs the LC kernel does not need for its duration, so an LC kernel
+// shares SMs only when its one-wave SM demand leaves SMs over and
+//   (free SMs / all SMs) x expected LC duration > relaunch + BE drain time.
+// Durations start from SchedulerOptions::DefaultBlockDuration (no profiling
+// run) and follow an exponential moving average of what completions measure.
+//
+// BE width: a PTB launch of all co-resident workers yields within about
+// signal latency + one block. When that exceeds the preemption bound (the
+// option, tightened by the SLO slack of LC kernels seen so far), the BE
+// launch leaves enough SMs idle for the largest LC kernel seen, so LC work
+// starts without waiting. Slices are sized to whole waves, as many as keep
+// SliceWindow slices within the bound.
+//
+// Stream semantics: the BE work of one queue runs in submission order; a
+// later launch starts only when the one before it has completed, however
+// often that one was paused. LC work has no order among itself.
+//
+// The scheduler has no thread of its own: submit() and poll() make every
+// decision, and the owner calls poll() whenever the executor may have
+// something to report (a loop on a real device, each event in simulation).
+// It is not thread-safe.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_SCHEDULER_H
+#define BATON_SCHEDULER_H
+
+#include "baton/SchedulerExecutor.h"
+
+#include <any>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace baton::sched {
+
+enum class PriorityClass { LatencyCritical, BestEffort };
+
+struct Work {
+  KernelShape Kernel;
+  PriorityClass Class = PriorityClass::BestEffort;
+  /// Best-effort stream; work of one queue runs in submission order.
+  uint32_t Queue = 0;
+  /// LC only: the latency the client needs, from submission to completion.
+  std::optional<std::chrono::microseconds> Slo;
+  /// Handed to the executor untouched (see SchedulerRuntime.h, SchedulerSim.h).
+  std::any Payload;
+};
+
+struct SchedulerOptions {
+  /// Longest time an LC kernel should wait for BE work to get out of its way.
+  Nanos PreemptionBound = std::chrono::microseconds(100);
+  /// Per-block duration assumed for a kernel not measured yet.
+  Nanos DefaultBlockDuration = std::chrono::microseconds(10);
+  /// Weight of a new measurement in the moving average, in (0, 1].
+  double EmaWeight = 0.25;
+  /// SMs kept free for LC work by BE launches whose blocks are too long for
+  /// the bound, before any LC kernel has been seen.
+  uint32_t MinReservedSms = 8;
+};
+
+enum class Sharing { Time, Space };
+
+enum class WorkState { Queued, Running, Pausing, Paused, Done };
+
+/// What the scheduler did with one piece of work, for callers and tests.
+struct WorkInfo {
+  PriorityClass Class = PriorityClass::BestEffort;
+  WorkState State = WorkState::Queued;
+  Form LaunchForm = Form::Original;
+  uint32_t Width = 0;       ///< current (or last) width
+  Sharing HowShared = Sharing::Time; ///< LC only: how BE work yielded to it
+  uint32_t Launches = 0;    ///< launch plus resumes
+  Nanos SubmittedAt{0};
+  std::optional<Nanos> DoneAt;
+};
+
+class Scheduler {
+public:
+  Scheduler(Executor &Exec, const SchedulerOptions &Options = {});
+  ~Scheduler();
+  Scheduler(const Scheduler &) = delete;
+  Scheduler &operator=(const Scheduler &) = delete;
+
+  /// Accepts \p W and acts on it at once. Returns its id (from 1).
+  uint64_t submit(Work W);
+  /// Takes the executor's completions and re-plans.
+  void poll();
+  /// True when every submitted piece of work is Done.
+  bool idle() const;
+
+  WorkInfo info(uint64_t Id) const;
+  /// Current per-block duration estimate of kernel \p Name.
+  Nanos blockDuration(const std::string &Name) const;
+  /// LC work that completed later than its SLO.
+  uint64_t sloMisses() const;
+
+private:
+  struct State;
+  std::unique_ptr<State> S;
+};
+
+} // namespace baton::sched
+
+#endif // BATON_SCHEDULER_H

@@ -1,0 +1,119 @@
+//===- baton/SchedulerExecutor.h - What the scheduler drives -----*- C++ -*-===//
+//
+// The scheduler decides; an Executor carries the decisions out on a device.
+// Keeping the two apart lets the same scheduler run over the real runtime
+// (SchedulerRuntime.h) and over a deterministic simulation (SchedulerSim.h)
+// that unit tests drive without a GPU.
+//
+// Contract of an Executor:
+//  * launch() starts a launch at once; pause/resume refer to it by the id the
+//    scheduler gave it. Ids are never reused.
+//  * requestPause() asks a running Slices or Ptb launch to stop at its next
+//    checkpoint. It may return before the launch has stopped; the launch
+//    then reports Paused (work left) or Done (it finished first) via poll().
+//  * resume() relaunches a Paused launch from its checkpoint, with \p Width
+//    workers (Ptb) or blocks per slice (Slices). A width other than the
+//    launch's last one is allowed only where facts().CanResize.
+//  * poll() returns, without blocking, the launches that became Paused or
+//    Done since the last call, in the order they did.
+//  * Every virtual block of a launch runs exactly once, however often it is
+//    paused and resumed, at whatever widths.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_SCHEDULEREXECUTOR_H
+#define BATON_SCHEDULEREXECUTOR_H
+
+#include <any>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace baton::sched {
+
+using Nanos = std::chrono::nanoseconds;
+
+/// A monotonic clock; virtual in simulation.
+class Clock {
+public:
+  virtual ~Clock() = default;
+  virtual Nanos now() const = 0;
+};
+
+/// The launch forms of a kernel (mirrors baton::Mode without needing cuda.h).
+enum class Form { Original, Slices, Ptb };
+
+/// Per-SM resource limits that decide how many blocks of a kernel fit on one
+/// SM (occupancy). Allocation granularity is ignored: the figures are upper
+/// bounds that the policy and the simulation share.
+struct SmLimits {
+  uint32_t MaxThreads = 2048;
+  uint32_t MaxBlocks = 32;
+  uint32_t Registers = 65536;
+  uint32_t SharedMemBytes = 228 * 1024;
+};
+
+/// What the scheduler may assume about the device and the runtime over it.
+struct DeviceFacts {
+  uint32_t Multiprocessors = 132;
+  SmLimits Sm;
+  /// From raising `preempt` to the device seeing it (H100: about 7 us).
+  Nanos SignalLatency = std::chrono::microseconds(7);
+  /// Fixed cost of one (re)launch of a variant (H100: about 20 us).
+  Nanos RelaunchOverhead = std::chrono::microseconds(20);
+  /// Slice launches in flight at once; a pause waits for all of them.
+  uint32_t SliceWindow = 2;
+  /// Whether resume() may change a launch's width (space sharing needs it).
+  bool CanResize = true;
+};
+
+/// The static facts of a kernel launch, as far as the client knows them.
+/// Registers and shared memory of 0 mean "not given" (no limit from them).
+struct KernelShape {
+  std::string Name; ///< key of the per-kernel duration estimates
+  uint64_t Blocks = 1;
+  uint32_t ThreadsPerBlock = 1;
+  uint32_t RegistersPerThread = 0;
+  uint32_t SharedMemBytes = 0; ///< static + dynamic, per block
+  bool HasPtb = false;
+  bool HasSlice = false;
+};
+
+/// One launch as the scheduler hands it to an executor.
+struct LaunchRequest {
+  uint64_t Id = 0;
+  const KernelShape *Shape = nullptr;
+  Form LaunchForm = Form::Original;
+  uint32_t Width = 0; ///< workers (Ptb) or blocks per slice (Slices)
+  bool HighPriority = false;
+  uint32_t Queue = 0;             ///< best-effort stream; 0 for LC work
+  const std::any *Payload = nullptr; ///< executor-specific (see each executor)
+};
+
+/// A launch that stopped. Elapsed and BlocksRun cover the interval since the
+/// launch or its last resume; they feed the scheduler's duration estimates.
+struct Completion {
+  enum Kind { Paused, Done };
+  uint64_t Id = 0;
+  Kind What = Done;
+  Nanos At{0};
+  /// How long the launch's blocks ran: from the first block starting to the
+  /// last one ending where the executor can tell, else from (re)launch.
+  Nanos Elapsed{0};
+  uint64_t BlocksRun = 0;
+};
+
+class Executor {
+public:
+  virtual ~Executor() = default;
+  virtual const DeviceFacts &facts() const = 0;
+  virtual const Clock &clock() const = 0;
+  virtual void launch(const LaunchRequest &Request) = 0;
+  virtual void requestPause(uint64_t Id) = 0;
+  virtual void resume(uint64_t Id, uint32_t Width) = 0;
+  virtual std::vector<Completion> poll() = 0;
+};
+
+} // namespace baton::sched
+
+#endif // BATON_SCHEDULEREXECUTOR_H

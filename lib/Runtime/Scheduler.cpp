@@ -1,0 +1,234 @@
+//===- Scheduler.cpp - Priority scheduling of kernel launches -------------===//
+//
+// The state machine of Scheduler.h. Every change (a submission, a launch that
+// paused or finished) ends in replan(), which compares what each BE queue's
+// head is doing with what the active LC work allows and issues the pauses,
+// resumes and launches that close the gap. A launch's width only changes
+// through a pause followed by a resume at the new width: the PTB cursor (or
+// the slice checkpoint) makes that exact.
+//
+//===----------------------------------------------------------------------===//
+
+#include "baton/Scheduler.h"
+
+#include "SchedulerPolicy.h"
+
+#include <algorithm>
+#include <deque>
+#include <stdexcept>
+
+using namespace baton::sched;
+
+namespace {
+struct Entry {
+  Work W;
+  WorkInfo Info;
+};
+} // namespace
+
+struct Scheduler::State {
+  State(Executor &Exec, const SchedulerOptions &Options)
+      : Exec(Exec), Options(Options),
+        Durations(Options.DefaultBlockDuration, Options.EmaWeight) {}
+
+  Executor &Exec;
+  SchedulerOptions Options;
+  DurationModel Durations;
+  std::map<uint64_t, Entry> Entries;
+  /// BE queues; the front is the one launch of the queue that may be issued.
+  std::map<uint32_t, std::deque<uint64_t>> Queues;
+  std::map<uint64_t, SharingChoice> ActiveLc;
+  /// Tightest SLO per LC kernel seen, and the most SMs one needed.
+  std::map<std::string, Nanos> LcSlos;
+  uint32_t LargestLcSms = 0;
+  uint64_t NextId = 1;
+  uint64_t Outstanding = 0;
+  uint64_t SloMisses = 0;
+
+  const DeviceFacts &device() const { return Exec.facts(); }
+  Nanos bound() const;
+  Nanos drainingBeBlock() const;
+  uint64_t concurrency(const Entry &E) const;
+  void startLc(uint64_t Id, Entry &E);
+  void complete(const Completion &C);
+  void replan();
+  void planHead(uint64_t Id, Entry &E, bool YieldAll, uint32_t FreeSms);
+};
+
+/// The bound BE launches are sized for: the option, or less where an LC
+/// kernel's SLO leaves less slack over its expected duration.
+Nanos Scheduler::State::bound() const {
+  Nanos Bound = Options.PreemptionBound;
+  for (const auto &[Name, Slo] : LcSlos) {
+    Nanos Slack = Slo - Durations.block(Name);
+    Bound = std::min(Bound, std::max(Slack, Nanos(0)));
+  }
+  return Bound;
+}
+
+/// The longest block among BE launches an LC arrival would have to drain.
+Nanos Scheduler::State::drainingBeBlock() const {
+  Nanos Longest(0);
+  for (const auto &[Queue, Ids] : Queues) {
+    const Entry &E = Entries.at(Ids.front());
+    if (E.Info.State == WorkState::Running)
+      Longest = std::max(Longest, Durations.block(E.W.Kernel.Name));
+  }
+  return Longest;
+}
+
+/// Blocks of \p E that ran side by side, to turn a completion's elapsed
+/// time into a per-block duration.
+uint64_t Scheduler::State::concurrency(const Entry &E) const {
+  uint64_t Resident =
+      uint64_t(std::max<uint32_t>(
+          blocksPerSm(device().Sm, E.W.Kernel, E.Info.LaunchForm), 1)) *
+      device().Multiprocessors;
+  return std::min<uint64_t>(E.Info.Width, Resident);
+}
+
+void Scheduler::State::startLc(uint64_t Id, Entry &E) {
+  const KernelShape &K = E.W.Kernel;
+  SharingChoice Choice =
+      chooseSharing(device(), K, Durations.block(K.Name), drainingBeBlock());
+  LargestLcSms = std::max(LargestLcSms, smsForOneWave(device(), K));
+  if (E.W.Slo) {
+    Nanos Slo = *E.W.Slo;
+    auto [It, New] = LcSlos.try_emplace(K.Name, Slo);
+    It->second = std::min(It->second, Slo);
+  }
+  E.Info.HowShared = Choice.How;
+  E.Info.LaunchForm = Form::Original;
+  E.Info.Width = static_cast<uint32_t>(K.Blocks);
+  E.Info.State = WorkState::Running;
+  E.Info.Launches = 1;
+  ActiveLc[Id] = Choice;
+  // Issued before BE work is asked to yield: its blocks take SMs as they
+  // free up, with no host round trip in between.
+  Exec.launch({Id, &E.W.Kernel, Form::Original, E.Info.Width,
+               /*HighPriority=*/true, 0, &E.W.Payload});
+}
+
+void Scheduler::State::complete(const Completion &C) {
+  Entry &E = Entries.at(C.Id);
+  if (auto Block = measuredBlock(C, concurrency(E)))
+    Durations.recordBlock(E.W.Kernel.Name, *Block);
+  if (C.What == Completion::Paused) {
+    E.Info.State = WorkState::Paused;
+    return;
+  }
+  E.Info.State = WorkState::Done;
+  E.Info.DoneAt = C.At;
+  --Outstanding;
+  if (E.Info.Class == PriorityClass::LatencyCritical) {
+    ActiveLc.erase(C.Id);
+    if (E.W.Slo && C.At - E.Info.SubmittedAt > *E.W.Slo)
+      ++SloMisses;
+    return;
+  }
+  auto &Queue = Queues.at(E.W.Queue);
+  Queue.pop_front();
+  if (Queue.empty())
+    Queues.erase(E.W.Queue);
+}
+
+void Scheduler::State::replan() {
+  bool YieldAll = false;
+  uint32_t Reserved = 0;
+  for (const auto &[Id, Choice] : ActiveLc) {
+    YieldAll |= Choice.How == Sharing::Time;
+    Reserved += Choice.Sms;
+  }
+  uint32_t All = device().Multiprocessors;
+  uint32_t FreeSms = All - std::min(Reserved, All);
+  YieldAll |= FreeSms == 0;
+  for (auto &[Queue, Ids] : Queues)
+    planHead(Ids.front(), Entries.at(Ids.front()), YieldAll, FreeSms);
+}
+
+void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
+                                uint32_t FreeSms) {
+  const KernelShape &K = E.W.Kernel;
+  uint32_t Reserve = std::max(Options.MinReservedSms, LargestLcSms);
+  WidthChoice Choice = chooseWidth(device(), K, Durations.block(K.Name),
+                                   FreeSms, bound(), Reserve);
+  switch (E.Info.State) {
+  case WorkState::Queued:
+    // A kernel without variants cannot yield: it waits for a quiet device.
+    if (YieldAll || (Choice.LaunchForm == Form::Original && !ActiveLc.empty()))
+      return;
+    E.Info.State = WorkState::Running;
+    E.Info.LaunchForm = Choice.LaunchForm;
+    E.Info.Width = Choice.Width;
+    E.Info.Launches = 1;
+    Exec.launch({Id, &E.W.Kernel, Choice.LaunchForm, Choice.Width,
+                 /*HighPriority=*/false, E.W.Queue, &E.W.Payload});
+    return;
+  case WorkState::Running:
+    if (E.Info.LaunchForm == Form::Original)
+      return;
+    if (YieldAll || (device().CanResize && Choice.Width != E.Info.Width)) {
+      E.Info.State = WorkState::Pausing;
+      Exec.requestPause(Id);
+    }
+    return;
+  case WorkState::Paused: {
+    if (YieldAll)
+      return;
+    uint32_t Width = device().CanResize ? Choice.Width : E.Info.Width;
+    E.Info.State = WorkState::Running;
+    E.Info.Width = Width;
+    ++E.Info.Launches;
+    Exec.resume(Id, Width);
+    return;
+  }
+  case WorkState::Pausing:
+  case WorkState::Done:
+    return;
+  }
+}
+
+Scheduler::Scheduler(Executor &Exec, const SchedulerOptions &Options)
+    : S(std::make_unique<State>(Exec, Options)) {}
+
+Scheduler::~Scheduler() = default;
+
+uint64_t Scheduler::submit(Work W) {
+  uint64_t Id = S->NextId++;
+  Entry &E = S->Entries[Id];
+  E.W = std::move(W);
+  E.Info.Class = E.W.Class;
+  E.Info.SubmittedAt = S->Exec.clock().now();
+  ++S->Outstanding;
+  if (E.W.Class == PriorityClass::LatencyCritical)
+    S->startLc(Id, E);
+  else
+    S->Queues[E.W.Queue].push_back(Id);
+  S->replan();
+  return Id;
+}
+
+void Scheduler::poll() {
+  std::vector<Completion> Done = S->Exec.poll();
+  if (Done.empty())
+    return;
+  for (const Completion &C : Done)
+    S->complete(C);
+  S->replan();
+}
+
+bool Scheduler::idle() const { return S->Outstanding == 0; }
+
+WorkInfo Scheduler::info(uint64_t Id) const {
+  auto It = S->Entries.find(Id);
+  if (It == S->Entries.end())
+    throw std::out_of_range("baton::sched::Scheduler: no work " +
+                            std::to_string(Id));
+  return It->second.Info;
+}
+
+Nanos Scheduler::blockDuration(const std::string &Name) const {
+  return S->Durations.block(Name);
+}
+
+uint64_t Scheduler::sloMisses() const { return S->SloMisses; }

@@ -1,0 +1,124 @@
+//===- SchedulerPolicy.cpp - The scheduler's decisions --------------------===//
+
+#include "SchedulerPolicy.h"
+
+#include "baton/task.h"
+
+#include <algorithm>
+
+using namespace baton::sched;
+
+uint32_t baton::sched::blocksPerSm(const SmLimits &Sm, const KernelShape &Shape,
+                                   Form F) {
+  uint32_t Threads = std::max<uint32_t>(Shape.ThreadsPerBlock, 1);
+  uint32_t Fit = std::min(Sm.MaxBlocks, Sm.MaxThreads / Threads);
+  if (Shape.RegistersPerThread)
+    Fit = std::min(Fit, Sm.Registers / (Shape.RegistersPerThread * Threads));
+  uint32_t Shared = Shape.SharedMemBytes;
+  if (F == Form::Ptb)
+    Shared += BATON_PTB_DYNAMIC_SHARED_BYTES;
+  if (Shared)
+    Fit = std::min(Fit, Sm.SharedMemBytes / Shared);
+  return Fit;
+}
+
+uint32_t baton::sched::smsForOneWave(const DeviceFacts &Device,
+                                     const KernelShape &Shape) {
+  uint64_t PerSm = std::max<uint32_t>(
+      blocksPerSm(Device.Sm, Shape, Form::Original), 1);
+  uint64_t Sms = (Shape.Blocks + PerSm - 1) / PerSm;
+  return static_cast<uint32_t>(
+      std::min<uint64_t>(Sms, Device.Multiprocessors));
+}
+
+Nanos DurationModel::block(const std::string &Kernel) const {
+  auto It = Estimates.find(Kernel);
+  return It == Estimates.end() ? Default : It->second;
+}
+
+void DurationModel::recordBlock(const std::string &Kernel, Nanos Sample) {
+  auto [It, New] = Estimates.try_emplace(Kernel, Sample);
+  if (New)
+    return; // the first measurement replaces the static guess outright
+  double Next = static_cast<double>(It->second.count()) +
+                Weight * static_cast<double>((Sample - It->second).count());
+  It->second = Nanos(static_cast<int64_t>(Next));
+}
+
+std::optional<Nanos> baton::sched::measuredBlock(const Completion &C,
+                                                 uint64_t Concurrency) {
+  if (C.BlocksRun == 0)
+    return std::nullopt;
+  uint64_t Side = std::max<uint64_t>(Concurrency, 1);
+  uint64_t Rounds = (C.BlocksRun + Side - 1) / Side;
+  return C.Elapsed / static_cast<int64_t>(Rounds);
+}
+
+SharingChoice baton::sched::chooseSharing(const DeviceFacts &Device,
+                                          const KernelShape &Shape,
+                                          Nanos LcBlock, Nanos BeBlock) {
+  uint32_t Sms = smsForOneWave(Device, Shape);
+  uint32_t All = Device.Multiprocessors;
+  if (!Device.CanResize || Sms >= All)
+    return {Sharing::Time, All};
+  // One wave on its SMs: the LC kernel takes about one block duration, and
+  // BE keeps the other SMs for that long, paying one extra drain + relaunch.
+  Nanos Gain = LcBlock * (All - Sms) / All;
+  Nanos Cost = Device.RelaunchOverhead + Device.SignalLatency + BeBlock;
+  if (Gain > Cost)
+    return {Sharing::Space, Sms};
+  return {Sharing::Time, All};
+}
+
+static WidthChoice choosePtb(const DeviceFacts &Device,
+                             const KernelShape &Shape, Nanos Block,
+                             uint32_t FreeSms, Nanos Bound,
+                             uint32_t ReserveSms) {
+  uint64_t PerSm =
+      std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Ptb), 1);
+  auto WidthOn = [&](uint32_t Sms) {
+    return static_cast<uint32_t>(std::min<uint64_t>(PerSm * Sms, Shape.Blocks));
+  };
+  // Every worker finishes the block it holds: more workers cost no latency.
+  Nanos Yield = Device.SignalLatency + Block;
+  if (Yield <= Bound)
+    return {Form::Ptb, WidthOn(FreeSms), Yield, true};
+  // Blocks too long to yield in time: leave SMs idle for LC work instead.
+  if (FreeSms > ReserveSms)
+    return {Form::Ptb, WidthOn(FreeSms - ReserveSms), Nanos(0), true};
+  return {Form::Ptb, WidthOn(1), Yield, false};
+}
+
+static WidthChoice chooseSlices(const DeviceFacts &Device,
+                                const KernelShape &Shape, Nanos Block,
+                                uint32_t FreeSms, Nanos Bound) {
+  uint64_t Wave = uint64_t(std::max<uint32_t>(
+                      blocksPerSm(Device.Sm, Shape, Form::Slices), 1)) *
+                  std::max<uint32_t>(FreeSms, 1);
+  // A pause waits for every slice in flight; each slice of k waves takes
+  // about k block durations. Bigger slices mean fewer launches.
+  Nanos PerWindowWave = Block * std::max<uint32_t>(Device.SliceWindow, 1);
+  uint64_t Waves = PerWindowWave.count() > 0
+                       ? std::max<int64_t>(Bound / PerWindowWave, 1)
+                       : 1;
+  uint64_t Width = std::min(Wave * Waves, Shape.Blocks);
+  Nanos Latency = PerWindowWave * static_cast<int64_t>((Width + Wave - 1) / Wave);
+  return {Form::Slices, static_cast<uint32_t>(Width), Latency,
+          Latency <= Bound};
+}
+
+WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
+                                      const KernelShape &Shape, Nanos Block,
+                                      uint32_t FreeSms, Nanos Bound,
+                                      uint32_t ReserveSms) {
+  if (Shape.HasPtb)
+    return choosePtb(Device, Shape, Block, FreeSms, Bound, ReserveSms);
+  if (Shape.HasSlice)
+    return chooseSlices(Device, Shape, Block, FreeSms, Bound);
+  // No variant: the original runs to completion and cannot yield.
+  uint64_t Wave = uint64_t(std::max<uint32_t>(
+                      blocksPerSm(Device.Sm, Shape, Form::Original), 1)) *
+                  Device.Multiprocessors;
+  Nanos Latency = Block * static_cast<int64_t>((Shape.Blocks + Wave - 1) / Wave);
+  return {Form::Original, static_cast<uint32_t>(Shape.Blocks), Latency, false};
+}

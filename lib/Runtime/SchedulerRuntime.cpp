@@ -1,0 +1,234 @@
+//===- SchedulerRuntime.cpp - The scheduler over baton::Runtime -----------===//
+//
+// Each (re)launch gets a thread that blocks in Launch::wait() and queues the
+// completion for poll(); pause() never waits for a thread blocked in wait()
+// on the same launch (Runtime.h), so the two do not deadlock.
+//
+//===----------------------------------------------------------------------===//
+
+#include "baton/SchedulerRuntime.h"
+
+#include "Driver.h"
+#include "Impl.h"
+
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <utility>
+
+using namespace baton;
+using namespace baton::sched;
+using namespace baton::detail;
+
+namespace {
+
+class SteadyClock : public Clock {
+public:
+  Nanos now() const override {
+    return std::chrono::duration_cast<Nanos>(
+        std::chrono::steady_clock::now().time_since_epoch());
+  }
+};
+
+struct Live {
+  Launch L;
+  std::thread Waiter;
+  Nanos StartedAt{0};
+  uint32_t DoneAtStart = 0; ///< progress when (re)launched
+};
+
+int functionAttribute(CUfunction Fn, CUfunction_attribute A,
+                      const std::string &Kernel) {
+  int Value = 0;
+  check(driver().cuFuncGetAttribute(&Value, A, Fn), "cuFuncGetAttribute",
+        Kernel);
+  return Value;
+}
+
+int deviceAttribute(CUdevice Device, CUdevice_attribute A) {
+  int Value = 0;
+  check(driver().cuDeviceGetAttribute(&Value, A, Device),
+        "cuDeviceGetAttribute");
+  return Value;
+}
+
+Mode modeOf(Form F) {
+  switch (F) {
+  case Form::Original:
+    return Mode::Original;
+  case Form::Slices:
+    return Mode::Slices;
+  case Form::Ptb:
+    return Mode::Ptb;
+  }
+  return Mode::Original;
+}
+
+} // namespace
+
+Work baton::sched::makeWork(RuntimeWork W, PriorityClass Class, uint32_t Queue,
+                            std::optional<std::chrono::microseconds> Slo) {
+  const Kernel &K = W.K;
+  CUfunction Fn = K.function(Mode::Original);
+  const Dim3 &G = W.Config.Grid, &B = W.Config.Block;
+  KernelShape Shape;
+  Shape.Name = K.name();
+  Shape.Blocks = uint64_t(G.x) * G.y * G.z;
+  Shape.ThreadsPerBlock = B.x * B.y * B.z;
+  Shape.RegistersPerThread = static_cast<uint32_t>(
+      functionAttribute(Fn, CU_FUNC_ATTRIBUTE_NUM_REGS, K.name()));
+  Shape.SharedMemBytes =
+      W.Config.SharedMemBytes +
+      static_cast<uint32_t>(functionAttribute(
+          Fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, K.name()));
+  Shape.HasPtb = K.hasVariant(Mode::Ptb);
+  Shape.HasSlice = K.hasVariant(Mode::Slices);
+  return {std::move(Shape), Class, Queue, Slo, std::move(W)};
+}
+
+struct RuntimeExecutor::Impl {
+  Runtime &R;
+  DeviceFacts Facts;
+  SteadyClock Time;
+  CUstream LcStream = nullptr;
+  std::map<uint32_t, CUstream> BeStreams;
+  int Least = 0, Greatest = 0;
+
+  std::mutex Mutex; ///< guards Completed and Failure, shared with waiters
+  std::vector<Completion> Completed;
+  std::exception_ptr Failure;
+  std::map<uint64_t, std::unique_ptr<Live>> Launches;
+
+  explicit Impl(Runtime &R) : R(R) {}
+  CUstream createStream(int Priority);
+  CUstream beStream(uint32_t Queue);
+  void watch(uint64_t Id, Live &Item);
+};
+
+CUstream RuntimeExecutor::Impl::createStream(int Priority) {
+  ScopedContext Scope(R.context());
+  CUstream S = nullptr;
+  check(driver().cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING,
+                                            Priority),
+        "cuStreamCreateWithPriority");
+  return S;
+}
+
+CUstream RuntimeExecutor::Impl::beStream(uint32_t Queue) {
+  auto [It, New] = BeStreams.try_emplace(Queue, nullptr);
+  if (New)
+    It->second = createStream(Least);
+  return It->second;
+}
+
+void RuntimeExecutor::Impl::watch(uint64_t Id, Live &Item) {
+  Item.StartedAt = Time.now();
+  Item.DoneAtStart = Item.L.progress().Done;
+  Item.Waiter = std::thread([this, Id, &Item] {
+    try {
+      LaunchState State = Item.L.wait();
+      Nanos At = Time.now();
+      uint32_t Done = Item.L.progress().Done;
+      std::lock_guard Lock(Mutex);
+      Completed.push_back({Id,
+                           State == LaunchState::Done ? Completion::Done
+                                                      : Completion::Paused,
+                           At, At - Item.StartedAt,
+                           uint64_t(Done - Item.DoneAtStart)});
+    } catch (...) {
+      std::lock_guard Lock(Mutex);
+      Failure = std::current_exception();
+    }
+  });
+}
+
+RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
+    : P(std::make_unique<Impl>(R)) {
+  if (Latencies)
+    P->Facts = *Latencies;
+  CUdevice Device = R.device();
+  {
+    ScopedContext Scope(R.context());
+    check(driver().cuCtxGetStreamPriorityRange(&P->Least, &P->Greatest),
+          "cuCtxGetStreamPriorityRange");
+  }
+  P->Facts.Multiprocessors = static_cast<uint32_t>(R.multiprocessorCount());
+  SmLimits &Sm = P->Facts.Sm;
+  Sm.MaxThreads = deviceAttribute(
+      Device, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+  Sm.MaxBlocks = deviceAttribute(
+      Device, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR);
+  Sm.Registers = deviceAttribute(
+      Device, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR);
+  Sm.SharedMemBytes = deviceAttribute(
+      Device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+  P->Facts.SliceWindow = R.options().SliceWindow;
+  P->Facts.CanResize = false; // Launch::resume() keeps the launch's width
+  P->LcStream = P->createStream(P->Greatest);
+}
+
+RuntimeExecutor::~RuntimeExecutor() {
+  for (auto &[Id, Item] : P->Launches)
+    if (Item->Waiter.joinable())
+      Item->Waiter.join();
+  P->Launches.clear(); // resumes paused launches and waits for them
+  ScopedContext Scope(P->R.context());
+  driver().cuStreamDestroy(P->LcStream);
+  for (auto &[Queue, S] : P->BeStreams)
+    driver().cuStreamDestroy(S);
+}
+
+const DeviceFacts &RuntimeExecutor::facts() const { return P->Facts; }
+const Clock &RuntimeExecutor::clock() const { return P->Time; }
+
+void RuntimeExecutor::launch(const LaunchRequest &Request) {
+  const auto *W =
+      Request.Payload ? std::any_cast<RuntimeWork>(Request.Payload) : nullptr;
+  if (!W)
+    throw Error(ErrorKind::InvalidArgument,
+                "scheduler work carries no RuntimeWork payload");
+  LaunchConfig Config = W->Config;
+  Config.LaunchMode = modeOf(Request.LaunchForm);
+  Config.Stream =
+      Request.HighPriority ? P->LcStream : P->beStream(Request.Queue);
+  Config.Workers = Request.LaunchForm == Form::Ptb ? Request.Width : 0;
+  Config.SliceBlocks = Request.LaunchForm == Form::Slices ? Request.Width : 0;
+  std::vector<void *> Args;
+  for (const auto &Bytes : W->Args)
+    Args.push_back(const_cast<std::byte *>(Bytes.data()));
+  auto Item = std::make_unique<Live>(
+      Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0});
+  P->watch(Request.Id, *Item);
+  P->Launches[Request.Id] = std::move(Item);
+}
+
+void RuntimeExecutor::requestPause(uint64_t Id) {
+  P->Launches.at(Id)->L.pause();
+}
+
+void RuntimeExecutor::resume(uint64_t Id, uint32_t Width) {
+  Live &Item = *P->Launches.at(Id);
+  if (Width != Item.L.width())
+    throw Error(ErrorKind::InvalidState,
+                "RuntimeExecutor cannot resume at another width");
+  Item.Waiter.join(); // it reported the pause
+  Item.L.resume();
+  P->watch(Id, Item);
+}
+
+std::vector<Completion> RuntimeExecutor::poll() {
+  std::vector<Completion> Out;
+  {
+    std::lock_guard Lock(P->Mutex);
+    if (P->Failure)
+      std::rethrow_exception(std::exchange(P->Failure, nullptr));
+    Out = std::exchange(P->Completed, {});
+  }
+  for (const Completion &C : Out)
+    if (C.What == Completion::Done) {
+      P->Launches.at(C.Id)->Waiter.join();
+      P->Launches.erase(C.Id);
+    }
+  return Out;
+}

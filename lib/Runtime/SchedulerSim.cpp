@@ -1,0 +1,406 @@
+//===- SchedulerSim.cpp - A simulated device for the scheduler ------------===//
+//
+// Discrete events on a virtual clock (SchedulerSim.h gives the model). Each
+// (re)launch bumps the launch's epoch; events of an older epoch are stale and
+// ignored, so a resume can never be confused with the launch it replaced.
+//
+//===----------------------------------------------------------------------===//
+
+#include "baton/SchedulerSim.h"
+
+#include "baton/Scheduler.h"
+#include "baton/task.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <queue>
+#include <stdexcept>
+#include <utility>
+
+using namespace baton::sched;
+
+void VirtualClock::advanceTo(Nanos T) {
+  if (T < Now)
+    throw std::logic_error("VirtualClock: time cannot go backwards");
+  Now = T;
+}
+
+namespace {
+
+enum class LaunchState { Running, Pausing, Paused, Done };
+
+struct Use {
+  uint32_t Threads = 0, Registers = 0, Shared = 0, Blocks = 0;
+};
+
+struct SimLaunch {
+  uint64_t Id = 0;
+  Form F = Form::Original;
+  bool High = false;
+  Nanos Block{0};
+  Use PerBlock;
+  uint32_t Width = 0;
+  uint32_t End = 0;
+  uint32_t Next = 0; ///< PTB cursor, or the next block to issue
+  uint64_t Epoch = 0;
+  LaunchState State = LaunchState::Running;
+  bool PreemptVisible = false;
+  uint32_t Active = 0;  ///< blocks or workers on SMs
+  uint32_t Pending = 0; ///< blocks or workers waiting for room
+  std::map<uint32_t, uint32_t> SliceLeft; ///< slice begin -> blocks not done
+  // The interval since the last (re)launch, for Completion.
+  std::optional<Nanos> FirstBlock;
+  Nanos LastEnd{0};
+  uint64_t BlocksRun = 0;
+  SimRecord Rec;
+};
+
+/// Blocks of one launch waiting for room: Count of them, numbered from V
+/// (Original, Slices) or identical workers (Ptb).
+struct PendingRange {
+  uint64_t Launch;
+  uint32_t V;
+  uint32_t Count;
+  uint32_t Slice;
+};
+
+enum class EventKind { Arrive, Signal, BlockEnd };
+
+struct Event {
+  Nanos At;
+  uint64_t Seq;
+  EventKind Kind;
+  uint64_t Launch;
+  uint64_t Epoch;
+  uint32_t Sm = 0;
+  uint32_t V = 0;
+  uint32_t Slice = 0;
+  bool operator>(const Event &O) const {
+    return At != O.At ? At > O.At : Seq > O.Seq;
+  }
+};
+
+} // namespace
+
+struct SimulatedExecutor::Impl {
+  DeviceFacts Facts;
+  Nanos KernelLaunchLatency;
+  VirtualClock Time;
+  std::vector<Use> Sms;
+  std::map<uint64_t, SimLaunch> Launches;
+  std::deque<PendingRange> HighQueue, LowQueue;
+  std::priority_queue<Event, std::vector<Event>, std::greater<>> Events;
+  uint64_t Seq = 0;
+  std::vector<Completion> Completed;
+
+  SimLaunch &get(uint64_t Id);
+  void schedule(EventKind K, Nanos At, const SimLaunch &L, uint32_t Sm = 0,
+                uint32_t V = 0, uint32_t Slice = 0);
+  void relaunch(SimLaunch &L);
+  void enqueue(SimLaunch &L, uint32_t V, uint32_t Count, uint32_t Slice);
+  void issueSlices(SimLaunch &L);
+  bool fits(const Use &Sm, const Use &Need) const;
+  std::optional<uint32_t> findSm(const Use &Need) const;
+  void dispatch();
+  void startBlock(SimLaunch &L, uint32_t Sm, uint32_t V, uint32_t Slice);
+  void claim(SimLaunch &L, uint32_t Sm);
+  void leaveSm(SimLaunch &L, uint32_t Sm);
+  void handle(const Event &E);
+  void settle(SimLaunch &L);
+};
+
+SimLaunch &SimulatedExecutor::Impl::get(uint64_t Id) {
+  auto It = Launches.find(Id);
+  if (It == Launches.end())
+    throw std::logic_error("SimulatedExecutor: no launch " +
+                           std::to_string(Id));
+  return It->second;
+}
+
+void SimulatedExecutor::Impl::schedule(EventKind K, Nanos At,
+                                       const SimLaunch &L, uint32_t Sm,
+                                       uint32_t V, uint32_t Slice) {
+  Events.push({At, Seq++, K, L.Id, L.Epoch, Sm, V, Slice});
+}
+
+void SimulatedExecutor::Impl::relaunch(SimLaunch &L) {
+  ++L.Epoch;
+  L.State = LaunchState::Running;
+  L.PreemptVisible = false;
+  L.FirstBlock.reset();
+  L.BlocksRun = 0;
+  L.Rec.Widths.push_back(L.Width);
+  Nanos Latency =
+      L.F == Form::Original ? KernelLaunchLatency : Facts.RelaunchOverhead;
+  schedule(EventKind::Arrive, Time.now() + Latency, L);
+}
+
+void SimulatedExecutor::Impl::enqueue(SimLaunch &L, uint32_t V, uint32_t Count,
+                                      uint32_t Slice) {
+  if (!Count)
+    return;
+  (L.High ? HighQueue : LowQueue).push_back({L.Id, V, Count, Slice});
+  L.Pending += Count;
+}
+
+void SimulatedExecutor::Impl::issueSlices(SimLaunch &L) {
+  while (L.State == LaunchState::Running &&
+         L.SliceLeft.size() < Facts.SliceWindow && L.Next < L.End) {
+    uint32_t Count = std::min(L.Width, L.End - L.Next);
+    L.SliceLeft[L.Next] = Count;
+    enqueue(L, L.Next, Count, L.Next);
+    L.Next += Count;
+  }
+}
+
+bool SimulatedExecutor::Impl::fits(const Use &Sm, const Use &Need) const {
+  const SmLimits &Max = Facts.Sm;
+  return Sm.Threads + Need.Threads <= Max.MaxThreads &&
+         Sm.Registers + Need.Registers <= Max.Registers &&
+         Sm.Shared + Need.Shared <= Max.SharedMemBytes &&
+         Sm.Blocks + Need.Blocks <= Max.MaxBlocks;
+}
+
+std::optional<uint32_t> SimulatedExecutor::Impl::findSm(const Use &Need) const {
+  for (uint32_t I = 0; I < Sms.size(); ++I)
+    if (fits(Sms[I], Need))
+      return I;
+  return std::nullopt;
+}
+
+void SimulatedExecutor::Impl::dispatch() {
+  for (;;) {
+    auto &Queue = !HighQueue.empty() ? HighQueue : LowQueue;
+    if (Queue.empty())
+      return;
+    PendingRange &R = Queue.front();
+    SimLaunch &L = get(R.Launch);
+    auto Sm = findSm(L.PerBlock);
+    if (!Sm)
+      return; // a high-priority block that does not fit holds back the rest
+    uint32_t V = R.V++;
+    uint32_t Slice = R.Slice;
+    if (--R.Count == 0)
+      Queue.pop_front();
+    --L.Pending;
+    Use &U = Sms[*Sm];
+    U.Threads += L.PerBlock.Threads;
+    U.Registers += L.PerBlock.Registers;
+    U.Shared += L.PerBlock.Shared;
+    U.Blocks += 1;
+    ++L.Active;
+    if (!L.FirstBlock)
+      L.FirstBlock = Time.now();
+    if (!L.Rec.FirstBlockAt)
+      L.Rec.FirstBlockAt = Time.now();
+    if (L.F == Form::Ptb)
+      claim(L, *Sm);
+    else
+      startBlock(L, *Sm, V, Slice);
+  }
+}
+
+void SimulatedExecutor::Impl::startBlock(SimLaunch &L, uint32_t Sm, uint32_t V,
+                                         uint32_t Slice) {
+  schedule(EventKind::BlockEnd, Time.now() + L.Block, L, Sm, V, Slice);
+}
+
+// The PTB worker loop of task.h: stop on `preempt`, else take the cursor.
+void SimulatedExecutor::Impl::claim(SimLaunch &L, uint32_t Sm) {
+  if (!L.PreemptVisible && L.Next < L.End) {
+    startBlock(L, Sm, L.Next++, 0);
+    return;
+  }
+  leaveSm(L, Sm);
+}
+
+void SimulatedExecutor::Impl::leaveSm(SimLaunch &L, uint32_t Sm) {
+  Use &U = Sms[Sm];
+  U.Threads -= L.PerBlock.Threads;
+  U.Registers -= L.PerBlock.Registers;
+  U.Shared -= L.PerBlock.Shared;
+  U.Blocks -= 1;
+  --L.Active;
+  settle(L);
+}
+
+/// Reports the launch Paused or Done once nothing of it is left on the
+/// device or waiting for room.
+void SimulatedExecutor::Impl::settle(SimLaunch &L) {
+  if (L.Active || L.Pending || !L.SliceLeft.empty())
+    return;
+  if (L.State == LaunchState::Paused || L.State == LaunchState::Done)
+    return;
+  bool Finished = L.Next >= L.End;
+  if (!Finished && L.State != LaunchState::Pausing)
+    return; // between slices, or not arrived yet
+  L.State = Finished ? LaunchState::Done : LaunchState::Paused;
+  if (!Finished)
+    ++L.Rec.Pauses;
+  Nanos Start = L.FirstBlock.value_or(Time.now());
+  Nanos Elapsed = L.BlocksRun ? L.LastEnd - Start : Nanos(0);
+  Completed.push_back({L.Id, Finished ? Completion::Done : Completion::Paused,
+                       Time.now(), Elapsed, L.BlocksRun});
+}
+
+void SimulatedExecutor::Impl::handle(const Event &E) {
+  SimLaunch &L = get(E.Launch);
+  switch (E.Kind) {
+  case EventKind::Arrive:
+    if (E.Epoch != L.Epoch)
+      return;
+    if (L.F == Form::Slices)
+      issueSlices(L);
+    else if (L.F == Form::Original) {
+      enqueue(L, 0, L.End, 0);
+      L.Next = L.End; // every block is issued at once
+    }
+    else if (!L.PreemptVisible)
+      enqueue(L, 0, L.Width, 0);
+    settle(L);
+    return;
+  case EventKind::Signal:
+    if (E.Epoch != L.Epoch || L.State != LaunchState::Pausing)
+      return;
+    L.PreemptVisible = true;
+    // Workers still waiting for an SM would leave at their first check.
+    for (auto *Queue : {&HighQueue, &LowQueue})
+      std::erase_if(*Queue, [&](const PendingRange &R) {
+        if (R.Launch != L.Id)
+          return false;
+        L.Pending -= R.Count;
+        return true;
+      });
+    settle(L);
+    return;
+  case EventKind::BlockEnd:
+    ++L.Rec.RunCount[E.V];
+    ++L.BlocksRun;
+    L.LastEnd = Time.now();
+    if (L.F == Form::Ptb)
+      return claim(L, E.Sm);
+    if (L.F == Form::Slices && --L.SliceLeft[E.Slice] == 0) {
+      L.SliceLeft.erase(E.Slice);
+      issueSlices(L);
+    }
+    leaveSm(L, E.Sm);
+    return;
+  }
+}
+
+SimulatedExecutor::SimulatedExecutor(const DeviceFacts &Facts,
+                                     Nanos KernelLaunchLatency)
+    : P(std::make_unique<Impl>()) {
+  P->Facts = Facts;
+  P->KernelLaunchLatency = KernelLaunchLatency;
+  P->Sms.resize(Facts.Multiprocessors);
+}
+
+SimulatedExecutor::~SimulatedExecutor() = default;
+
+const DeviceFacts &SimulatedExecutor::facts() const { return P->Facts; }
+const Clock &SimulatedExecutor::clock() const { return P->Time; }
+
+void SimulatedExecutor::launch(const LaunchRequest &R) {
+  const auto *Kernel = R.Payload ? std::any_cast<SimKernel>(R.Payload) : nullptr;
+  if (!Kernel || !R.Shape)
+    throw std::invalid_argument("SimulatedExecutor: launch " +
+                                std::to_string(R.Id) +
+                                " carries no SimKernel payload");
+  SimLaunch &L = P->Launches[R.Id];
+  L.Id = R.Id;
+  L.F = R.LaunchForm;
+  L.High = R.HighPriority;
+  L.Block = Kernel->BlockDuration;
+  const KernelShape &K = *R.Shape;
+  uint32_t Threads = std::max<uint32_t>(K.ThreadsPerBlock, 1);
+  L.PerBlock = {Threads, K.RegistersPerThread * Threads,
+                K.SharedMemBytes +
+                    (R.LaunchForm == Form::Ptb ? BATON_PTB_DYNAMIC_SHARED_BYTES
+                                               : 0),
+                1};
+  L.End = static_cast<uint32_t>(K.Blocks);
+  L.Width = R.Width;
+  L.Rec.LaunchForm = R.LaunchForm;
+  L.Rec.HighPriority = R.HighPriority;
+  L.Rec.IssuedAt = P->Time.now();
+  L.Rec.RunCount.assign(L.End, 0);
+  P->relaunch(L);
+}
+
+void SimulatedExecutor::requestPause(uint64_t Id) {
+  SimLaunch &L = P->get(Id);
+  if (L.F == Form::Original || L.State != LaunchState::Running)
+    throw std::logic_error("SimulatedExecutor: launch " + std::to_string(Id) +
+                           " cannot be paused now");
+  L.State = LaunchState::Pausing;
+  if (L.F == Form::Ptb)
+    P->schedule(EventKind::Signal, P->Time.now() + P->Facts.SignalLatency, L);
+  else
+    P->settle(L); // slices: the host just stops issuing
+}
+
+void SimulatedExecutor::resume(uint64_t Id, uint32_t Width) {
+  SimLaunch &L = P->get(Id);
+  if (L.State != LaunchState::Paused)
+    throw std::logic_error("SimulatedExecutor: launch " + std::to_string(Id) +
+                           " is not paused");
+  if (Width != L.Width && !P->Facts.CanResize)
+    throw std::logic_error("SimulatedExecutor: resizing is disabled");
+  L.Width = Width;
+  P->relaunch(L);
+}
+
+std::vector<Completion> SimulatedExecutor::poll() {
+  return std::exchange(P->Completed, {});
+}
+
+std::optional<Nanos> SimulatedExecutor::nextEvent() const {
+  if (P->Events.empty())
+    return std::nullopt;
+  return P->Events.top().At;
+}
+
+bool SimulatedExecutor::step() {
+  if (P->Events.empty())
+    return false;
+  Nanos At = P->Events.top().At;
+  P->Time.advanceTo(At);
+  while (!P->Events.empty() && P->Events.top().At == At) {
+    Event E = P->Events.top();
+    P->Events.pop();
+    P->handle(E);
+  }
+  P->dispatch();
+  return true;
+}
+
+void SimulatedExecutor::advanceTo(Nanos T) {
+  if (auto Next = nextEvent(); Next && *Next < T)
+    throw std::logic_error("SimulatedExecutor: events are due before that");
+  P->Time.advanceTo(T);
+}
+
+const SimRecord &SimulatedExecutor::record(uint64_t Id) const {
+  return P->get(Id).Rec;
+}
+
+uint32_t SimulatedExecutor::resident(uint64_t Id) const {
+  return P->get(Id).Active;
+}
+
+void baton::sched::simulateUntil(SimulatedExecutor &Sim, Scheduler &S,
+                                 Nanos Until) {
+  for (auto Next = Sim.nextEvent(); Next && *Next <= Until;
+       Next = Sim.nextEvent()) {
+    Sim.step();
+    S.poll();
+  }
+  Sim.advanceTo(Until);
+}
+
+void baton::sched::simulateToEnd(SimulatedExecutor &Sim, Scheduler &S) {
+  while (Sim.step())
+    S.poll();
+}

@@ -1,0 +1,127 @@
+//===- SchedulerPolicyTest.cpp - The scheduler's decision rules -----------===//
+
+#include "SchedulerPolicy.h"
+
+#include <gtest/gtest.h>
+
+using namespace baton::sched;
+using namespace std::chrono_literals;
+
+namespace {
+
+DeviceFacts smallDevice() {
+  DeviceFacts D;
+  D.Multiprocessors = 8;
+  return D;
+}
+
+KernelShape shape(uint64_t Blocks, uint32_t Threads, bool Ptb = true) {
+  KernelShape K;
+  K.Name = "k";
+  K.Blocks = Blocks;
+  K.ThreadsPerBlock = Threads;
+  K.HasPtb = Ptb;
+  K.HasSlice = true;
+  return K;
+}
+
+TEST(SchedulerPolicy, OccupancyTakesTheTightestLimit) {
+  SmLimits Sm;
+  KernelShape K = shape(1, 256);
+  EXPECT_EQ(blocksPerSm(Sm, K, Form::Original), 8u); // threads
+  K.RegistersPerThread = 64;
+  EXPECT_EQ(blocksPerSm(Sm, K, Form::Original), 4u); // registers
+  K.SharedMemBytes = 100 * 1024;
+  EXPECT_EQ(blocksPerSm(Sm, K, Form::Original), 2u); // shared memory
+  // The PTB loop state pushes a block that exactly fills an SM over.
+  K.SharedMemBytes = Sm.SharedMemBytes / 2;
+  EXPECT_EQ(blocksPerSm(Sm, K, Form::Original), 2u);
+  EXPECT_EQ(blocksPerSm(Sm, K, Form::Ptb), 1u);
+}
+
+TEST(SchedulerPolicy, DurationModelStartsStaticThenAverages) {
+  DurationModel M(10us, 0.5);
+  EXPECT_EQ(M.block("k"), 10us);
+  M.recordBlock("k", 100us);
+  EXPECT_EQ(M.block("k"), 100us); // the first measurement replaces the guess
+  M.recordBlock("k", 200us);
+  EXPECT_EQ(M.block("k"), 150us);
+  EXPECT_EQ(M.block("other"), 10us);
+}
+
+TEST(SchedulerPolicy, MeasuredBlockDividesByRounds) {
+  Completion C;
+  C.Elapsed = 300us;
+  C.BlocksRun = 30;
+  EXPECT_EQ(measuredBlock(C, 10), 100us);
+  EXPECT_EQ(measuredBlock(C, 64), 300us);
+  C.BlocksRun = 0;
+  EXPECT_FALSE(measuredBlock(C, 10));
+}
+
+TEST(SchedulerPolicy, LightLongKernelsShareSpace) {
+  DeviceFacts D = smallDevice();
+  // 16 blocks of 256 threads fill 2 of 8 SMs; 500 us blocks leave BE the
+  // other 6 SMs for long enough to pay for the extra relaunch.
+  SharingChoice C = chooseSharing(D, shape(16, 256), 500us, 10us);
+  EXPECT_EQ(C.How, Sharing::Space);
+  EXPECT_EQ(C.Sms, 2u);
+}
+
+TEST(SchedulerPolicy, ShortOrHeavyKernelsGetTheDevice) {
+  DeviceFacts D = smallDevice();
+  EXPECT_EQ(chooseSharing(D, shape(16, 256), 10us, 10us).How, Sharing::Time);
+  // 64 blocks of 256 threads need all 8 SMs.
+  EXPECT_EQ(chooseSharing(D, shape(64, 256), 5000us, 10us).How, Sharing::Time);
+  D.CanResize = false;
+  EXPECT_EQ(chooseSharing(D, shape(16, 256), 500us, 10us).How, Sharing::Time);
+}
+
+TEST(SchedulerPolicy, PtbWidthFillsTheDeviceWhenBlocksYieldInTime) {
+  DeviceFacts D = smallDevice();
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2);
+  EXPECT_EQ(W.LaunchForm, Form::Ptb);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 10us);
+  EXPECT_TRUE(W.MeetsBound);
+  // Never more workers than blocks.
+  EXPECT_EQ(chooseWidth(D, shape(5, 256), 10us, 8, 100us, 2).Width, 5u);
+}
+
+TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
+  DeviceFacts D = smallDevice();
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 200us, 8, 100us, 2);
+  EXPECT_EQ(W.Width, 48u); // 6 of 8 SMs
+  EXPECT_EQ(W.ExpectedLatency, 0us);
+  EXPECT_TRUE(W.MeetsBound);
+  // No SM left to spare: run narrow and say the bound is missed.
+  WidthChoice Narrow = chooseWidth(D, shape(10000, 256), 200us, 2, 100us, 2);
+  EXPECT_EQ(Narrow.Width, 8u);
+  EXPECT_FALSE(Narrow.MeetsBound);
+}
+
+TEST(SchedulerPolicy, SliceSizeKeepsTheWindowWithinTheBound) {
+  DeviceFacts D = smallDevice(); // SliceWindow 2
+  KernelShape K = shape(10000, 256, /*Ptb=*/false);
+  // Wave = 64 blocks of 10 us; 2 slices in flight; 100 us allow 5 waves.
+  WidthChoice W = chooseWidth(D, K, 10us, 8, 100us, 2);
+  EXPECT_EQ(W.LaunchForm, Form::Slices);
+  EXPECT_EQ(W.Width, 5u * 64);
+  EXPECT_EQ(W.ExpectedLatency, 100us);
+  EXPECT_TRUE(W.MeetsBound);
+  // Longer blocks: one wave per slice, which still misses the bound.
+  WidthChoice Long = chooseWidth(D, K, 80us, 8, 100us, 2);
+  EXPECT_EQ(Long.Width, 64u);
+  EXPECT_FALSE(Long.MeetsBound);
+}
+
+TEST(SchedulerPolicy, KernelsWithoutVariantsRunWhole) {
+  KernelShape K = shape(100, 256, false);
+  K.HasSlice = false;
+  WidthChoice W = chooseWidth(smallDevice(), K, 10us, 8, 100us, 2);
+  EXPECT_EQ(W.LaunchForm, Form::Original);
+  EXPECT_EQ(W.Width, 100u);
+  EXPECT_FALSE(W.MeetsBound);
+}
+
+} // namespace
