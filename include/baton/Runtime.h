@@ -184,8 +184,11 @@ public:
   /// finished). Returns true if it stopped with work left (Paused), false if
   /// it completed first (Done). Throws InvalidState for Original launches.
   bool pause();
-  /// Relaunches a paused launch from its checkpoint. InvalidState otherwise.
-  void resume();
+  /// Relaunches a paused launch from its checkpoint, with \p Width workers
+  /// (Ptb) or blocks per slice (Slices), or with its current width when 0:
+  /// the cursor makes a change of width exact, which is how a scheduler
+  /// shrinks or grows best-effort work. InvalidState if not paused.
+  void resume(uint32_t Width = 0);
   /// Blocks until the launch is Done or Paused, and returns which.
   LaunchState wait();
   LaunchState state() const;

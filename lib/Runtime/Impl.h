@@ -125,7 +125,7 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
 
   void start(std::span<void *const> Args);
   bool pause();
-  void resume();
+  void resume(uint32_t NewWidth);
   LaunchState wait();
   Progress progress();
   /// Resumes if paused and waits for completion, reporting (not throwing)

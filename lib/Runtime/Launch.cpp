@@ -272,7 +272,7 @@ bool LaunchImpl::pause() {
   return State == LaunchState::Paused;
 }
 
-void LaunchImpl::resume() {
+void LaunchImpl::resume(uint32_t NewWidth) {
   if (Config.LaunchMode == Mode::Original)
     throw Error(ErrorKind::InvalidState,
                 "kernel '" + Kernel->Name +
@@ -282,6 +282,8 @@ void LaunchImpl::resume() {
     throw Error(ErrorKind::InvalidState,
                 "cannot resume launch of '" + Kernel->Name + "': it is " +
                     stateName(State) + ", not paused");
+  if (NewWidth)
+    Width = std::min(NewWidth, End);
   State = LaunchState::Running;
   if (Config.LaunchMode == Mode::Slices)
     return resumeSlices();
@@ -360,7 +362,7 @@ void LaunchImpl::finish() noexcept {
       LaunchState S = wait();
       if (S != LaunchState::Paused)
         return;
-      resume();
+      resume(0);
     }
   } catch (const std::exception &E) {
     std::fprintf(stderr,
@@ -398,9 +400,9 @@ bool Launch::pause() {
   return Impl->pause();
 }
 
-void Launch::resume() {
+void Launch::resume(uint32_t Width) {
   ScopedContext Scope(Impl->Runtime.Context);
-  Impl->resume();
+  Impl->resume(Width);
 }
 
 LaunchState Launch::wait() {

@@ -164,7 +164,7 @@ RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
   Sm.SharedMemBytes = deviceAttribute(
       Device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   P->Facts.SliceWindow = R.options().SliceWindow;
-  P->Facts.CanResize = false; // Launch::resume() keeps the launch's width
+  P->Facts.CanResize = true; // Launch::resume(Width) relaunches at any width
   P->LcStream = P->createStream(P->Greatest);
 }
 
@@ -209,11 +209,8 @@ void RuntimeExecutor::requestPause(uint64_t Id) {
 
 void RuntimeExecutor::resume(uint64_t Id, uint32_t Width) {
   Live &Item = *P->Launches.at(Id);
-  if (Width != Item.L.width())
-    throw Error(ErrorKind::InvalidState,
-                "RuntimeExecutor cannot resume at another width");
   Item.Waiter.join(); // it reported the pause
-  Item.L.resume();
+  Item.L.resume(Width);
   P->watch(Id, Item);
 }
 

@@ -6,8 +6,9 @@
 // never a hang (a watchdog aborts after a minute) or a lost block:
 //  * pause() of a launch that already finished returns false (Done), and
 //    resume() of it is an InvalidState error that says so;
-//  * many launches paused at once, from several threads, then resumed: every
-//    block of every launch runs exactly once;
+//  * many launches paused at once, from several threads, then resumed with
+//    another worker count each time (as a scheduler shrinks and grows
+//    best-effort work): every block of every launch runs exactly once;
 //  * a kernel that faults while it runs as PTB workers: wait() throws a
 //    baton::Error naming the kernel and the CUDA error. A fault poisons the
 //    CUDA context, so it runs in a child process (this program with
@@ -62,11 +63,13 @@ struct RecordLaunch {
     C.LaunchMode = Mode::Ptb;
     void *Args[] = {Counts.slot(), &Spin};
     L.emplace(Rt.launch(K, C, Args));
+    FullWidth = L->width();
   }
   Stream S;
   DeviceBuffer Counts;
   uint64_t Spin;
   std::optional<Launch> L;
+  uint32_t FullWidth = 0;
 };
 
 void pauseFinishedLaunch(Runtime &Rt, const Kernel &K, Checker &Check) {
@@ -112,7 +115,10 @@ void manyPausedAtOnce(Runtime &Rt, const Kernel &K, Checker &Check,
         ++Paused;
         Check.expect(Ls[I]->L->state() == LaunchState::Paused,
                      "a launch that pause() stopped is Paused");
-        Ls[I]->L->resume();
+        uint32_t Width = 1 + (Round * 977 + I * 131) % Ls[I]->FullWidth;
+        Ls[I]->L->resume(Width);
+        Check.expect(Ls[I]->L->width() == Width,
+                     "resume(width) relaunches with that many workers");
       }
     sleepMicros(200);
   }
