@@ -21,9 +21,6 @@ std::string Diagnostic::str() const {
   case Severity::Warning:
     S += "warning: ";
     break;
-  case Severity::Note:
-    S += "note: ";
-    break;
   }
   return S + Message;
 }

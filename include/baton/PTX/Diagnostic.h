@@ -12,7 +12,7 @@
 
 namespace baton::ptx {
 
-enum class Severity { Error, Warning, Note };
+enum class Severity { Error, Warning };
 
 struct Diagnostic {
   Severity Level = Severity::Error;

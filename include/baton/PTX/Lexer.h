@@ -34,9 +34,6 @@ struct Token {
   bool is(char C) const {
     return Kind == TokenKind::Punct && Text.size() == 1 && Text[0] == C;
   }
-  bool isPunct(std::string_view P) const {
-    return Kind == TokenKind::Punct && Text == P;
-  }
   bool isDirective(std::string_view D) const {
     return Kind == TokenKind::Directive && Text == D;
   }
@@ -49,7 +46,6 @@ public:
   /// Lexes the next token. Returns an End token at the end of input, and an
   /// Error token (covering the offending text) on malformed input.
   Token next();
-  uint32_t offset() const { return static_cast<uint32_t>(Pos); }
 
 private:
   void skipTrivia();

@@ -29,9 +29,6 @@ inline constexpr std::string_view GeneratedStem = "baton";
 inline std::string_view variantSuffix(VariantKind K) {
   return K == VariantKind::Slice ? SliceSuffix : PtbSuffix;
 }
-inline std::string_view variantName(VariantKind K) {
-  return K == VariantKind::Slice ? "slice" : "ptb";
-}
 inline bool isVariantName(std::string_view Name) {
   return Name.ends_with(SliceSuffix) || Name.ends_with(PtbSuffix);
 }
