@@ -115,6 +115,12 @@ struct LaunchConfig {
   /// (BATON_TASK_PREFETCH): hides the claim's latency behind short blocks,
   /// but a pause may then wait for up to two blocks per worker.
   bool Prefetch = false;
+  /// Slices and Ptb: issue the launch in the order of its stream, but run
+  /// none of its blocks until resume(). The launch starts Paused at virtual
+  /// block 0; work issued on Stream after it still waits for its completion.
+  /// This is how a scheduler keeps a client's stream order for launches it
+  /// is not ready to run yet.
+  bool StartPaused = false;
 };
 
 enum class LaunchState {
@@ -138,6 +144,8 @@ public:
   bool hasVariant(Mode M) const;
   /// Parameters of the original kernel (the variants take one more).
   size_t numParams() const;
+  /// Their sizes in bytes, in order, as the driver reports them.
+  std::span<const size_t> paramSizes() const;
   /// The function launched for \p M; throws NotFound if there is no variant.
   CUfunction function(Mode M) const;
 
@@ -184,6 +192,9 @@ public:
   /// finished). Returns true if it stopped with work left (Paused), false if
   /// it completed first (Done). Throws InvalidState for Original launches.
   bool pause();
+  /// Asks the launch to stop, like pause(), and returns at once; wait()
+  /// then returns Paused (or Done, if it completed first) once it stopped.
+  void requestPause();
   /// Relaunches a paused launch from its checkpoint, with \p Width workers
   /// (Ptb) or blocks per slice (Slices), or with its current width when 0:
   /// the cursor makes a change of width exact, which is how a scheduler
@@ -221,6 +232,12 @@ public:
   Module loadImage(std::span<const std::byte> Image);
   /// Loads a file; `.ptx` files as PTX, anything else as an image.
   Module loadFile(const std::filesystem::path &Path);
+  /// The kernel behind \p Function, a kernel of a module that someone else
+  /// loaded (the CUDA runtime: cudaGetFuncBySymbol gives the CUfunction of a
+  /// `<<<...>>>` launch), with the variants found beside it by name. Baton
+  /// never unloads such a module; its owner must keep it loaded while
+  /// launches of it run. Lookups of one module share one Module.
+  Kernel kernelOf(CUfunction Function);
 
   /// Launches \p K. \p Args are the original kernel's arguments, one pointer
   /// per parameter as for cuLaunchKernel; their values are copied, so they

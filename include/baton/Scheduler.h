@@ -27,7 +27,11 @@
 //
 // Stream semantics: the BE work of one queue runs in submission order; a
 // later launch starts only when the one before it has completed, however
-// often that one was paused. LC work has no order among itself.
+// often that one was paused. LC work has no order among itself. Work marked
+// IssueAtOnce that cannot run yet is still handed to the executor at once,
+// paused (LaunchRequest::StartPaused), so that a client stream it shares
+// with other work sees it in submission order; it is resumed when it may
+// run.
 //
 // The scheduler has no thread of its own: submit() and poll() make every
 // decision, and the owner calls poll() whenever the executor may have
@@ -61,6 +65,10 @@ struct Work {
   std::optional<std::chrono::microseconds> Slo;
   /// Handed to the executor untouched (see SchedulerRuntime.h, SchedulerSim.h).
   std::any Payload;
+  /// BE only: issue the launch at once even when it has to wait (see above).
+  /// For work on a client's stream, where later work the scheduler never
+  /// sees (copies, synchronisation) must find it already issued.
+  bool IssueAtOnce = false;
 };
 
 struct SchedulerOptions {

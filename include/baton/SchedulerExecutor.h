@@ -88,6 +88,10 @@ struct LaunchRequest {
   bool HighPriority = false;
   uint32_t Queue = 0;             ///< best-effort stream; 0 for LC work
   const std::any *Payload = nullptr; ///< executor-specific (see each executor)
+  /// Slices and Ptb only: issue the launch now, in its stream's order, but
+  /// run none of its blocks until resume(); it is Paused from the start and
+  /// reports no completion until resumed.
+  bool StartPaused = false;
 };
 
 /// A launch that stopped. Elapsed and BlocksRun cover the interval since the

@@ -3,15 +3,14 @@
 // An Executor that carries the scheduler's decisions out on a real GPU
 // through baton::Runtime. LC work runs as the original kernel on a stream of
 // the highest priority; each BE queue gets a stream of the lowest priority,
-// on which its launches run as PTB or slice launches.
+// on which its launches run as PTB or slice launches. Work whose
+// RuntimeWork::Config names a stream runs on that stream instead, so that it
+// stays ordered with the client's other work there (the launch shim).
 //
-// Limits of the runtime this executor inherits:
-//  * Launch::resume() relaunches at the launch's width, so facts().CanResize
-//    is false: the scheduler then time-shares, and space sharing waits for a
-//    runtime resume that takes a width.
-//  * Launch::pause() blocks until the launch has stopped, so requestPause()
-//    returns after about signal latency + one block. The scheduler issues LC
-//    launches before it pauses BE work, so the LC kernel does not wait for it.
+// How it maps the Executor contract onto the runtime:
+//  * resume(Id, Width) is Launch::resume(Width), so facts().CanResize holds.
+//  * requestPause() raises the launch's flag and returns; the launch's
+//    waiter reports the pause once its last worker has left.
 //  * Completion is observed by one waiting thread per (re)launch; poll()
 //    rethrows a baton::Error that such a thread caught.
 //
@@ -32,8 +31,9 @@
 namespace baton::sched {
 
 /// The payload of a Work for a RuntimeExecutor: the kernel, its original
-/// launch configuration (Grid, Block, SharedMemBytes; the executor chooses
-/// the stream, mode and width), and its arguments by value.
+/// launch configuration (Grid, Block, SharedMemBytes, and Stream if the
+/// client's stream must order it; the executor chooses the mode and width),
+/// and its arguments by value.
 struct RuntimeWork {
   Kernel K;
   LaunchConfig Config;
@@ -45,6 +45,18 @@ struct RuntimeWork {
                           const T &...Values) {
     RuntimeWork W{std::move(K), Config, {}};
     (W.Args.push_back(bytesOf(Values)), ...);
+    return W;
+  }
+  /// Captures the arguments \p Args points to, one per parameter of \p K,
+  /// as cuLaunchKernel would read them.
+  static RuntimeWork capture(Kernel K, const LaunchConfig &Config,
+                             void *const *Args) {
+    RuntimeWork W{std::move(K), Config, {}};
+    std::span<const size_t> Sizes = W.K.paramSizes();
+    for (size_t I = 0; I < Sizes.size(); ++I) {
+      const auto *Bytes = static_cast<const std::byte *>(Args[I]);
+      W.Args.emplace_back(Bytes, Bytes + Sizes[I]);
+    }
     return W;
   }
 

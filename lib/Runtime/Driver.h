@@ -50,6 +50,7 @@ namespace baton::detail {
   X(cuModuleGetFunctionCount)                                                  \
   X(cuModuleEnumerateFunctions)                                                \
   X(cuFuncGetName)                                                             \
+  X(cuFuncGetModule)                                                           \
   X(cuFuncGetParamInfo)                                                        \
   X(cuFuncGetAttribute)                                                        \
   X(cuFuncSetAttribute)                                                        \

@@ -70,6 +70,11 @@ struct RuntimeImpl {
   CUfunction Finalize = nullptr;
   TaskPool Tasks;
 
+  /// Modules of other loaders that kernelOf() has wrapped, so each is
+  /// wrapped once.
+  std::mutex AdoptedMutex;
+  std::map<CUmodule, std::weak_ptr<ModuleImpl>> Adopted;
+
 private:
   void release() noexcept;
 
@@ -80,11 +85,13 @@ private:
 };
 
 struct ModuleImpl {
-  ModuleImpl(std::shared_ptr<RuntimeImpl> Runtime, CUmodule Handle)
-      : Runtime(std::move(Runtime)), Handle(Handle) {}
+  ModuleImpl(std::shared_ptr<RuntimeImpl> Runtime, CUmodule Handle,
+             bool Owned = true)
+      : Runtime(std::move(Runtime)), Handle(Handle), Owned(Owned) {}
   ~ModuleImpl();
   std::shared_ptr<RuntimeImpl> Runtime;
   CUmodule Handle;
+  bool Owned; ///< false for modules another loader owns (Runtime::kernelOf)
 };
 
 struct KernelImpl {
@@ -125,6 +132,7 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
 
   void start(std::span<void *const> Args);
   bool pause();
+  void requestPause();
   void resume(uint32_t NewWidth);
   LaunchState wait();
   Progress progress();
@@ -168,6 +176,9 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   SliceFeeder *Feeder = nullptr; ///< woken when a slice retires
 
 private:
+  /// Raises the stop request of a Running launch (with Mutex held); false
+  /// if it is not Running.
+  bool raisePreempt();
   void createStreamAndEvents();
   void startOriginal(std::span<void *const> Args);
   void startPtb();

@@ -93,6 +93,10 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                     std::to_string(Kernel->ParamSizes.size()) +
                     " arguments, " + std::to_string(UserArgs.size()) +
                     " given");
+  if (Config.StartPaused && Config.LaunchMode == Mode::Original)
+    throw Error(ErrorKind::InvalidArgument,
+                "kernel '" + Kernel->Name +
+                    "': an Original launch cannot start paused");
   Function = Kernel->function(Config.LaunchMode);
   SharedMemBytes = sharedMemFor(Config.LaunchMode, Config);
   Kernel->allowSharedMemory(Function, SharedMemBytes);
@@ -128,10 +132,19 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
   check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
 
-  if (Config.LaunchMode == Mode::Ptb)
+  if (Config.StartPaused) {
+    // Nothing runs until resume(), whose kernels queue on Inner behind the
+    // wait for UserReady: the stream order holds however late that is.
+    State = LaunchState::Paused;
+    if (Config.LaunchMode == Mode::Slices) {
+      Slices.PauseRequested = true;
+      startSlices();
+    }
+  } else if (Config.LaunchMode == Mode::Ptb) {
     issuePtb();
-  else
+  } else {
     startSlices();
+  }
   // Only now that the kernels that will set `done` are queued may S wait on
   // it: a failure above must not leave S blocked.
   try {
@@ -223,21 +236,41 @@ void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
   State = LaunchState::Paused;
 }
 
-bool LaunchImpl::pause() {
+bool LaunchImpl::raisePreempt() {
   if (Config.LaunchMode == Mode::Original)
     throw Error(ErrorKind::InvalidState,
                 "kernel '" + Kernel->Name +
                     "' was launched as Original, which cannot be paused");
-  std::unique_lock Lock(Mutex);
   if (State == LaunchState::Failed)
     std::rethrow_exception(Failure);
   if (State != LaunchState::Running)
+    return false;
+  if (Config.LaunchMode == Mode::Slices) {
+    std::lock_guard S(Slices.Mutex);
+    Slices.PauseRequested = true;
+    return true;
+  }
+  if (!PreemptRaised) {
+    try {
+      Runtime.writePreempt(*Slot, /*Raise=*/true);
+    } catch (...) {
+      fail(std::current_exception());
+    }
+    PreemptRaised = true;
+  }
+  return true;
+}
+
+void LaunchImpl::requestPause() {
+  std::lock_guard Lock(Mutex);
+  raisePreempt();
+}
+
+bool LaunchImpl::pause() {
+  std::unique_lock Lock(Mutex);
+  if (!raisePreempt())
     return State == LaunchState::Paused;
   if (Config.LaunchMode == Mode::Slices) {
-    {
-      std::lock_guard S(Slices.Mutex);
-      Slices.PauseRequested = true;
-    }
     Lock.unlock();
     {
       std::unique_lock S(Slices.Mutex);
@@ -248,14 +281,6 @@ bool LaunchImpl::pause() {
     Lock.lock();
     settleSlices();
     return State == LaunchState::Paused;
-  }
-  if (!PreemptRaised) {
-    try {
-      Runtime.writePreempt(*Slot, /*Raise=*/true);
-    } catch (...) {
-      fail(std::current_exception());
-    }
-    PreemptRaised = true;
   }
   uint64_t Seen = Epoch;
   CUevent Event = Drained;
@@ -398,6 +423,11 @@ Launch::~Launch() {
 bool Launch::pause() {
   ScopedContext Scope(Impl->Runtime.Context);
   return Impl->pause();
+}
+
+void Launch::requestPause() {
+  ScopedContext Scope(Impl->Runtime.Context);
+  Impl->requestPause();
 }
 
 void Launch::resume(uint32_t Width) {

@@ -17,6 +17,8 @@ using namespace baton;
 using namespace baton::detail;
 
 ModuleImpl::~ModuleImpl() {
+  if (!Owned)
+    return;
   const DriverApi &D = driver();
   if (D.cuCtxPushCurrent(Runtime->Context) != CUDA_SUCCESS)
     return;
@@ -119,6 +121,7 @@ Kernel::Kernel(std::shared_ptr<const KernelImpl> Impl) : Impl(std::move(Impl)) {
 
 const std::string &Kernel::name() const { return Impl->Name; }
 size_t Kernel::numParams() const { return Impl->ParamSizes.size(); }
+std::span<const size_t> Kernel::paramSizes() const { return Impl->ParamSizes; }
 bool Kernel::hasVariant(Mode M) const {
   return M == Mode::Original || (M == Mode::Slices ? Impl->Slice : Impl->Ptb);
 }

@@ -208,6 +208,26 @@ Module Runtime::loadFile(const std::filesystem::path &Path) {
   }
 }
 
+Kernel Runtime::kernelOf(CUfunction Function) {
+  const DriverApi &D = driver();
+  ScopedContext Scope(Impl->Context);
+  CUmodule Handle = nullptr;
+  check(D.cuFuncGetModule(&Handle, Function), "cuFuncGetModule");
+  const char *Name = nullptr;
+  check(D.cuFuncGetName(&Name, Function), "cuFuncGetName");
+  std::shared_ptr<ModuleImpl> M;
+  {
+    std::lock_guard Lock(Impl->AdoptedMutex);
+    std::weak_ptr<ModuleImpl> &Known = Impl->Adopted[Handle];
+    M = Known.lock();
+    if (!M) {
+      M = std::make_shared<ModuleImpl>(Impl, Handle, /*Owned=*/false);
+      Known = M;
+    }
+  }
+  return Module(std::move(M)).kernel(Name);
+}
+
 Launch Runtime::launch(const Kernel &K, const LaunchConfig &Config,
                        std::span<void *const> Args) {
   ScopedContext Scope(Impl->Context);

@@ -53,6 +53,7 @@ struct Scheduler::State {
   void complete(const Completion &C);
   void replan();
   void planHead(uint64_t Id, Entry &E, bool YieldAll, uint32_t FreeSms);
+  void issuePaused(uint64_t Id, Entry &E);
 };
 
 /// The bound BE launches are sized for: the option, or less where an LC
@@ -126,8 +127,9 @@ void Scheduler::State::complete(const Completion &C) {
       ++SloMisses;
     return;
   }
+  // Usually the head; IssueAtOnce work behind it may report in the same poll.
   auto &Queue = Queues.at(E.W.Queue);
-  Queue.pop_front();
+  Queue.erase(std::find(Queue.begin(), Queue.end(), C.Id));
   if (Queue.empty())
     Queues.erase(E.W.Queue);
 }
@@ -188,6 +190,24 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
   }
 }
 
+/// IssueAtOnce work that has to wait: issued paused now, resumed by planHead
+/// when it is its queue's head and may run. A kernel without variants cannot
+/// wait paused, so it is issued running: the stream orders it anyway.
+void Scheduler::State::issuePaused(uint64_t Id, Entry &E) {
+  const KernelShape &K = E.W.Kernel;
+  uint32_t Reserve = std::max(Options.MinReservedSms, LargestLcSms);
+  WidthChoice Choice =
+      chooseWidth(device(), K, Durations.block(K.Name),
+                  device().Multiprocessors, bound(), Reserve);
+  bool Paused = Choice.LaunchForm != Form::Original;
+  E.Info.State = Paused ? WorkState::Paused : WorkState::Running;
+  E.Info.LaunchForm = Choice.LaunchForm;
+  E.Info.Width = Choice.Width;
+  E.Info.Launches = 1;
+  Exec.launch({Id, &K, Choice.LaunchForm, Choice.Width, /*HighPriority=*/false,
+               E.W.Queue, &E.W.Payload, /*StartPaused=*/Paused});
+}
+
 Scheduler::Scheduler(Executor &Exec, const SchedulerOptions &Options)
     : S(std::make_unique<State>(Exec, Options)) {}
 
@@ -205,6 +225,8 @@ uint64_t Scheduler::submit(Work W) {
   else
     S->Queues[E.W.Queue].push_back(Id);
   S->replan();
+  if (E.W.IssueAtOnce && E.Info.State == WorkState::Queued)
+    S->issuePaused(Id, E);
   return Id;
 }
 

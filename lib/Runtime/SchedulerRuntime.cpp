@@ -190,8 +190,10 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
                 "scheduler work carries no RuntimeWork payload");
   LaunchConfig Config = W->Config;
   Config.LaunchMode = modeOf(Request.LaunchForm);
-  Config.Stream =
-      Request.HighPriority ? P->LcStream : P->beStream(Request.Queue);
+  if (!Config.Stream) // else the client's stream: its order must hold
+    Config.Stream =
+        Request.HighPriority ? P->LcStream : P->beStream(Request.Queue);
+  Config.StartPaused = Request.StartPaused;
   Config.Workers = Request.LaunchForm == Form::Ptb ? Request.Width : 0;
   Config.SliceBlocks = Request.LaunchForm == Form::Slices ? Request.Width : 0;
   std::vector<void *> Args;
@@ -199,17 +201,20 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
     Args.push_back(const_cast<std::byte *>(Bytes.data()));
   auto Item = std::make_unique<Live>(
       Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0});
-  P->watch(Request.Id, *Item);
+  if (!Request.StartPaused) // a paused start reports nothing until resumed
+    P->watch(Request.Id, *Item);
   P->Launches[Request.Id] = std::move(Item);
 }
 
 void RuntimeExecutor::requestPause(uint64_t Id) {
-  P->Launches.at(Id)->L.pause();
+  // The launch's waiter reports the pause once the last worker has left.
+  P->Launches.at(Id)->L.requestPause();
 }
 
 void RuntimeExecutor::resume(uint64_t Id, uint32_t Width) {
   Live &Item = *P->Launches.at(Id);
-  Item.Waiter.join(); // it reported the pause
+  if (Item.Waiter.joinable())
+    Item.Waiter.join(); // it reported the pause
   Item.L.resume(Width);
   P->watch(Id, Item);
 }

@@ -326,6 +326,10 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   L.Rec.HighPriority = R.HighPriority;
   L.Rec.IssuedAt = P->Time.now();
   L.Rec.RunCount.assign(L.End, 0);
+  if (R.StartPaused) {
+    L.State = LaunchState::Paused; // issued, nothing runs until resume()
+    return;
+  }
   P->relaunch(L);
 }
 

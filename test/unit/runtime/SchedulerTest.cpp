@@ -166,6 +166,35 @@ TEST_F(SchedulerSimTest, BeQueueStaysFifoAcrossPauses) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST_F(SchedulerSimTest, IssueAtOnceKeepsStreamOrderWithoutRunningEarly) {
+  // Work on a client's stream: each launch is issued when submitted, so the
+  // stream sees it in order, but blocks run only once it is the head.
+  Work First = be(800, 10us, 1), Second = be(800, 10us, 1);
+  First.IssueAtOnce = Second.IssueAtOnce = true;
+  uint64_t A = S.submit(std::move(First));
+  uint64_t B = S.submit(std::move(Second));
+  EXPECT_EQ(S.info(A).State, WorkState::Running);
+  EXPECT_EQ(S.info(B).State, WorkState::Paused);
+  EXPECT_EQ(Sim.record(B).IssuedAt, Sim.clock().now());
+  simulateUntil(Sim, S, 50us);
+  EXPECT_EQ(Sim.resident(B), 0u);
+
+  // Issued while LC work runs: it waits paused, and runs after.
+  uint64_t Lc = S.submit(heavyLc());
+  Work Third = be(800, 10us, 2);
+  Third.IssueAtOnce = true;
+  uint64_t C = S.submit(std::move(Third));
+  EXPECT_EQ(S.info(C).State, WorkState::Paused);
+  runUntilDone(Lc);
+  simulateToEnd(Sim, S);
+
+  EXPECT_GE(*Sim.record(B).FirstBlockAt, *S.info(A).DoneAt);
+  EXPECT_GE(*Sim.record(C).FirstBlockAt, *S.info(Lc).DoneAt);
+  EXPECT_EQ(S.info(B).Launches, 2u); // the paused issue and its resume
+  for (uint64_t Id : {A, B, C})
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST_F(SchedulerSimTest, MeasuredBlocksNarrowTheNextBeLaunch) {
   // 300 us blocks, guessed at 10 us: the first launch fills the device.
   uint64_t First = S.submit(be(640, 300us, 0, "long"));

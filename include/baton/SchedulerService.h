@@ -1,0 +1,62 @@
+//===- baton/SchedulerService.h - The scheduler on a thread of its own -*- C++ -*-===//
+//
+// Scheduler makes every decision inside submit() and poll() and is not
+// thread-safe. A SchedulerService owns a Scheduler over a RuntimeExecutor
+// and a thread that polls it, so that any thread of a program (the launch
+// shim behind `<<<...>>>`, a language binding) may submit work:
+//
+//  * submit() acts at once: an LC launch is issued, and BE work asked to
+//    yield, before it returns; it never waits for BE work to stop.
+//  * the service thread carries out what completions lead to: BE work
+//    resumed (or grown) when LC work ends, the next launch of a BE queue
+//    started when the one before it completes.
+//
+// Errors from the executor (a failed launch) are rethrown by the next
+// submit() or waitIdle().
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_SCHEDULERSERVICE_H
+#define BATON_SCHEDULERSERVICE_H
+
+#include "baton/SchedulerRuntime.h"
+
+#include <chrono>
+#include <memory>
+
+namespace baton::sched {
+
+struct ServiceStats {
+  uint64_t LatencyCritical = 0; ///< LC work submitted
+  uint64_t BestEffort = 0;      ///< BE work submitted
+  /// BE (re)launches after the first: each follows a pause (time sharing, a
+  /// change of width, or a start behind the queue's head).
+  uint64_t Resumes = 0;
+  uint64_t SloMisses = 0;
+};
+
+class SchedulerService {
+public:
+  /// \p PollInterval bounds how long a completion waits to be acted on.
+  explicit SchedulerService(
+      Runtime &R, const SchedulerOptions &Options = {},
+      std::chrono::microseconds PollInterval = std::chrono::microseconds(20));
+  /// Waits for all submitted work, then stops the service thread.
+  ~SchedulerService();
+  SchedulerService(const SchedulerService &) = delete;
+  SchedulerService &operator=(const SchedulerService &) = delete;
+
+  /// Thread-safe. Returns the work's id.
+  uint64_t submit(Work W);
+  /// Returns once every piece of work submitted so far is done.
+  void waitIdle();
+  WorkInfo info(uint64_t Id) const;
+  ServiceStats stats() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> P;
+};
+
+} // namespace baton::sched
+
+#endif // BATON_SCHEDULERSERVICE_H

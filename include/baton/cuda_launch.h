@@ -1,0 +1,79 @@
+/*===- baton/cuda_launch.h - Launches routed through the scheduler -*- C -*-===*\
+ *
+ * The launch shim of CUDA programs built with the Baton plugin. On the host
+ * side of a clang CUDA build, the plugin's `baton-route-launches` pass makes
+ * every launch of a kernel (the `<<<...>>>` stubs, and direct
+ * cudaLaunchKernel calls naming a kernel) call baton_cudaLaunchKernel
+ * instead of cudaLaunchKernel, with the same arguments. Link the program
+ * with libbaton_cuda (CMake: target `baton::cuda`).
+ *
+ * With scheduling off, the shim calls cudaLaunchKernel and nothing else: the
+ * program behaves exactly as it was written. Scheduling is off unless the
+ * environment sets BATON_SCHEDULE, or the program calls
+ * baton_enable_scheduling() before its first launch:
+ *
+ *   BATON_SCHEDULE=best-effort       launches are best-effort work
+ *   BATON_SCHEDULE=latency-critical  launches are latency-critical work
+ *   BATON_SCHEDULE=off (or unset)    no scheduling
+ *
+ * With scheduling on, each launch is handed to one process-wide scheduler
+ * (baton/SchedulerService.h): latency-critical launches run as the original
+ * kernel at once; best-effort launches run as PTB workers or slices, paused
+ * or shrunk while latency-critical work runs, resumed after. Each launch
+ * stays on the stream it was issued on, in order with everything else there
+ * (copies, events, synchronisation). Streams can be given a class of their
+ * own with baton_set_stream_class().
+ *
+ * BATON_VERBOSE=1 prints, once per kernel, how its launches are routed.
+\*===----------------------------------------------------------------------===*/
+#ifndef BATON_CUDA_LAUNCH_H
+#define BATON_CUDA_LAUNCH_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum baton_class {
+  BATON_CLASS_BEST_EFFORT = 0,
+  BATON_CLASS_LATENCY_CRITICAL = 1,
+} baton_class;
+
+/* Drop-in replacements with cudaLaunchKernel's signature (and that of
+   cudaLaunchKernel_ptsz, for builds with a per-thread default stream). */
+cudaError_t baton_cudaLaunchKernel(const void *func, dim3 grid, dim3 block,
+                                   void **args, size_t shared_mem,
+                                   cudaStream_t stream);
+cudaError_t baton_cudaLaunchKernel_ptsz(const void *func, dim3 grid,
+                                        dim3 block, void **args,
+                                        size_t shared_mem,
+                                        cudaStream_t stream);
+
+/* Turns scheduling on with launches of class `default_class` unless their
+   stream says otherwise. Returns 0, or -1 if launches were already routed
+   with scheduling off (it must be called before the first launch). */
+int baton_enable_scheduling(baton_class default_class);
+/* Nonzero if launches are being scheduled. */
+int baton_scheduling_enabled(void);
+/* Launches on `stream` are of class `cls` from now on. */
+void baton_set_stream_class(cudaStream_t stream, baton_class cls);
+/* Waits until every scheduled launch has completed (cudaDeviceSynchronize
+   does too: a paused launch holds its stream until it completes). Returns 0,
+   or -1 with a message on stderr if a launch failed. */
+int baton_synchronize(void);
+
+/* Counters since scheduling was enabled, for logs and tests. */
+typedef struct baton_routing_stats {
+  unsigned long long latency_critical; /* launches routed as LC */
+  unsigned long long best_effort;      /* launches routed as BE */
+  unsigned long long resumes;          /* BE relaunches after a pause */
+  unsigned long long passed_through;   /* launches not scheduled */
+} baton_routing_stats;
+baton_routing_stats baton_get_routing_stats(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* BATON_CUDA_LAUNCH_H */
