@@ -1,0 +1,69 @@
+//===- CallGraph.cpp - Which functions a kernel can reach -----------------===//
+#include "CallGraph.h"
+
+#include "InstructionInfo.h"
+
+#include "llvm/IR/InstIterator.h"
+
+using namespace llvm;
+
+namespace baton::ir {
+
+CallGraph::CallGraph(Module &M) {
+  for (Function &F : M) {
+    if (F.isDeclaration())
+      continue;
+    if (F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
+                          /*IgnoreAssumeLikeCalls=*/true,
+                          /*IgnoreLLVMUsed=*/true))
+      AddressTaken.push_back(&F);
+    auto &Out = Callees[&F];
+    for (Instruction &I : instructions(F)) {
+      auto *CB = dyn_cast<CallBase>(&I);
+      if (!CB)
+        continue;
+      if (blockIndexRegister(*CB))
+        Readers.insert(&F);
+      if (CB->isInlineAsm())
+        continue;
+      Function *Callee = CB->getCalledFunction();
+      if (!Callee)
+        CallsIndirectly.insert(&F);
+      else if (!Callee->isDeclaration() && !is_contained(Out, Callee))
+        Out.push_back(Callee);
+    }
+  }
+  // Readers of the block index, closed over direct callers.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (auto &[F, Out] : Callees)
+      if (!Readers.contains(F) &&
+          any_of(Out, [&](Function *C) { return Readers.contains(C); }))
+        Changed = Readers.insert(F).second;
+  }
+}
+
+std::vector<Function *> CallGraph::reachableFrom(Function &Root) const {
+  std::vector<Function *> Order;
+  DenseSet<const Function *> Seen = {&Root};
+  SmallVector<const Function *, 8> Work = {&Root};
+  auto Visit = [&](Function *F) {
+    if (Seen.insert(F).second) {
+      Order.push_back(F);
+      Work.push_back(F);
+    }
+  };
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    auto It = Callees.find(F);
+    if (It != Callees.end())
+      for (Function *C : It->second)
+        Visit(C);
+    if (CallsIndirectly.contains(F))
+      for (Function *C : AddressTaken)
+        Visit(C);
+  }
+  return Order;
+}
+
+} // namespace baton::ir

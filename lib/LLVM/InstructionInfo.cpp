@@ -1,0 +1,135 @@
+//===- InstructionInfo.cpp - What NVVM IR does, for the transforms --------===//
+#include "InstructionInfo.h"
+
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+#include <cctype>
+
+using namespace llvm;
+
+namespace baton::ir {
+
+std::optional<BarrierUse> classifyBarrier(const CallBase &CB) {
+  BarrierUse B;
+  switch (CB.getIntrinsicID()) {
+  case Intrinsic::nvvm_barrier_cta_sync_all:
+    B.Aligned = false;
+    break;
+  case Intrinsic::nvvm_barrier_cta_sync_aligned_all:
+    break;
+  case Intrinsic::nvvm_barrier_cta_sync_count:
+    B.Aligned = false;
+    B.HasCount = true;
+    break;
+  case Intrinsic::nvvm_barrier_cta_sync_aligned_count:
+    B.HasCount = true;
+    break;
+  case Intrinsic::nvvm_barrier_cta_arrive_count:
+    B.Aligned = false;
+    [[fallthrough]];
+  case Intrinsic::nvvm_barrier_cta_arrive_aligned_count:
+    B.Op = BarrierUse::Arrive;
+    B.HasCount = true;
+    break;
+  case Intrinsic::nvvm_barrier_cta_red_popc_all:
+  case Intrinsic::nvvm_barrier_cta_red_and_all:
+  case Intrinsic::nvvm_barrier_cta_red_or_all:
+    B.Aligned = false;
+    B.Op = BarrierUse::Reduce;
+    break;
+  case Intrinsic::nvvm_barrier_cta_red_popc_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_and_aligned_all:
+  case Intrinsic::nvvm_barrier_cta_red_or_aligned_all:
+    B.Op = BarrierUse::Reduce;
+    break;
+  case Intrinsic::nvvm_barrier_cta_red_popc_count:
+  case Intrinsic::nvvm_barrier_cta_red_and_count:
+  case Intrinsic::nvvm_barrier_cta_red_or_count:
+    B.Aligned = false;
+    [[fallthrough]];
+  case Intrinsic::nvvm_barrier_cta_red_popc_aligned_count:
+  case Intrinsic::nvvm_barrier_cta_red_and_aligned_count:
+  case Intrinsic::nvvm_barrier_cta_red_or_aligned_count:
+    B.Op = BarrierUse::Reduce;
+    B.HasCount = true;
+    break;
+  default:
+    return std::nullopt;
+  }
+  if (auto *Id = dyn_cast<ConstantInt>(CB.getArgOperand(0)))
+    if (Id->getValue().ult(16))
+      B.Id = static_cast<uint32_t>(Id->getZExtValue());
+  return B;
+}
+
+std::optional<unsigned> blockIndexRegister(const CallBase &CB) {
+  switch (CB.getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return 0;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return 1;
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z: return 2;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x: return 3;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y: return 4;
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z: return 5;
+  default: return std::nullopt;
+  }
+}
+
+bool isExit(const CallBase &CB) {
+  return CB.getIntrinsicID() == Intrinsic::nvvm_exit;
+}
+
+bool readsDynamicSharedSize(const CallBase &CB) {
+  return CB.getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size;
+}
+
+std::string specialRegister(const CallBase &CB) {
+  const Function *F = CB.getCalledFunction();
+  if (!F || !F->isIntrinsic())
+    return "";
+  StringRef Name = F->getName();
+  if (!Name.consume_front("llvm.nvvm.read.ptx.sreg."))
+    return "";
+  // The intrinsics spell %cluster_ctaid.x as cluster.ctaid.x.
+  if (Name.consume_front("cluster."))
+    return "%cluster_" + Name.str();
+  return "%" + Name.str();
+}
+
+StringRef inlineAsmText(const CallBase &CB) {
+  if (auto *IA = dyn_cast<InlineAsm>(CB.getCalledOperand()))
+    return IA->getAsmString();
+  return "";
+}
+
+static bool isWordChar(char C) {
+  return std::isalnum(static_cast<unsigned char>(C)) || C == '_' || C == '%' ||
+         C == '$';
+}
+
+bool asmReadsRegister(StringRef Text, StringRef Reg) {
+  for (size_t Pos = Text.find(Reg); Pos != StringRef::npos;
+       Pos = Text.find(Reg, Pos + 1)) {
+    size_t End = Pos + Reg.size();
+    if ((Pos == 0 || !isWordChar(Text[Pos - 1])) &&
+        (End == Text.size() || !isWordChar(Text[End])))
+      return true;
+  }
+  return false;
+}
+
+bool asmHasInstruction(StringRef Text, StringRef Opcode) {
+  for (size_t Pos = Text.find(Opcode); Pos != StringRef::npos;
+       Pos = Text.find(Opcode, Pos + 1)) {
+    size_t End = Pos + Opcode.size();
+    bool StartsWord = Pos == 0 || !(isWordChar(Text[Pos - 1]) ||
+                                    Text[Pos - 1] == '.');
+    bool EndsWord = End == Text.size() || !isWordChar(Text[End]);
+    if (StartsWord && EndsWord)
+      return true;
+  }
+  return false;
+}
+
+} // namespace baton::ir

@@ -1,0 +1,53 @@
+//===- InstructionInfo.h - What NVVM IR does, for the transforms ----------===//
+//
+// Classification of the calls that matter to Baton on NVPTX IR: block-index
+// reads, exits, CTA barriers, special registers and inline PTX. The IR twin
+// of lib/Transform/InstructionInfo.h; everything else is carried through
+// untouched.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_LIB_LLVM_INSTRUCTIONINFO_H
+#define BATON_LIB_LLVM_INSTRUCTIONINFO_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/IR/InstrTypes.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace baton::ir {
+
+/// A CTA-wide barrier intrinsic (llvm.nvvm.barrier.cta.*; LLVM upgrades the
+/// older barrier0 / bar.sync spellings to these when it reads a module).
+struct BarrierUse {
+  enum OpKind { Sync, Arrive, Reduce } Op = Sync;
+  bool Aligned = true;
+  std::optional<uint32_t> Id; ///< nullopt unless a constant below 16
+  bool HasCount = false;      ///< an explicit thread count operand
+};
+std::optional<BarrierUse> classifyBarrier(const llvm::CallBase &CB);
+
+/// Block-index special registers: 0-2 are %ctaid.x/y/z, 3-5 %nctaid.x/y/z.
+std::optional<unsigned> blockIndexRegister(const llvm::CallBase &CB);
+
+/// llvm.nvvm.exit (PTX exit).
+bool isExit(const llvm::CallBase &CB);
+/// llvm.nvvm.read.ptx.sreg.dynamic_smem_size.
+bool readsDynamicSharedSize(const llvm::CallBase &CB);
+
+/// The PTX spelling of the special register an llvm.nvvm.read.ptx.sreg.*
+/// intrinsic reads ("%smid", "%cluster_ctaid.x"), or "" for other calls.
+std::string specialRegister(const llvm::CallBase &CB);
+
+/// The inline PTX of CB, or "" if CB does not call inline assembly.
+llvm::StringRef inlineAsmText(const llvm::CallBase &CB);
+/// True if Text names the special register Reg ("%ctaid" also matches
+/// "%ctaid.x" but not "%nctaid").
+bool asmReadsRegister(llvm::StringRef Text, llvm::StringRef Reg);
+/// True if Text holds the instruction Opcode ("exit", "bar.sync") as a word.
+bool asmHasInstruction(llvm::StringRef Text, llvm::StringRef Opcode);
+
+} // namespace baton::ir
+
+#endif // BATON_LIB_LLVM_INSTRUCTIONINFO_H

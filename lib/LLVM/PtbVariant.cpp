@@ -1,0 +1,276 @@
+//===- PtbVariant.cpp - Wrap a kernel body in a persistent worker loop ----===//
+//
+// The IR twin of lib/Transform/PtbVariant.cpp; the protocol is the same.
+// K__baton_ptb is launched with any number of workers. Each worker loops:
+//
+//   leader (thread 0,0,0): v = preempt ? STOP : atomicAdd(&next, 1); decode
+//                          v into (x, y, z); store {v, x, y, z} to a slot
+//   barrier D            - publishes the slot, ends the previous block
+//   all threads:           read the slot; leave if v >= end; run the body
+//
+// The slot is double-buffered, so one barrier per virtual block suffices:
+// the leader fills slot[i+1] (which is slot[i-1]) during or right after its
+// own body i; every thread read slot[i-1] before it arrived at the previous
+// barrier D, which the leader has already passed. The leader claims block
+// i+1 after body i, or, if the host sets BATON_TASK_PREFETCH, before body i
+// so that the claim's latency hides behind the body.
+//
+// The slots live in the last bytes of dynamic shared memory (the launch adds
+// BATON_PTB_DYNAMIC_SHARED_BYTES): a static variable would shift the
+// kernel's dynamic shared memory, whose alignment TMA and wgmma code relies
+// on. Reads of %dynamic_smem_size in the body are reduced by the same amount.
+//
+// Early exits. In the original kernel a thread that exits counts as arrived
+// at every later full-CTA barrier (PTX ISA, exit). Here `ret` and
+// llvm.nvvm.exit branch to the end of the block instead, where the thread
+// waits on barrier D. If the body has full-CTA barriers, the thread must keep
+// "arriving" at them: barrier D is then entered as
+// llvm.nvvm.barrier.cta.red.and.all(D, true) in a loop (the drain), and every
+// full-CTA barrier of the body becomes llvm.nvvm.barrier.cta.red.and.all(D,
+// false). A body barrier thus completes with the drained threads' help, and
+// the drain ends, for all threads at the same instance, only when every
+// thread has reached the end of the block. The non-aligned forms are used
+// because threads of one warp may wait at different barrier instructions.
+//
+//   baton.entry:   allocas; task fields; leader/early/late; slot address
+//   baton.first:   (leader fetched into slot 0) barrier D
+//   baton.loop:    {v,x,y,z} = slot[parity]; v >= end? -> baton.exit
+//   baton.claim:   parity ^= 16; early claim into slot[parity]
+//   baton.body:    -> <body>, whose exits branch to baton.next
+//   baton.next:    late claim into slot[parity]
+//   baton.fetched: barrier D (or baton.drain) -> baton.loop
+//   baton.exit:    leader updates workers_exited / workers_preempted; ret
+//
+//===----------------------------------------------------------------------===//
+#include "Variants.h"
+
+#include "baton/task.h"
+
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace baton::ir {
+
+namespace {
+
+class PtbBuilder {
+public:
+  PtbBuilder(const VariantRequest &R, const BarrierPlan &Plan,
+             GlobalVariable &DynamicShared)
+      : R(R), Plan(Plan), DynamicShared(DynamicShared) {}
+
+  Function *build();
+
+private:
+  BasicBlock *block(const Twine &Name, BasicBlock *Before = nullptr) {
+    return BasicBlock::Create(S.F->getContext(), Name, S.F,
+                              Before ? Before : S.BodyEntry);
+  }
+  Value *emitFetch(IRBuilder<> &B, Value *Parity);
+  void emitBarrierD(IRBuilder<> &B);
+
+  const VariantRequest &R;
+  BarrierPlan Plan;
+  GlobalVariable &DynamicShared;
+  VariantShell S;
+  std::array<Value *, 3> Grid = {};
+  Value *Slot = nullptr;
+};
+
+// Leader only: claim the next virtual block (or STOP when preempted) and
+// publish it with its coordinates in slot[Parity]. Returns "preempted".
+Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity) {
+  BasicBlock *From = B.GetInsertBlock();
+  BasicBlock *After = From->getNextNode();
+  Value *Flag = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_PREEMPT,
+                                  "baton.preempt.flag");
+  cast<LoadInst>(Flag)->setVolatile(true);
+  Value *Preempted = B.CreateICmpNE(Flag, B.getInt32(0), "baton.preempted");
+  BasicBlock *Claim = block("baton.take", After);
+  BasicBlock *Publish = block("baton.publish", After);
+  B.CreateCondBr(Preempted, Publish, Claim);
+
+  B.SetInsertPoint(Claim);
+  Value *Next =
+      B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), S.Task, BATON_TASK_OFFSET_NEXT);
+  Value *Taken = B.CreateAtomicRMW(AtomicRMWInst::Add, Next, B.getInt32(1),
+                                   Align(4), AtomicOrdering::Monotonic);
+  B.CreateBr(Publish);
+
+  B.SetInsertPoint(Publish);
+  PHINode *NV = B.CreatePHI(B.getInt32Ty(), 2, "baton.nv");
+  NV->addIncoming(B.getInt32(~0u), From); // STOP
+  NV->addIncoming(Taken, Claim);
+  std::array<Value *, 3> Coord = emitDecode(B, R.Use, NV, Grid, "baton.n");
+  Value *Vec = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 4));
+  Vec = B.CreateInsertElement(Vec, NV, uint64_t(0));
+  for (unsigned I = 0; I < 3; ++I)
+    Vec = B.CreateInsertElement(Vec, Coord[I] ? Coord[I] : NV, uint64_t(I + 1));
+  Value *Addr = B.CreateGEP(B.getInt8Ty(), Slot, Parity, "baton.addr");
+  B.CreateAlignedStore(Vec, Addr, Align(16));
+  return Preempted;
+}
+
+void PtbBuilder::emitBarrierD(IRBuilder<> &B) {
+  if (!Plan.Drain) {
+    B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
+                      {B.getInt32(Plan.Id)});
+    return;
+  }
+  BasicBlock *After = B.GetInsertBlock()->getNextNode();
+  BasicBlock *Drain = block("baton.drain", After);
+  B.CreateBr(Drain);
+  B.SetInsertPoint(Drain);
+  Value *All = B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_red_and_all, {},
+                                 {B.getInt32(Plan.Id), B.getTrue()},
+                                 nullptr, "baton.all");
+  BasicBlock *Done = block("baton.drained", After);
+  B.CreateCondBr(All, Done, Drain);
+  B.SetInsertPoint(Done);
+}
+
+Function *PtbBuilder::build() {
+  S = addVariantFunction(R, VariantKind::Ptb);
+  IRBuilder<> B(S.Entry);
+  Value *End = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_END, "baton.end");
+  Value *Flags = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_FLAGS,
+                                   "baton.flags");
+  Grid = emitLoadGrid(B, S.Task, R.Use);
+  // The leader is thread (0, 0, 0); it claims blocks early or late.
+  Value *T = B.CreateOr(
+      B.CreateOr(B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_x, {}),
+                 B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_y, {})),
+      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_z, {}));
+  Value *Leader = B.CreateICmpEQ(T, B.getInt32(0), "baton.leader");
+  Value *Prefetch = B.CreateICmpNE(
+      B.CreateAnd(Flags, B.getInt32(BATON_TASK_PREFETCH)), B.getInt32(0));
+  Value *Early = B.CreateAnd(Leader, Prefetch, "baton.early");
+  Value *Late = B.CreateAnd(Leader, B.CreateNot(Prefetch), "baton.late");
+  // Slots: the 32 bytes below the end of dynamic shared memory, 16-aligned.
+  Value *DSmem = B.CreateIntrinsic(
+      Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size, {}, {}, nullptr,
+      "baton.dsmem");
+  Value *Raw = B.CreateGEP(B.getInt8Ty(), &DynamicShared,
+                           B.CreateSub(DSmem, B.getInt32(32)));
+  Type *IndexTy =
+      S.F->getDataLayout().getIndexType(DynamicShared.getType());
+  Slot = B.CreateIntrinsic(Intrinsic::ptrmask,
+                           {DynamicShared.getType(), IndexTy},
+                           {Raw, ConstantInt::get(IndexTy, -16)}, nullptr,
+                           "baton.slot");
+  Value *BodyDSmem = B.CreateSub(
+      DSmem, B.getInt32(BATON_PTB_DYNAMIC_SHARED_BYTES), "baton.body.dsmem");
+  BasicBlock *Fetch0 = block("baton.fetch.first");
+  BasicBlock *First = block("baton.first");
+  B.CreateCondBr(Leader, Fetch0, First);
+  B.SetInsertPoint(Fetch0);
+  Value *Preempted0 = emitFetch(B, B.getInt32(0));
+  BasicBlock *Fetched0 = B.GetInsertBlock();
+  B.CreateBr(First);
+
+  B.SetInsertPoint(First);
+  PHINode *PreemptedFirst = B.CreatePHI(B.getInt1Ty(), 2);
+  PreemptedFirst->addIncoming(B.getFalse(), S.Entry);
+  PreemptedFirst->addIncoming(Preempted0, Fetched0);
+  B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
+                    {B.getInt32(Plan.Id)});
+  BasicBlock *Loop = block("baton.loop");
+  B.CreateBr(Loop);
+
+  B.SetInsertPoint(Loop);
+  PHINode *Parity = B.CreatePHI(B.getInt32Ty(), 2, "baton.parity");
+  PHINode *PreemptedLoop = B.CreatePHI(B.getInt1Ty(), 2, "baton.preempted");
+  Parity->addIncoming(B.getInt32(0), First);
+  PreemptedLoop->addIncoming(PreemptedFirst, First);
+  Value *Loaded = B.CreateAlignedLoad(
+      FixedVectorType::get(B.getInt32Ty(), 4),
+      B.CreateGEP(B.getInt8Ty(), Slot, Parity), Align(16), "baton.slot.v");
+  Value *V = B.CreateExtractElement(Loaded, uint64_t(0), "baton.v");
+  std::array<Value *, 3> Coord = {};
+  for (unsigned I = 0; I < 3; ++I)
+    if (R.Use.CtaId[I])
+      Coord[I] = B.CreateExtractElement(Loaded, uint64_t(I + 1),
+                                        "baton.ctaid." + Twine("xyz"[I]));
+  BasicBlock *Exit = block("baton.exit", nullptr);
+  Exit->moveAfter(&S.F->back());
+  BasicBlock *Claim = block("baton.claim");
+  B.CreateCondBr(B.CreateICmpUGE(V, End, "baton.stop"), Exit, Claim);
+
+  B.SetInsertPoint(Claim);
+  Value *NextParity = B.CreateXor(Parity, B.getInt32(16), "baton.parity.next");
+  BasicBlock *EarlyFetch = block("baton.fetch.early");
+  BasicBlock *Body = block("baton.body");
+  B.CreateCondBr(Early, EarlyFetch, Body);
+  B.SetInsertPoint(EarlyFetch);
+  Value *PreemptedEarly = emitFetch(B, NextParity);
+  BasicBlock *EarlyDone = B.GetInsertBlock();
+  B.CreateBr(Body);
+  B.SetInsertPoint(Body);
+  PHINode *PreemptedBody = B.CreatePHI(B.getInt1Ty(), 2);
+  PreemptedBody->addIncoming(PreemptedLoop, Claim);
+  PreemptedBody->addIncoming(PreemptedEarly, EarlyDone);
+  B.CreateBr(S.BodyEntry);
+
+  // The end of the virtual block, after the body's blocks.
+  BasicBlock *Next = block("baton.next", Exit);
+  BasicBlock *LateFetch = block("baton.fetch.late", Exit);
+  BasicBlock *Fetched = block("baton.fetched", Exit);
+  B.SetInsertPoint(Next);
+  B.CreateCondBr(Late, LateFetch, Fetched);
+  B.SetInsertPoint(LateFetch);
+  Value *PreemptedLate = emitFetch(B, NextParity);
+  BasicBlock *LateDone = B.GetInsertBlock();
+  B.CreateBr(Fetched);
+  B.SetInsertPoint(Fetched);
+  PHINode *PreemptedFetched = B.CreatePHI(B.getInt1Ty(), 2);
+  PreemptedFetched->addIncoming(PreemptedBody, Next);
+  PreemptedFetched->addIncoming(PreemptedLate, LateDone);
+  emitBarrierD(B);
+  Parity->addIncoming(NextParity, B.GetInsertBlock());
+  PreemptedLoop->addIncoming(PreemptedFetched, B.GetInsertBlock());
+  B.CreateBr(Loop);
+
+  B.SetInsertPoint(Exit);
+  BasicBlock *Stats = block("baton.stats", nullptr);
+  BasicBlock *StatsPreempted = block("baton.stats.preempted", nullptr);
+  BasicBlock *Done = block("baton.done", nullptr);
+  B.CreateCondBr(Leader, Stats, Done);
+  B.SetInsertPoint(Stats);
+  auto Count = [&](unsigned Offset) {
+    B.CreateAtomicRMW(
+        AtomicRMWInst::Add,
+        B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), S.Task, Offset),
+        B.getInt32(1), Align(4), AtomicOrdering::Monotonic);
+  };
+  Count(BATON_TASK_OFFSET_WORKERS_EXITED);
+  B.CreateCondBr(PreemptedLoop, StatsPreempted, Done);
+  B.SetInsertPoint(StatsPreempted);
+  Count(BATON_TASK_OFFSET_WORKERS_PREEMPTED);
+  B.CreateBr(Done);
+  B.SetInsertPoint(Done);
+  B.CreateRetVoid();
+  for (BasicBlock *BB : {Stats, StatsPreempted, Done})
+    BB->moveAfter(&S.F->back());
+
+  virtualiseBlockIndex(S.Body,
+                       {Coord[0], Coord[1], Coord[2], Grid[0], Grid[1], Grid[2]},
+                       R.Callees);
+  ExitAndBarrierRewrite Exits;
+  Exits.ExitTarget = Next;
+  if (Plan.Drain)
+    Exits.DrainBarrier = Plan.Id;
+  Exits.DynamicSharedSize = BodyDSmem;
+  rewriteExitsAndBarriers(S.Body, Exits);
+  return S.F;
+}
+
+} // namespace
+
+Function *buildPtbVariant(const VariantRequest &R, const BarrierPlan &Plan,
+                          GlobalVariable &DynamicShared) {
+  return PtbBuilder(R, Plan, DynamicShared).build();
+}
+
+} // namespace baton::ir

@@ -1,0 +1,23 @@
+//===- RouteLaunches.h - Route host-side kernel launches to the shim ------===//
+//
+// The host half of the plugin: in the host compilation of a CUDA program,
+// launches of kernels go to baton_cudaLaunchKernel (baton/cuda_launch.h)
+// instead of cudaLaunchKernel, so the runtime's scheduler decides how each
+// one runs. See RouteLaunches.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_LIB_LLVM_ROUTELAUNCHES_H
+#define BATON_LIB_LLVM_ROUTELAUNCHES_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace baton {
+
+class RouteLaunchesPass : public llvm::PassInfoMixin<RouteLaunchesPass> {
+public:
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+} // namespace baton
+
+#endif // BATON_LIB_LLVM_ROUTELAUNCHES_H

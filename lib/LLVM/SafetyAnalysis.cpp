@@ -1,0 +1,295 @@
+//===- SafetyAnalysis.cpp - Decide which variants a kernel may have -------===//
+//
+// The same rules as lib/Transform/SafetyAnalysis.cpp (docs/refusals.md has
+// the user-facing version), read off intrinsics instead of PTX operands:
+// - Grid-wide sync needs every block of the grid resident at once; cooperative
+//   groups reach the grid workspace through %envreg (clang emits it as inline
+//   PTX) or cudaCG*.
+// - Cluster registers, barriers and launch attributes describe the physical
+//   launch, which a variant does not preserve.
+// - Device-side launches and the device runtime API tie child grids to the
+//   parent's blocks.
+// - %smid/%nsmid/%gridid differ between a launch and its resumption.
+// - External and indirect calls hide code that may read the block index.
+// - Inline PTX is opaque to the rewrite: reading %ctaid/%nctaid there cannot
+//   be virtualised (block-id-vector), and exits and barriers there cannot be
+//   redirected to the worker loop (PTB only).
+// - For PTB only: exits and barriers inside callees, barrier ids that are not
+//   constants, barrier reductions, setmaxnreg, and the shared memory sizes a
+//   PTB launch changes, as on the PTX side.
+//
+//===----------------------------------------------------------------------===//
+#include "SafetyAnalysis.h"
+
+#include "InstructionInfo.h"
+
+#include "llvm/IR/CallingConv.h"
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <array>
+
+using namespace llvm;
+
+namespace baton::ir {
+
+bool isKernel(const Function &F) {
+  return F.getCallingConv() == CallingConv::PTX_Kernel;
+}
+
+namespace {
+
+/// Extern functions whose bodies ptxas supplies and that cannot observe the
+/// block index.
+bool isKnownSafeExternal(StringRef Name) {
+  static constexpr std::array<StringRef, 5> Safe = {
+      "vprintf", "malloc", "free", "__assertfail", "__assert_fail"};
+  return is_contained(Safe, Name);
+}
+
+std::string printed(const Instruction &I) {
+  std::string S;
+  raw_string_ostream OS(S);
+  I.print(OS);
+  return StringRef(S).trim().str();
+}
+
+class SafetyChecker {
+public:
+  explicit SafetyChecker(const CallGraph &CG) : CG(CG) {}
+
+  void checkFunction(Function &F, bool IsKernel);
+  void checkKernelAttributes(Function &K);
+  std::vector<FoundRefusal> take() { return std::move(Found); }
+
+private:
+  void checkCall(Function &F, CallBase &CB, bool IsKernel);
+  void checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
+                      bool IsKernel);
+  void checkRegister(Function &F, CallBase &CB, StringRef Reg, bool IsKernel);
+  void refuse(RefusalKind Kind, const Function &F, const Instruction *I,
+              std::string Message);
+
+  const CallGraph &CG;
+  std::vector<FoundRefusal> Found;
+};
+
+void SafetyChecker::refuse(RefusalKind Kind, const Function &F,
+                           const Instruction *I, std::string Message) {
+  for (const FoundRefusal &R : Found)
+    if (R.What.Kind == Kind)
+      return; // one refusal per kind: the first occurrence
+  FoundRefusal R;
+  R.What.Kind = Kind;
+  R.What.Function = F.getName().str();
+  R.What.Message = std::move(Message);
+  R.In = &F;
+  if (I) {
+    R.What.Construct = printed(*I);
+    // The line in F itself: for code inlined from a header, the call site.
+    if (const DILocation *Loc = I->getDebugLoc().get()) {
+      while (const DILocation *At = Loc->getInlinedAt())
+        Loc = At;
+      R.Loc = DebugLoc(Loc);
+    }
+  }
+  if (R.Loc) {
+    R.What.Line = R.Loc.getLine();
+    R.What.Column = R.Loc.getCol();
+  } else if (const DISubprogram *SP = F.getSubprogram()) {
+    R.What.Line = SP->getLine();
+  }
+  Found.push_back(std::move(R));
+}
+
+void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
+                                  bool IsKernel) {
+  if (Reg == "%smid" || Reg == "%nsmid" || Reg == "%gridid")
+    return refuse(RefusalKind::HardwareId, F, &CB,
+                  "reads " + Reg.str() +
+                      ", which differs between a launch and its resumption");
+  if (Reg.starts_with("%cluster") || Reg.starts_with("%nclusterid") ||
+      Reg == "%is_explicit_cluster")
+    return refuse(RefusalKind::Cluster, F, &CB,
+                  "reads the cluster register " + Reg.str());
+  if (Reg.starts_with("%envreg"))
+    return refuse(RefusalKind::GridSync, F, &CB,
+                  "reads " + Reg.str() +
+                      " (the cooperative-launch grid workspace used by "
+                      "grid-wide synchronisation)");
+  if (Reg == "%ctaid.w" || Reg == "%nctaid.w")
+    return refuse(RefusalKind::BlockIdVector, F, &CB,
+                  "reads " + Reg.str() +
+                      "; only the .x/.y/.z components can be virtualised");
+  // The body's %dynamic_smem_size is corrected for the PTB launch's extra
+  // bytes; a callee's cannot be, and %total_smem_size is rounded to the
+  // allocation unit, so neither can be given its original value.
+  if ((!IsKernel && Reg == "%dynamic_smem_size") || Reg == "%total_smem_size")
+    refuse(RefusalKind::SharedMemorySize, F, &CB,
+           "reads " + Reg.str() + (IsKernel ? "" : " inside a device function") +
+               ", which a PTB launch changes");
+}
+
+void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
+                                   bool IsKernel) {
+  for (StringRef Reg : {"%smid", "%nsmid", "%gridid", "%total_smem_size"})
+    if (asmReadsRegister(Text, Reg))
+      checkRegister(F, CB, Reg, IsKernel);
+  if (!IsKernel && asmReadsRegister(Text, "%dynamic_smem_size"))
+    checkRegister(F, CB, "%dynamic_smem_size", IsKernel);
+  if (Text.contains("%cluster") || Text.contains("%nclusterid") ||
+      Text.contains("%is_explicit_cluster") ||
+      Text.contains("barrier.cluster") || asmHasInstruction(Text, "mapa") ||
+      asmHasInstruction(Text, "getctarank") ||
+      Text.contains("multicast::cluster"))
+    refuse(RefusalKind::Cluster, F, &CB,
+           "uses thread-block clusters in inline assembly");
+  if (Text.contains("%envreg"))
+    refuse(RefusalKind::GridSync, F, &CB,
+           "reads %envreg in inline assembly (the cooperative-launch grid "
+           "workspace used by grid-wide synchronisation)");
+  if (asmReadsRegister(Text, "%ctaid") || asmReadsRegister(Text, "%nctaid"))
+    refuse(RefusalKind::BlockIdVector, F, &CB,
+           "reads %ctaid or %nctaid in inline assembly, which cannot be "
+           "virtualised");
+  if (asmHasInstruction(Text, "setmaxnreg"))
+    refuse(RefusalKind::RegisterReallocation, F, &CB,
+           "reallocates registers with setmaxnreg, which a PTB worker would "
+           "repeat in every virtual block");
+  if (asmHasInstruction(Text, "exit"))
+    refuse(RefusalKind::ExitInCallee, F, &CB,
+           "calls exit in inline assembly; a PTB worker cannot end only its "
+           "virtual block from there");
+  for (StringRef Barrier : {"bar.sync", "bar.arrive", "bar.red",
+                            "barrier.sync", "barrier.arrive", "barrier.red",
+                            "bar.cta", "barrier.cta"})
+    if (asmHasInstruction(Text, Barrier))
+      return refuse(RefusalKind::BarrierInCallee, F, &CB,
+                    "has a CTA barrier in inline assembly; PTB workers "
+                    "redirect barrier intrinsics only");
+}
+
+void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
+  if (CB.isInlineAsm())
+    return checkInlineAsm(F, CB, inlineAsmText(CB), IsKernel);
+
+  Function *Callee = CB.getCalledFunction();
+  if (!Callee) {
+    for (Function *Target : CG.addressTaken())
+      if (CG.readsBlockIndex(*Target))
+        return refuse(RefusalKind::IndirectCall, F, &CB,
+                      "makes an indirect call, and '" +
+                          Target->getName().str() +
+                          "', whose address is taken, reads the block index");
+    return;
+  }
+  if (Callee->isIntrinsic()) {
+    StringRef Name = Callee->getName();
+    if (std::string Reg = specialRegister(CB); !Reg.empty())
+      return checkRegister(F, CB, Reg, IsKernel);
+    if (Name.starts_with("llvm.nvvm.barrier.cluster") ||
+        Name.starts_with("llvm.nvvm.mapa") ||
+        Name.starts_with("llvm.nvvm.getctarank") ||
+        Name.starts_with("llvm.nvvm.is_explicit_cluster") ||
+        Name.contains("multicast"))
+      return refuse(RefusalKind::Cluster, F, &CB,
+                    "uses thread-block clusters ('" +
+                        Name.drop_front(strlen("llvm.nvvm.")).str() + "')");
+    if (Name.starts_with("llvm.nvvm.setmaxnreg"))
+      return refuse(RefusalKind::RegisterReallocation, F, &CB,
+                    "reallocates registers with setmaxnreg, which a PTB "
+                    "worker would repeat in every virtual block");
+    if (!IsKernel && isExit(CB))
+      return refuse(RefusalKind::ExitInCallee, F, &CB,
+                    "calls exit inside a device function; a PTB worker "
+                    "cannot end only its virtual block from there");
+    auto Barrier = classifyBarrier(CB);
+    if (!Barrier)
+      return;
+    if (!IsKernel)
+      return refuse(RefusalKind::BarrierInCallee, F, &CB,
+                    "has a CTA barrier inside a device function; PTB workers "
+                    "redirect barriers in the kernel body only");
+    if (!Barrier->Id)
+      return refuse(RefusalKind::BarrierRegisterId, F, &CB,
+                    "uses a barrier whose id is not a constant below 16");
+    if (Barrier->Op == BarrierUse::Reduce)
+      return refuse(RefusalKind::BarrierReduction, F, &CB,
+                    "uses a reduction barrier (bar.red, from "
+                    "__syncthreads_count/and/or), which threads that left "
+                    "their virtual block early cannot join");
+    return;
+  }
+  if (!Callee->isDeclaration())
+    return;
+  StringRef Name = Callee->getName();
+  if (Name.starts_with("cudaCG"))
+    return refuse(RefusalKind::GridSync, F, &CB,
+                  "calls " + Name.str() +
+                      " (cooperative groups grid synchronisation)");
+  if (Name.starts_with("cuda") || Name.starts_with("__cuda"))
+    return refuse(RefusalKind::DynamicParallelism, F, &CB,
+                  "calls the device runtime function " + Name.str() +
+                      " (dynamic parallelism)");
+  if (!isKnownSafeExternal(Name))
+    refuse(RefusalKind::ExternalCall, F, &CB,
+           "calls '" + Name.str() +
+               "', which is declared but not defined in this module, so it "
+               "cannot be checked");
+}
+
+void SafetyChecker::checkFunction(Function &F, bool IsKernel) {
+  for (Instruction &I : instructions(F))
+    if (auto *CB = dyn_cast<CallBase>(&I))
+      checkCall(F, *CB, IsKernel);
+}
+
+void SafetyChecker::checkKernelAttributes(Function &K) {
+  for (StringRef Name : {"nvvm.cluster_dim", "nvvm.maxclusterrank",
+                         "nvvm.blocksareclusters"})
+    if (K.hasFnAttribute(Name))
+      refuse(RefusalKind::Cluster, K, nullptr,
+             "is declared with " + Name.str() + " (cluster launch)");
+}
+
+} // namespace
+
+std::vector<FoundRefusal> checkSafety(Function &Kernel, const CallGraph &CG,
+                                      ArrayRef<Function *> Reachable) {
+  SafetyChecker Checker(CG);
+  Checker.checkKernelAttributes(Kernel);
+  Checker.checkFunction(Kernel, /*IsKernel=*/true);
+  for (Function *F : Reachable)
+    Checker.checkFunction(*F, /*IsKernel=*/false);
+  return Checker.take();
+}
+
+std::optional<BarrierPlan> planBarriers(Function &Kernel, FoundRefusal &Why) {
+  uint32_t TakenByBody = 0; // ids used with an explicit count or arrive
+  BarrierPlan Plan;
+  for (Instruction &I : instructions(Kernel)) {
+    auto *CB = dyn_cast<CallBase>(&I);
+    auto B = CB ? classifyBarrier(*CB) : std::nullopt;
+    if (!B || !B->Id)
+      continue;
+    if (B->Op == BarrierUse::Sync && !B->HasCount)
+      Plan.Drain = true;
+    else
+      TakenByBody |= 1u << *B->Id;
+  }
+  for (Plan.Id = 0; Plan.Id < 16; ++Plan.Id)
+    if (!(TakenByBody & (1u << Plan.Id)))
+      return Plan;
+  Why.What.Kind = RefusalKind::NoFreeBarrier;
+  Why.What.Function = Kernel.getName().str();
+  Why.What.Message = "uses all 16 CTA barriers with thread counts; the worker "
+                     "loop needs one of its own";
+  Why.In = &Kernel;
+  if (const DISubprogram *SP = Kernel.getSubprogram())
+    Why.What.Line = SP->getLine();
+  return std::nullopt;
+}
+
+} // namespace baton::ir

@@ -1,0 +1,50 @@
+//===- SafetyAnalysis.h - Decide which variants a kernel may have ---------===//
+//
+// The IR twin of lib/Transform/SafetyAnalysis.h: scans a kernel and every
+// function it can reach for constructs whose meaning a variant could change,
+// and returns one refusal per kind found (the first occurrence, with its
+// location). Refusals whose kind is PTB-only leave the slice variant allowed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_LIB_LLVM_SAFETYANALYSIS_H
+#define BATON_LIB_LLVM_SAFETYANALYSIS_H
+
+#include "CallGraph.h"
+#include "baton/Transform/Refusal.h"
+
+#include "llvm/IR/DebugLoc.h"
+
+#include <optional>
+#include <vector>
+
+namespace baton::ir {
+
+/// A refusal and where it was found, for the diagnostic.
+struct FoundRefusal {
+  Refusal What;
+  const llvm::Function *In = nullptr;
+  llvm::DebugLoc Loc;
+};
+
+std::vector<FoundRefusal> checkSafety(llvm::Function &Kernel,
+                                      const CallGraph &CG,
+                                      llvm::ArrayRef<llvm::Function *> Reachable);
+
+/// The barrier plan of a PTB variant: which barrier id the worker loop uses
+/// and whether early-exited threads must keep joining the body's full-CTA
+/// barriers (the drain protocol). A refusal if no id is free.
+struct BarrierPlan {
+  uint32_t Id = 0;
+  bool Drain = false;
+};
+std::optional<BarrierPlan> planBarriers(llvm::Function &Kernel,
+                                        FoundRefusal &Why);
+
+/// Every function in the module that is a kernel: ptx_kernel calling
+/// convention (LLVM 22 upgrades the old nvvm.annotations "kernel" entries to
+/// it when it reads a module).
+bool isKernel(const llvm::Function &F);
+
+} // namespace baton::ir
+
+#endif // BATON_LIB_LLVM_SAFETYANALYSIS_H
