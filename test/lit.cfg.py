@@ -17,5 +17,25 @@ config.substitutions.append(("%ptxas-path", config.ptxas))
 config.substitutions.append(("%ptxas", config.ptxas + " -arch=sm_90a"))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%corpus", os.path.join(config.baton_src_root, "test", "corpus")))
+
+# The LLVM front end (test/LLVM: opt + FileCheck on IR; test/Clang: CUDA
+# through clang -fpass-plugin), only where the plugin is built.
+if config.baton_plugin:
+    config.available_features.add("baton-plugin")
+    config.suffixes += [".ll", ".cu"]
+    clang_cuda = (config.clang + " -x cuda --cuda-gpu-arch=sm_90a"
+                  " --cuda-path=" + config.cuda_path +
+                  " -Wno-unknown-cuda-version"
+                  " -I" + os.path.join(config.cuda_path, "include", "cccl"))
+    config.substitutions.append(("%baton-plugin", config.baton_plugin))
+    config.substitutions.append(
+        ("%opt", config.opt + " -load-pass-plugin=" + config.baton_plugin))
+    config.substitutions.append(("%llc", config.llc))
+    # %clang-cuda before %clang: lit substitutes in order.
+    config.substitutions.append(("%clang-cuda", clang_cuda))
+    config.substitutions.append(("%clang", config.clang))
+else:
+    config.excludes += ["LLVM", "Clang"]
+
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", "")])

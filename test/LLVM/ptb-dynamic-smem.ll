@@ -1,0 +1,35 @@
+; PTB slots live in the last 32 bytes (16-aligned) of dynamic shared memory,
+; which the PTB launch enlarges by BATON_PTB_DYNAMIC_SHARED_BYTES (48); the
+; body's own %dynamic_smem_size reads see the original size. The slice
+; variant reads the register unchanged.
+; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
+; RUN: %opt -passes=baton-variants %s -o %t.bc
+; RUN: %llc -mcpu=sm_90a %t.bc -o %t.ptx && %ptxas %t.ptx -o /dev/null
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@buf = external addrspace(3) global [0 x float], align 16
+
+define ptx_kernel void @uses_dyn(ptr %p) {
+  %s = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+  %v = load float, ptr addrspace(3) @buf
+  store i32 %s, ptr %p
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+
+; CHECK: @baton_dynamic_smem = external addrspace(3) global [0 x i8], align 16
+; CHECK-LABEL: define ptx_kernel void @uses_dyn__baton_slice(
+; CHECK: %s = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+; CHECK: store i32 %s, ptr %p
+; CHECK-LABEL: define ptx_kernel void @uses_dyn__baton_ptb(
+; CHECK: %baton.dsmem = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
+; CHECK-NEXT: [[OFF:%.*]] = sub i32 %baton.dsmem, 32
+; CHECK-NEXT: [[RAW:%.*]] = getelementptr i8, ptr addrspace(3) @baton_dynamic_smem, i32 [[OFF]]
+; CHECK-NEXT: %baton.slot = call ptr addrspace(3) @llvm.ptrmask.p3.i64(ptr addrspace(3) [[RAW]], i64 -16)
+; CHECK-NEXT: %baton.body.dsmem = sub i32 %baton.dsmem, 48
+; CHECK: store <4 x i32> {{.*}}, ptr addrspace(3) {{.*}}, align 16
+; CHECK: load <4 x i32>, ptr addrspace(3) {{.*}}, align 16
+; CHECK-NOT: sreg.dynamic_smem_size
+; CHECK: store i32 %baton.body.dsmem, ptr %p

@@ -1,0 +1,49 @@
+; The task ABI: one extra parameter, appended last, a pointer to baton_task
+; in global memory (addrspace(1), align BATON_TASK_ALIGN = 8); fields at the
+; BATON_TASK_OFFSET_* offsets; launch bounds and the kernel calling
+; convention copied from the original.
+; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
+; RUN: %opt -passes=baton-variants %s -o %t.bc
+; RUN: %llc -mcpu=sm_90a %t.bc -o %t.ptx && %ptxas %t.ptx -o /dev/null
+; RUN: FileCheck %s --check-prefix=PTX < %t.ptx
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define ptx_kernel void @abi(ptr %p, i32 %n, float %f) #0 {
+  %x = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  store i32 %x, ptr %p
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+
+attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
+
+; CHECK-LABEL: define ptx_kernel void @abi(ptr %p, i32 %n, float %f) #0 {
+; CHECK-LABEL: define ptx_kernel void @abi__baton_slice(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 8 %baton.task) #0 {
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 12
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
+; CHECK-LABEL: define ptx_kernel void @abi__baton_ptb(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 8 %baton.task) #0 {
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 36
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
+; CHECK: baton.fetch.first:
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 24
+; CHECK: load volatile i32
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 20
+; CHECK: atomicrmw add
+; CHECK: baton.stats:
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 28
+; CHECK: baton.stats.preempted:
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 32
+; CHECK: attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
+
+; PTX: .extern .shared .align 16 .b8 baton_dynamic_smem[];
+; PTX-LABEL: .entry abi__baton_slice(
+; PTX: .param .f32 abi__baton_slice_param_2,
+; PTX-NEXT: .param .u64 .ptr .global .align 8 abi__baton_slice_param_3
+; PTX-NEXT: )
+; PTX-NEXT: .maxntid 128
+; PTX-NEXT: .minnctapersm 2
+; PTX-LABEL: .entry abi__baton_ptb(
+; PTX: .param .u64 .ptr .global .align 8 abi__baton_ptb_param_3
