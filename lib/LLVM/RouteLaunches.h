@@ -16,6 +16,8 @@ namespace baton {
 class RouteLaunchesPass : public llvm::PassInfoMixin<RouteLaunchesPass> {
 public:
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  /// Also at -O0: a launch must reach the scheduler however it was built.
+  static bool isRequired() { return true; }
 };
 
 } // namespace baton
