@@ -56,7 +56,8 @@ VariantShell addVariantFunction(const VariantRequest &R, VariantKind Kind) {
   S.Entry = BasicBlock::Create(Ctx, "baton.entry", S.F, S.BodyEntry);
   // Static allocas stay in the entry block: the PTB body runs in a loop.
   for (Instruction &I : make_early_inc_range(*S.BodyEntry))
-    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && AI->isStaticAlloca())
+    if (auto *AI = dyn_cast<AllocaInst>(&I);
+        AI && isa<ConstantInt>(AI->getArraySize()))
       AI->moveBefore(*S.Entry, S.Entry->end());
   return S;
 }
