@@ -1,6 +1,7 @@
 //===- InstructionInfo.cpp - What NVVM IR does, for the transforms --------===//
 #include "InstructionInfo.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -11,7 +12,55 @@ using namespace llvm;
 
 namespace baton::ir {
 
+/// The single instruction of an inline asm string ("bar.sync 1, 64;" ->
+/// "bar.sync 1, 64"), or "" if it holds anything else.
+static StringRef singleInstruction(StringRef Text) {
+  Text = Text.trim();
+  if (!Text.consume_back(";"))
+    return "";
+  Text = Text.trim();
+  return Text.contains_insensitive(";") || Text.contains('\n') ? "" : Text;
+}
+
+/// Inline PTX that is exactly one CTA barrier with constant operands, as
+/// CUDA code writes named barriers: `bar.sync 1, 64;`, `bar.arrive 2, 128;`,
+/// `barrier.sync 0;`.
+static std::optional<BarrierUse> classifyAsmBarrier(StringRef Text) {
+  Text = singleInstruction(Text);
+  auto [Opcode, Operands] = Text.split(' ');
+  SmallVector<StringRef, 4> Parts;
+  Opcode.split(Parts, '.');
+  if (Parts.empty() || (Parts[0] != "bar" && Parts[0] != "barrier"))
+    return std::nullopt;
+  BarrierUse B;
+  B.Aligned = Parts[0] == "bar";
+  size_t I = 1;
+  if (I < Parts.size() && Parts[I] == "cta")
+    ++I;
+  if (I >= Parts.size() || (Parts[I] != "sync" && Parts[I] != "arrive"))
+    return std::nullopt;
+  B.Op = Parts[I] == "sync" ? BarrierUse::Sync : BarrierUse::Arrive;
+  for (++I; I < Parts.size(); ++I) {
+    if (Parts[I] != "aligned")
+      return std::nullopt;
+    B.Aligned = true;
+  }
+  SmallVector<StringRef, 2> Args;
+  Operands.split(Args, ',');
+  uint32_t Id = 0, Count = 0;
+  if (Args.empty() || Args.size() > 2 || Args[0].trim().getAsInteger(10, Id))
+    return std::nullopt;
+  if (Args.size() == 2 && Args[1].trim().getAsInteger(10, Count))
+    return std::nullopt;
+  B.HasCount = Args.size() == 2;
+  if (Id < 16)
+    B.Id = Id;
+  return B;
+}
+
 std::optional<BarrierUse> classifyBarrier(const CallBase &CB) {
+  if (CB.isInlineAsm())
+    return classifyAsmBarrier(inlineAsmText(CB));
   BarrierUse B;
   switch (CB.getIntrinsicID()) {
   case Intrinsic::nvvm_barrier_cta_sync_all:
@@ -77,6 +126,8 @@ std::optional<unsigned> blockIndexRegister(const CallBase &CB) {
 }
 
 bool isExit(const CallBase &CB) {
+  if (CB.isInlineAsm())
+    return singleInstruction(inlineAsmText(CB)) == "exit";
   return CB.getIntrinsicID() == Intrinsic::nvvm_exit;
 }
 

@@ -18,8 +18,9 @@
 
 namespace baton::ir {
 
-/// A CTA-wide barrier intrinsic (llvm.nvvm.barrier.cta.*; LLVM upgrades the
-/// older barrier0 / bar.sync spellings to these when it reads a module).
+/// A CTA-wide barrier: an llvm.nvvm.barrier.cta.* intrinsic (LLVM upgrades
+/// the older barrier0 / bar.sync spellings to these when it reads a module),
+/// or inline PTX that is exactly one bar/barrier sync or arrive.
 struct BarrierUse {
   enum OpKind { Sync, Arrive, Reduce } Op = Sync;
   bool Aligned = true;
@@ -31,7 +32,7 @@ std::optional<BarrierUse> classifyBarrier(const llvm::CallBase &CB);
 /// Block-index special registers: 0-2 are %ctaid.x/y/z, 3-5 %nctaid.x/y/z.
 std::optional<unsigned> blockIndexRegister(const llvm::CallBase &CB);
 
-/// llvm.nvvm.exit (PTX exit).
+/// llvm.nvvm.exit, or inline PTX that is exactly `exit;`.
 bool isExit(const llvm::CallBase &CB);
 /// llvm.nvvm.read.ptx.sreg.dynamic_smem_size.
 bool readsDynamicSharedSize(const llvm::CallBase &CB);

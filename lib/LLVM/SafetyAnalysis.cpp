@@ -12,8 +12,10 @@
 // - %smid/%nsmid/%gridid differ between a launch and its resumption.
 // - External and indirect calls hide code that may read the block index.
 // - Inline PTX is opaque to the rewrite: reading %ctaid/%nctaid there cannot
-//   be virtualised (block-id-vector), and exits and barriers there cannot be
-//   redirected to the worker loop (PTB only).
+//   be virtualised (block-id-vector). An asm statement that is exactly one
+//   `exit;` or one barrier with constant operands is treated like the
+//   intrinsic; exits and barriers mixed with other PTX cannot be redirected
+//   to the worker loop (PTB only).
 // - For PTB only: exits and barriers inside callees, barrier ids that are not
 //   constants, barrier reductions, setmaxnreg, and the shared memory sizes a
 //   PTB launch changes, as on the PTX side.
@@ -66,6 +68,7 @@ public:
 
 private:
   void checkCall(Function &F, CallBase &CB, bool IsKernel);
+  void checkExitAndBarrier(Function &F, CallBase &CB, bool IsKernel);
   void checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
                       bool IsKernel);
   void checkRegister(Function &F, CallBase &CB, StringRef Reg, bool IsKernel);
@@ -158,6 +161,10 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
     refuse(RefusalKind::RegisterReallocation, F, &CB,
            "reallocates registers with setmaxnreg, which a PTB worker would "
            "repeat in every virtual block");
+  // A lone `exit;` or barrier is classified like the intrinsics (checkCall);
+  // anything else mixing them with other PTX cannot be redirected.
+  if (isExit(CB) || classifyBarrier(CB))
+    return;
   if (asmHasInstruction(Text, "exit"))
     refuse(RefusalKind::ExitInCallee, F, &CB,
            "calls exit in inline assembly; a PTB worker cannot end only its "
@@ -171,9 +178,34 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
                     "redirect barrier intrinsics only");
 }
 
+void SafetyChecker::checkExitAndBarrier(Function &F, CallBase &CB,
+                                        bool IsKernel) {
+  if (!IsKernel && isExit(CB))
+    return refuse(RefusalKind::ExitInCallee, F, &CB,
+                  "calls exit inside a device function; a PTB worker "
+                  "cannot end only its virtual block from there");
+  auto Barrier = classifyBarrier(CB);
+  if (!Barrier)
+    return;
+  if (!IsKernel)
+    return refuse(RefusalKind::BarrierInCallee, F, &CB,
+                  "has a CTA barrier inside a device function; PTB workers "
+                  "redirect barriers in the kernel body only");
+  if (!Barrier->Id)
+    return refuse(RefusalKind::BarrierRegisterId, F, &CB,
+                  "uses a barrier whose id is not a constant below 16");
+  if (Barrier->Op == BarrierUse::Reduce)
+    return refuse(RefusalKind::BarrierReduction, F, &CB,
+                  "uses a reduction barrier (bar.red, from "
+                  "__syncthreads_count/and/or), which threads that left "
+                  "their virtual block early cannot join");
+}
+
 void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
-  if (CB.isInlineAsm())
-    return checkInlineAsm(F, CB, inlineAsmText(CB), IsKernel);
+  if (CB.isInlineAsm()) {
+    checkInlineAsm(F, CB, inlineAsmText(CB), IsKernel);
+    return checkExitAndBarrier(F, CB, IsKernel);
+  }
 
   Function *Callee = CB.getCalledFunction();
   if (!Callee) {
@@ -201,26 +233,7 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
       return refuse(RefusalKind::RegisterReallocation, F, &CB,
                     "reallocates registers with setmaxnreg, which a PTB "
                     "worker would repeat in every virtual block");
-    if (!IsKernel && isExit(CB))
-      return refuse(RefusalKind::ExitInCallee, F, &CB,
-                    "calls exit inside a device function; a PTB worker "
-                    "cannot end only its virtual block from there");
-    auto Barrier = classifyBarrier(CB);
-    if (!Barrier)
-      return;
-    if (!IsKernel)
-      return refuse(RefusalKind::BarrierInCallee, F, &CB,
-                    "has a CTA barrier inside a device function; PTB workers "
-                    "redirect barriers in the kernel body only");
-    if (!Barrier->Id)
-      return refuse(RefusalKind::BarrierRegisterId, F, &CB,
-                    "uses a barrier whose id is not a constant below 16");
-    if (Barrier->Op == BarrierUse::Reduce)
-      return refuse(RefusalKind::BarrierReduction, F, &CB,
-                    "uses a reduction barrier (bar.red, from "
-                    "__syncthreads_count/and/or), which threads that left "
-                    "their virtual block early cannot join");
-    return;
+    return checkExitAndBarrier(F, CB, IsKernel);
   }
   if (!Callee->isDeclaration())
     return;

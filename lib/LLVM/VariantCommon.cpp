@@ -23,6 +23,40 @@ static void dropInvalidatedAttributes(Function &V) {
     A.removeAttr(Attribute::Initializes);
 }
 
+/// True if every use of C is an instruction of F (through constants).
+static bool onlyUsedIn(const Constant &C, const Function &F) {
+  return all_of(C.users(), [&](const User *U) {
+    if (auto *I = dyn_cast<Instruction>(U))
+      return I->getFunction() == &F;
+    auto *CE = dyn_cast<ConstantExpr>(U);
+    return CE && onlyUsedIn(*CE, F);
+  });
+}
+
+/// Gives the variant its own copy of each internal shared variable that
+/// only the kernel uses. The code generator demotes such a variable into its
+/// one user's body; shared with the variants it would stay at module scope
+/// and the original's PTX would change. Shared memory does not outlive a
+/// CTA, so separate copies behave the same.
+static void copyKernelSharedVariables(Function &K, StringRef Suffix,
+                                      ValueToValueMapTy &VMap) {
+  SmallVector<GlobalVariable *, 4> Own;
+  for (GlobalVariable &G : K.getParent()->globals())
+    if (G.getAddressSpace() == 3 && G.hasLocalLinkage() && !G.use_empty() &&
+        onlyUsedIn(G, K))
+      Own.push_back(&G);
+  for (GlobalVariable *GV : Own) {
+    GlobalVariable &G = *GV;
+    auto *Copy = new GlobalVariable(
+        *K.getParent(), G.getValueType(), G.isConstant(), G.getLinkage(),
+        G.hasInitializer() ? G.getInitializer() : nullptr,
+        G.getName() + Suffix, nullptr, G.getThreadLocalMode(),
+        G.getAddressSpace());
+    Copy->copyAttributesFrom(&G);
+    VMap[&G] = Copy;
+  }
+}
+
 VariantShell addVariantFunction(const VariantRequest &R, VariantKind Kind) {
   Function &K = R.Kernel;
   Module &M = *K.getParent();
@@ -41,6 +75,7 @@ VariantShell addVariantFunction(const VariantRequest &R, VariantKind Kind) {
     NewArg->setName(A.getName());
     VMap[&A] = &*NewArg++;
   }
+  copyKernelSharedVariables(K, variantSuffix(Kind), VMap);
   SmallVector<ReturnInst *, 4> Returns;
   CloneFunctionInto(S.F, &K, VMap, CloneFunctionChangeType::LocalChangesOnly,
                     Returns);
