@@ -4,6 +4,9 @@
 # Compiles every test/corpus/src/*.cu for sm_90a with
 #   nvcc      -> test/corpus/nvcc/NAME.ptx
 #   clang-22  -> test/corpus/clang/NAME.ptx
+#   clang-22 -fpass-plugin=BatonPlugin.so -> test/corpus/clang-plugin/NAME.ptx
+#             (originals plus the LLVM plugin's variants, for the GPU harness;
+#             BATON_PLUGIN names the plugin, default build/lib/LLVM/)
 # plus a few files again with line information (.file/.loc directives and
 # DWARF .section blocks, as Triton and `-lineinfo` builds ship them):
 #   nvcc -lineinfo            -> test/corpus/nvcc-lineinfo/NAME.ptx
@@ -31,6 +34,8 @@ NVCC="${NVCC:-$CUDA_PATH/bin/nvcc}"
 CLANG="${CLANG:-clang-22}"
 PTXAS="${PTXAS:-$CUDA_PATH/bin/ptxas}"
 ARCH=sm_90a
+BATON_PLUGIN="${BATON_PLUGIN:-$ROOT/build/lib/LLVM/BatonPlugin.so}"
+[[ -f "$BATON_PLUGIN" ]] || { echo "no plugin at $BATON_PLUGIN (build BatonPlugin or set BATON_PLUGIN)" >&2; exit 1; }
 
 NVCC_FLAGS=(-ptx -arch="$ARCH" -O3)
 CLANG_FLAGS=(-x cuda --cuda-gpu-arch="$ARCH" --cuda-device-only -S -O3
@@ -69,7 +74,7 @@ strip_src_paths() {
   sed -i -e "s|\"$SRC/|\"|g" "$1"
 }
 
-for d in nvcc clang nvcc-lineinfo clang-lineinfo; do
+for d in nvcc clang clang-plugin nvcc-lineinfo clang-lineinfo; do
   rm -f "$CORPUS/$d"/*.ptx
   mkdir -p "$CORPUS/$d"
 done
@@ -103,6 +108,10 @@ for src in "${sources[@]}"; do
     echo "clang  $name.cu"
     "$CLANG" "${CLANG_FLAGS[@]}" "${cl_extra[@]}" -o "$CORPUS/clang/$name.ptx" "$name.cu"
     BUILT+=("clang/$name.ptx"); (( rdc )) && RDC_MODS+=("clang/$name.ptx")
+    echo "clang  $name.cu  (-fpass-plugin)"
+    "$CLANG" "${CLANG_FLAGS[@]}" "${cl_extra[@]}" -fpass-plugin="$BATON_PLUGIN" \
+      -Wno-backend-plugin -o "$CORPUS/clang-plugin/$name.ptx" "$name.cu"
+    BUILT+=("clang-plugin/$name.ptx"); (( rdc )) && RDC_MODS+=("clang-plugin/$name.ptx")
   fi
 
   if in_list "$name" "${LINEINFO_FILES[@]}"; then
