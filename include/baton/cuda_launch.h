@@ -24,7 +24,13 @@
  * (copies, events, synchronisation). Streams can be given a class of their
  * own with baton_set_stream_class().
  *
- * BATON_VERBOSE=1 prints, once per kernel, how its launches are routed.
+ * With BATON_SCHEDULE set, the shim also sets CUDA_DEVICE_MAX_CONNECTIONS
+ * to 32 (the driver's maximum) before main() unless the environment sets
+ * it: a scheduled launch can leave a stream waiting on the device, and a
+ * waiting stream holds up the other streams of its hardware queue.
+ *
+ * BATON_VERBOSE=1 prints, once per kernel, how its launches are routed;
+ * BATON_TRACE=1 prints every scheduling decision.
 \*===----------------------------------------------------------------------===*/
 #ifndef BATON_CUDA_LAUNCH_H
 #define BATON_CUDA_LAUNCH_H

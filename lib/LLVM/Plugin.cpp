@@ -7,9 +7,12 @@
 //   baton-variants<ptb-only>    only K__baton_ptb
 //   print<baton-safety>         prints each kernel's decision, changes nothing
 //
+//   baton-route-launches        host side: kernel launches call the
+//                               scheduler's shim (RouteLaunches.cpp)
+//
 // With `clang -fpass-plugin=BatonPlugin.so` the transform runs by itself on
-// device modules (target triple nvptx*); on any other module the callback's
-// pass does nothing (the host side is a separate pass).
+// device modules (target triple nvptx*), and baton-route-launches on host
+// modules; each does nothing on the other kind.
 //
 // Where it runs: at OptimizerLast, i.e. on the optimised module. Measured
 // with clang-22 -O3 on test/corpus/src and a 128-kernel file (see
@@ -25,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ModuleTransform.h"
+#include "RouteLaunches.h"
 #include "SafetyAnalysis.h"
 
 #include "baton/Transform/Report.h"
@@ -158,6 +162,10 @@ struct BatonSafetyPrinterPass : PassInfoMixin<BatonSafetyPrinterPass> {
 
 bool parseModulePass(StringRef Name, ModulePassManager &MPM,
                      ArrayRef<PassBuilder::PipelineElement>) {
+  if (Name == "baton-route-launches") {
+    MPM.addPass(baton::RouteLaunchesPass());
+    return true;
+  }
   if (Name == "print<baton-safety>") {
     MPM.addPass(BatonSafetyPrinterPass(errs()));
     return true;
@@ -179,6 +187,8 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineParsingCallback(parseModulePass);
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
+        // Before inlining can fold the launch stubs into their callers.
+        MPM.addPass(baton::RouteLaunchesPass());
         if (RunAt == PipelinePoint::Start)
           MPM.addPass(BatonDevicePass());
       });

@@ -208,6 +208,17 @@ baton_routing_stats Router::stats() {
   return {S.LatencyCritical, S.BestEffort, S.Resumes, PassedThrough.load()};
 }
 
+/// Scheduled launches leave streams waiting on the device for work the
+/// scheduler issues later, and a waiting stream holds up every stream that
+/// shares its hardware queue. The driver spreads streams over
+/// CUDA_DEVICE_MAX_CONNECTIONS queues (8 unless set) when it creates the
+/// context; ask for its maximum before the program's first CUDA call.
+[[gnu::constructor]] void widenHardwareQueues() {
+  const char *Schedule = std::getenv("BATON_SCHEDULE");
+  if (Schedule && *Schedule && std::strcmp(Schedule, "off") != 0)
+    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
+}
+
 bool scheduling() {
   Routing S = State.load(std::memory_order_relaxed);
   if (S == Routing::Undecided) {

@@ -179,7 +179,13 @@ private:
   /// Raises the stop request of a Running launch (with Mutex held); false
   /// if it is not Running.
   bool raisePreempt();
-  void createStreamAndEvents();
+  void createEvents();
+  /// Takes the private stream and queues its wait for the user's stream and
+  /// the task's initialisation. A launch that starts paused does this only
+  /// when resumed: a stream blocked in a wait can hold up, on the device,
+  /// every stream that shares its hardware queue, so none is left waiting
+  /// for a launch that is not running.
+  void acquireInner();
   void startOriginal(std::span<void *const> Args);
   void startPtb();
   void startSlices();

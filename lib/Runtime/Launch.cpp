@@ -112,7 +112,7 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   Slot = Runtime.Tasks.acquire(Runtime.Control);
   Generation = Slot->Generation;
   Args = ArgPack(Kernel->ParamSizes, UserArgs, Slot->Task);
-  createStreamAndEvents();
+  createEvents();
 
   baton_task &T = *Slot->Mirror;
   T = baton_task{};
@@ -129,11 +129,11 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
   check(D.cuEventRecord(UserReady, Config.Stream),
         "cuEventRecord (user stream)", Kernel->Name);
-  check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
-  check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
+  if (!Config.StartPaused)
+    acquireInner();
 
   if (Config.StartPaused) {
-    // Nothing runs until resume(), whose kernels queue on Inner behind the
+    // Nothing runs until resume(), which takes the private stream and has it
     // wait for UserReady: the stream order holds however late that is.
     State = LaunchState::Paused;
     if (Config.LaunchMode == Mode::Slices) {
@@ -172,14 +172,20 @@ void LaunchImpl::startOriginal(std::span<void *const> UserArgs) {
         Kernel->Name);
 }
 
-void LaunchImpl::createStreamAndEvents() {
+void LaunchImpl::createEvents() {
   const DriverApi &D = driver();
   // The variant runs at the priority of the stream it was issued on.
   check(D.cuStreamGetPriority(Config.Stream, &StreamPriority),
         "cuStreamGetPriority", Kernel->Name);
-  Inner = Runtime.acquireStream(StreamPriority);
   for (CUevent *E : {&UserReady, &ControlReady, &Drained})
     check(D.cuEventCreate(E, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+}
+
+void LaunchImpl::acquireInner() {
+  const DriverApi &D = driver();
+  Inner = Runtime.acquireStream(StreamPriority);
+  check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
+  check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
 }
 
 void LaunchImpl::issuePtb() {
@@ -310,9 +316,15 @@ void LaunchImpl::resume(uint32_t NewWidth) {
   if (NewWidth)
     Width = std::min(NewWidth, End);
   State = LaunchState::Running;
+  const DriverApi &D = driver();
+  if (!Inner) // started paused: nothing was queued for it yet
+    try {
+      acquireInner();
+    } catch (...) {
+      fail(std::current_exception());
+    }
   if (Config.LaunchMode == Mode::Slices)
     return resumeSlices();
-  const DriverApi &D = driver();
   try {
     Runtime.writePreempt(*Slot, /*Raise=*/false);
     check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");

@@ -10,6 +10,7 @@
 
 #include "Driver.h"
 #include "Impl.h"
+#include "Trace.h"
 
 #include <exception>
 #include <map>
@@ -136,7 +137,8 @@ void RuntimeExecutor::Impl::watch(uint64_t Id, Live &Item) {
                                                       : Completion::Paused,
                            At, At - Item.StartedAt,
                            uint64_t(Done - Item.DoneAtStart)});
-    } catch (...) {
+    } catch (const std::exception &E) {
+      BATON_TRACE("launch %llu failed: %s", (unsigned long long)Id, E.what());
       std::lock_guard Lock(Mutex);
       Failure = std::current_exception();
     }
@@ -201,6 +203,11 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
     Args.push_back(const_cast<std::byte *>(Bytes.data()));
   auto Item = std::make_unique<Live>(
       Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0});
+  BATON_TRACE("launch %llu '%s' form %d width %u%s%s",
+              (unsigned long long)Request.Id, W->K.name().c_str(),
+              int(Request.LaunchForm), Request.Width,
+              Request.HighPriority ? " high-priority" : "",
+              Request.StartPaused ? " start-paused" : "");
   if (!Request.StartPaused) // a paused start reports nothing until resumed
     P->watch(Request.Id, *Item);
   P->Launches[Request.Id] = std::move(Item);
@@ -208,6 +215,7 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
 
 void RuntimeExecutor::requestPause(uint64_t Id) {
   // The launch's waiter reports the pause once the last worker has left.
+  BATON_TRACE("pause %llu", (unsigned long long)Id);
   P->Launches.at(Id)->L.requestPause();
 }
 
@@ -215,6 +223,7 @@ void RuntimeExecutor::resume(uint64_t Id, uint32_t Width) {
   Live &Item = *P->Launches.at(Id);
   if (Item.Waiter.joinable())
     Item.Waiter.join(); // it reported the pause
+  BATON_TRACE("resume %llu width %u", (unsigned long long)Id, Width);
   Item.L.resume(Width);
   P->watch(Id, Item);
 }
@@ -227,10 +236,18 @@ std::vector<Completion> RuntimeExecutor::poll() {
       std::rethrow_exception(std::exchange(P->Failure, nullptr));
     Out = std::exchange(P->Completed, {});
   }
-  for (const Completion &C : Out)
+  for (const Completion &C : Out) {
+    BATON_TRACE("%s %llu after %lld us, %llu blocks",
+                C.What == Completion::Done ? "done" : "paused",
+                (unsigned long long)C.Id,
+                (long long)std::chrono::duration_cast<std::chrono::microseconds>(
+                    C.Elapsed)
+                    .count(),
+                (unsigned long long)C.BlocksRun);
     if (C.What == Completion::Done) {
       P->Launches.at(C.Id)->Waiter.join();
       P->Launches.erase(C.Id);
     }
+  }
   return Out;
 }

@@ -9,7 +9,10 @@
 
 #include "baton/SchedulerService.h"
 
+#include "Trace.h"
+
 #include <condition_variable>
+#include <cstdio>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -46,7 +49,10 @@ void SchedulerService::Impl::loop() {
   while (!Stopping) {
     try {
       Sched.poll();
-    } catch (...) {
+    } catch (const std::exception &E) {
+      // Reported at once: a client blocked in a stream synchronisation may
+      // never call submit() or waitIdle() again to see it.
+      std::fprintf(stderr, "baton: scheduler: %s\n", E.what());
       Failure = std::current_exception();
     }
     if (Sched.idle() || Failure) {
@@ -90,6 +96,9 @@ uint64_t SchedulerService::submit(Work W) {
   {
     std::lock_guard Lock(P->Mutex);
     P->rethrowFailure();
+    BATON_TRACE("submit %s '%s', %llu blocks, queue %u",
+                Lc ? "LC" : "BE", W.Kernel.Name.c_str(),
+                (unsigned long long)W.Kernel.Blocks, W.Queue);
     Id = P->Sched.submit(std::move(W));
     P->Ids.push_back(Id);
     ++(Lc ? P->Counts.LatencyCritical : P->Counts.BestEffort);

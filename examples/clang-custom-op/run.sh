@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# run.sh DEMO PLAIN_DEMO WORKDIR - the clang custom-op example on a GPU.
+#
+# Runs the op built without the plugin, built with it but with scheduling
+# off, and built with it under the scheduler (BATON_SCHEDULE=best-effort)
+# while an inference client interrupts it; every output must be bitwise
+# identical, and the scheduled run must have been paused and resumed.
+# Exits 77 (skipped) where there is no GPU.
+set -uo pipefail
+demo=$1 plain=$2 work=$3
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  echo "SKIP: no NVIDIA GPU on this machine"
+  exit 77
+fi
+mkdir -p "$work"
+passed=0 failed=0
+check() { # check NAME CONDITION-COMMAND...
+  local name=$1; shift
+  if "$@"; then echo "PASS: $name"; passed=$((passed + 1))
+  else echo "FAIL: $name"; failed=$((failed + 1)); fi
+}
+
+"$plain" --out "$work/plain.bin" | tee "$work/plain.log"
+env -u BATON_SCHEDULE "$demo" --out "$work/off.bin" | tee "$work/off.log"
+BATON_SCHEDULE=best-effort BATON_VERBOSE=1 "$demo" --interfere \
+  --out "$work/scheduled.bin" | tee "$work/scheduled.log"
+BATON_SCHEDULE=best-effort "$demo" --out "$work/alone.bin" \
+  | tee "$work/alone.log"
+
+check "plugin build, scheduling off == plain build" \
+  cmp -s "$work/plain.bin" "$work/off.bin"
+check "scheduled with an inference client == plain build" \
+  cmp -s "$work/plain.bin" "$work/scheduled.bin"
+check "scheduled alone == plain build" cmp -s "$work/plain.bin" "$work/alone.bin"
+check "scheduling off routed nothing" \
+  grep -q "routed: 0 best-effort, 0 latency-critical" "$work/off.log"
+resumes=$(sed -n 's/.* \([0-9]*\) resumes$/\1/p' "$work/scheduled.log")
+check "the scheduler paused and resumed the op (${resumes:-0} resumes)" \
+  test "${resumes:-0}" -gt 0
+echo "$passed passed, $failed failed"
+((failed == 0))
