@@ -80,6 +80,6 @@ for at in last start; do
     -o "$WORK/$at.ptx" "$WORK/many.cu" 2>/dev/null
   echo "registers (plugin at $at):"
   "$CUDA_PATH/bin/ptxas" -arch=sm_90a -v "$WORK/$at.ptx" -o /dev/null 2>&1 |
-    awk '/Compiling entry function/ {f=$NF} /Used [0-9]+ registers/ {print "  " f, $5, "registers"}' |
+    awk '/Compiling entry function/ {f=$(NF-2)} /Used [0-9]+ registers/ {print "  " f, $5, "registers"}' |
     grep -E "'_Z2k1PKfPfi(__baton_slice|__baton_ptb)?'" || true
 done
