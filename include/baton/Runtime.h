@@ -202,6 +202,9 @@ public:
   void resume(uint32_t Width = 0);
   /// Blocks until the launch is Done or Paused, and returns which.
   LaunchState wait();
+  /// wait() without blocking: the launch's state, settled first if it has
+  /// stopped on the device since it was last observed.
+  LaunchState poll();
   LaunchState state() const;
   Progress progress() const;
   Mode mode() const;

@@ -110,6 +110,13 @@ public:
   uint64_t submit(Work W);
   /// Takes the executor's completions and re-plans.
   void poll();
+  /// LC work that the client runs itself (kernels of a library the
+  /// scheduler does not launch: cuBLAS, PyTorch): BE work yields to it, as
+  /// to an LC kernel, from now until endExternal(). \p Sms is how many SMs
+  /// it needs; 0 or all of them means time sharing (BE work pauses), fewer
+  /// means space sharing (BE work shrinks to the rest). Returns its id.
+  uint64_t beginExternal(uint32_t Sms = 0);
+  void endExternal(uint64_t Id);
   /// True when every submitted piece of work is Done.
   bool idle() const;
 

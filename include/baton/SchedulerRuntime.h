@@ -11,8 +11,8 @@
 //  * resume(Id, Width) is Launch::resume(Width), so facts().CanResize holds.
 //  * requestPause() raises the launch's flag and returns; the launch's
 //    waiter reports the pause once its last worker has left.
-//  * Completion is observed by one waiting thread per (re)launch; poll()
-//    rethrows a baton::Error that such a thread caught.
+//  * poll() queries every running launch (Launch::poll) and rethrows the
+//    baton::Error of one that failed.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_SCHEDULERRUNTIME_H

@@ -36,10 +36,13 @@ struct ServiceStats {
 
 class SchedulerService {
 public:
-  /// \p PollInterval bounds how long a completion waits to be acted on.
+  /// \p PollInterval bounds how long a completion waits to be acted on;
+  /// 0 (the default) polls every few microseconds while work is
+  /// outstanding, which keeps the gap between two launches of a best-effort
+  /// queue close to the driver's own latency at the cost of a busy thread.
   explicit SchedulerService(
       Runtime &R, const SchedulerOptions &Options = {},
-      std::chrono::microseconds PollInterval = std::chrono::microseconds(20));
+      std::chrono::microseconds PollInterval = std::chrono::microseconds(0));
   /// Waits for all submitted work, then stops the service thread.
   ~SchedulerService();
   SchedulerService(const SchedulerService &) = delete;
@@ -47,6 +50,10 @@ public:
 
   /// Thread-safe. Returns the work's id.
   uint64_t submit(Work W);
+  /// Scheduler::beginExternal / endExternal, thread-safe: bracket LC work
+  /// the client launches itself.
+  uint64_t beginExternal(uint32_t Sms = 0);
+  void endExternal(uint64_t Id);
   /// Returns once every piece of work submitted so far is done.
   void waitIdle();
   WorkInfo info(uint64_t Id) const;

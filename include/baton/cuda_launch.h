@@ -25,9 +25,10 @@
  * own with baton_set_stream_class().
  *
  * With BATON_SCHEDULE set, the shim also sets CUDA_DEVICE_MAX_CONNECTIONS
- * to 32 (the driver's maximum) before main() unless the environment sets
- * it: a scheduled launch can leave a stream waiting on the device, and a
- * waiting stream holds up the other streams of its hardware queue.
+ * to 32 (the driver's maximum) and CUDA_MODULE_LOADING to EAGER before
+ * main(), unless the environment sets them: a scheduled launch can leave a
+ * stream waiting on the device, and a waiting stream holds up the other
+ * streams of its hardware queue and any lazy module load.
  *
  * BATON_VERBOSE=1 prints, once per kernel, how its launches are routed;
  * BATON_TRACE=1 prints every scheduling decision.
@@ -64,6 +65,14 @@ int baton_enable_scheduling(baton_class default_class);
 int baton_scheduling_enabled(void);
 /* Launches on `stream` are of class `cls` from now on. */
 void baton_set_stream_class(cudaStream_t stream, baton_class cls);
+/* Brackets latency-critical work the program launches itself, through
+   libraries the plugin did not build (cuBLAS, cuDNN, PyTorch): best-effort
+   launches yield to it from baton_lc_begin() until baton_lc_end(). `sms` is
+   how many SMs it needs; 0 (or all) pauses best-effort work, fewer shrinks
+   it to the rest. Call baton_lc_begin() before launching the work, and
+   baton_lc_end() once it has completed. Returns 0 with scheduling off. */
+unsigned long long baton_lc_begin(unsigned sms);
+void baton_lc_end(unsigned long long work);
 /* Waits until every scheduled launch has completed (cudaDeviceSynchronize
    does too: a paused launch holds its stream until it completes). Returns 0,
    or -1 with a message on stderr if a launch failed. */

@@ -84,6 +84,7 @@ public:
   void setClass(cudaStream_t Stream, baton_class Class);
   int synchronize();
   baton_routing_stats stats();
+  SchedulerService &service() { return Service; }
   void countPassThrough() { ++PassedThrough; }
 
 private:
@@ -209,14 +210,19 @@ baton_routing_stats Router::stats() {
 }
 
 /// Scheduled launches leave streams waiting on the device for work the
-/// scheduler issues later, and a waiting stream holds up every stream that
-/// shares its hardware queue. The driver spreads streams over
-/// CUDA_DEVICE_MAX_CONNECTIONS queues (8 unless set) when it creates the
-/// context; ask for its maximum before the program's first CUDA call.
-[[gnu::constructor]] void widenHardwareQueues() {
+/// scheduler issues later. Two driver defaults do not mix with that, so
+/// they are changed before the program's first CUDA call (unless the
+/// environment sets them): a waiting stream holds up every stream that
+/// shares its hardware queue, and the driver spreads streams over
+/// CUDA_DEVICE_MAX_CONNECTIONS queues (8 by default, 32 at most); and lazy
+/// module loading may wait for an idle device, which a waiting stream
+/// prevents (Runtime::kernelOf also loads each module whole).
+[[gnu::constructor]] void prepareDriver() {
   const char *Schedule = std::getenv("BATON_SCHEDULE");
-  if (Schedule && *Schedule && std::strcmp(Schedule, "off") != 0)
-    setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
+  if (!Schedule || !*Schedule || std::strcmp(Schedule, "off") == 0)
+    return;
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
+  setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
 }
 
 bool scheduling() {
@@ -265,6 +271,27 @@ int baton_scheduling_enabled(void) { return scheduling() ? 1 : 0; }
 void baton_set_stream_class(cudaStream_t Stream, baton_class Class) {
   if (scheduling())
     Router::get().setClass(Stream, Class);
+}
+
+unsigned long long baton_lc_begin(unsigned Sms) {
+  if (!scheduling())
+    return 0;
+  try {
+    return Router::get().service().beginExternal(Sms);
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "baton: baton_lc_begin: %s\n", E.what());
+    return 0;
+  }
+}
+
+void baton_lc_end(unsigned long long Work) {
+  if (!Work || !scheduling())
+    return;
+  try {
+    Router::get().service().endExternal(Work);
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "baton: baton_lc_end: %s\n", E.what());
+  }
 }
 
 int baton_synchronize(void) {

@@ -51,6 +51,7 @@ namespace baton::detail {
   X(cuModuleEnumerateFunctions)                                                \
   X(cuFuncGetName)                                                             \
   X(cuFuncGetModule)                                                           \
+  X(cuFuncLoad)                                                                \
   X(cuFuncGetParamInfo)                                                        \
   X(cuFuncGetAttribute)                                                        \
   X(cuFuncSetAttribute)                                                        \

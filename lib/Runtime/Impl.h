@@ -135,6 +135,7 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   void requestPause();
   void resume(uint32_t NewWidth);
   LaunchState wait();
+  LaunchState poll();
   Progress progress();
   /// Resumes if paused and waits for completion, reporting (not throwing)
   /// errors: the end of a Launch handle's life.
@@ -170,6 +171,13 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   std::exception_ptr Failure;
   uint32_t Next = 0; ///< PTB cursor as last read back
   uint32_t WorkersExited = 0, WorkersPreempted = 0;
+  /// Done without a read-back (see settlePtb): the statistics above are
+  /// read, and the PTB contract checked, on the first request for them.
+  bool StatisticsStale = false;
+
+  /// Reads the task back into Next and the statistics (with Mutex held);
+  /// fails the launch if it ended early without being preempted.
+  void readStatistics();
 
   SliceProgress Slices;
   std::mutex FeedMutex; ///< serialises feedSlices (issue order = slice order)
@@ -193,6 +201,12 @@ private:
   void issueSlice(uint32_t Begin, uint32_t Count);
   void resumeSlices();
   void waitForSlices();
+  /// Slices: nothing is left in flight that a waiter must wait for (with
+  /// Slices.Mutex held).
+  bool slicesStopped() const;
+  /// After Drained completed with \p R (the result of \p Call) for the
+  /// (re)launch \p SeenEpoch: records a failure, or settles the launch.
+  void settleDrained(CUresult R, uint64_t SeenEpoch, const char *Call);
   void settlePtb(uint64_t SeenEpoch);
   void settleSlices();
   /// Lets the user's stream go on after a failure, so it cannot hang on a

@@ -220,6 +220,22 @@ void LaunchImpl::releaseUserStream() noexcept {
 void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
   if (Epoch != SeenEpoch || State != LaunchState::Running)
     return; // resumed or settled by another thread meanwhile
+  if (!PreemptRaised) {
+    // Nobody asked it to stop, so by the PTB contract it finished. Reading
+    // the task back costs a device round trip on the path from one launch to
+    // the next; the statistics are read (and the contract checked) when
+    // someone asks for them.
+    Next = End;
+    StatisticsStale = true;
+    State = LaunchState::Done;
+    return;
+  }
+  readStatistics();
+  State = Next >= End ? LaunchState::Done : LaunchState::Paused;
+}
+
+void LaunchImpl::readStatistics() {
+  StatisticsStale = false;
   try {
     Runtime.readTask(*Slot, Kernel->Name);
   } catch (...) {
@@ -229,17 +245,12 @@ void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
   Next = T.next;
   WorkersExited = T.workers_exited;
   WorkersPreempted = T.workers_preempted;
-  if (Next >= End) {
-    State = LaunchState::Done;
-    return;
-  }
-  if (!PreemptRaised)
+  if (Next < End && !PreemptRaised)
     fail(std::make_exception_ptr(Error(
         ErrorKind::InvalidState,
         "PTB launch of '" + Kernel->Name + "' ended at virtual block " +
             std::to_string(Next) + " of " + std::to_string(End) +
             " without being preempted: the variant broke the PTB contract")));
-  State = LaunchState::Paused;
 }
 
 bool LaunchImpl::raisePreempt() {
@@ -326,9 +337,11 @@ void LaunchImpl::resume(uint32_t NewWidth) {
   if (Config.LaunchMode == Mode::Slices)
     return resumeSlices();
   try {
-    Runtime.writePreempt(*Slot, /*Raise=*/false);
-    check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
-    check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
+    if (PreemptRaised) { // a launch that started paused never raised it
+      Runtime.writePreempt(*Slot, /*Raise=*/false);
+      check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
+      check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
+    }
     PreemptRaised = false;
     issuePtb();
   } catch (...) {
@@ -355,18 +368,43 @@ LaunchState LaunchImpl::wait() {
     Lock.unlock();
     CUresult R = driver().cuEventSynchronize(Event);
     Lock.lock();
-    if (R != CUDA_SUCCESS)
-      try {
-        check(R, "cuEventSynchronize (wait)",
-              variantName(*Kernel, Config.LaunchMode));
-      } catch (...) {
-        fail(std::current_exception());
-      }
-    if (Config.LaunchMode == Mode::Original)
-      State = LaunchState::Done;
-    else
-      settlePtb(Seen);
+    settleDrained(R, Seen, "cuEventSynchronize (wait)");
   }
+}
+
+void LaunchImpl::settleDrained(CUresult R, uint64_t SeenEpoch,
+                               const char *Call) {
+  if (R != CUDA_SUCCESS)
+    try {
+      check(R, Call, variantName(*Kernel, Config.LaunchMode));
+    } catch (...) {
+      fail(std::current_exception());
+    }
+  if (Config.LaunchMode == Mode::Original)
+    State = LaunchState::Done;
+  else
+    settlePtb(SeenEpoch);
+}
+
+LaunchState LaunchImpl::poll() {
+  std::unique_lock Lock(Mutex);
+  if (State == LaunchState::Failed)
+    std::rethrow_exception(Failure);
+  if (State != LaunchState::Running)
+    return State;
+  if (Config.LaunchMode == Mode::Slices) {
+    {
+      std::lock_guard S(Slices.Mutex);
+      if (!slicesStopped())
+        return State;
+    }
+    settleSlices();
+    return State;
+  }
+  CUresult R = driver().cuEventQuery(Drained);
+  if (R != CUDA_ERROR_NOT_READY)
+    settleDrained(R, Epoch, "cuEventQuery (poll)");
+  return State;
 }
 
 Progress LaunchImpl::progress() {
@@ -452,6 +490,11 @@ LaunchState Launch::wait() {
   return Impl->wait();
 }
 
+LaunchState Launch::poll() {
+  ScopedContext Scope(Impl->Runtime.Context);
+  return Impl->poll();
+}
+
 Progress Launch::progress() const {
   ScopedContext Scope(Impl->Runtime.Context);
   return Impl->progress();
@@ -466,11 +509,17 @@ Mode Launch::mode() const { return Impl->Config.LaunchMode; }
 uint32_t Launch::width() const { return Impl->Width; }
 
 uint32_t Launch::workersExited() const {
+  ScopedContext Scope(Impl->Runtime.Context);
   std::lock_guard Lock(Impl->Mutex);
+  if (Impl->StatisticsStale)
+    Impl->readStatistics();
   return Impl->WorkersExited;
 }
 
 uint32_t Launch::workersPreempted() const {
+  ScopedContext Scope(Impl->Runtime.Context);
   std::lock_guard Lock(Impl->Mutex);
+  if (Impl->StatisticsStale)
+    Impl->readStatistics();
   return Impl->WorkersPreempted;
 }

@@ -15,6 +15,7 @@
 
 #include <fstream>
 #include <iterator>
+#include <vector>
 
 using namespace baton;
 using namespace baton::detail;
@@ -26,6 +27,22 @@ ScopedContext::ScopedContext(CUcontext Context) {
 ScopedContext::~ScopedContext() {
   CUcontext Popped;
   driver().cuCtxPopCurrent(&Popped);
+}
+
+/// Loads every function of \p Handle now. Under lazy loading (the CUDA
+/// default) the driver loads a function at its first use, and loading may
+/// wait for the device to go idle; while a scheduler holds a stream waiting
+/// on a paused launch it never does, so the first launch of a kernel would
+/// deadlock. Loading the whole module when Baton first sees it avoids that.
+static void loadAllFunctions(CUmodule Handle) {
+  const DriverApi &D = driver();
+  unsigned Count = 0;
+  check(D.cuModuleGetFunctionCount(&Count, Handle), "cuModuleGetFunctionCount");
+  std::vector<CUfunction> Functions(Count);
+  check(D.cuModuleEnumerateFunctions(Functions.data(), Count, Handle),
+        "cuModuleEnumerateFunctions");
+  for (CUfunction Fn : Functions)
+    check(D.cuFuncLoad(Fn), "cuFuncLoad");
 }
 
 RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts) : Options(Opts) {
@@ -190,6 +207,12 @@ Module Runtime::loadImage(std::span<const std::byte> Image) {
       Message += "\n" + Log;
     throw Error(ErrorKind::Cuda, Message, R);
   }
+  try {
+    loadAllFunctions(Handle);
+  } catch (...) {
+    D.cuModuleUnload(Handle);
+    throw;
+  }
   return Module(std::make_shared<ModuleImpl>(Impl, Handle));
 }
 
@@ -221,6 +244,7 @@ Kernel Runtime::kernelOf(CUfunction Function) {
     std::weak_ptr<ModuleImpl> &Known = Impl->Adopted[Handle];
     M = Known.lock();
     if (!M) {
+      loadAllFunctions(Handle);
       M = std::make_shared<ModuleImpl>(Impl, Handle, /*Owned=*/false);
       Known = M;
     }

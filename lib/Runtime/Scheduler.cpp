@@ -239,6 +239,38 @@ void Scheduler::poll() {
   S->replan();
 }
 
+uint64_t Scheduler::beginExternal(uint32_t Sms) {
+  uint64_t Id = S->NextId++;
+  Entry &E = S->Entries[Id];
+  E.W.Class = PriorityClass::LatencyCritical;
+  E.W.Kernel.Name = "<external>";
+  E.Info.Class = PriorityClass::LatencyCritical;
+  E.Info.State = WorkState::Running;
+  E.Info.SubmittedAt = S->Exec.clock().now();
+  uint32_t All = S->device().Multiprocessors;
+  SharingChoice Choice;
+  if (Sms != 0 && Sms < All)
+    Choice = {Sharing::Space, Sms};
+  E.Info.HowShared = Choice.How;
+  S->ActiveLc[Id] = Choice;
+  ++S->Outstanding;
+  S->replan();
+  return Id;
+}
+
+void Scheduler::endExternal(uint64_t Id) {
+  auto It = S->ActiveLc.find(Id);
+  if (It == S->ActiveLc.end())
+    throw std::invalid_argument("baton::sched::Scheduler: no external LC "
+                                "work " + std::to_string(Id) + " in progress");
+  S->ActiveLc.erase(It);
+  Entry &E = S->Entries.at(Id);
+  E.Info.State = WorkState::Done;
+  E.Info.DoneAt = S->Exec.clock().now();
+  --S->Outstanding;
+  S->replan();
+}
+
 bool Scheduler::idle() const { return S->Outstanding == 0; }
 
 WorkInfo Scheduler::info(uint64_t Id) const {

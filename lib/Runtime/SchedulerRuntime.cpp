@@ -1,8 +1,8 @@
 //===- SchedulerRuntime.cpp - The scheduler over baton::Runtime -----------===//
 //
-// Each (re)launch gets a thread that blocks in Launch::wait() and queues the
-// completion for poll(); pause() never waits for a thread blocked in wait()
-// on the same launch (Runtime.h), so the two do not deadlock.
+// poll() asks each launch that is running whether it has stopped
+// (Launch::poll, an event query), so completions cost no thread and reach
+// the scheduler as soon as its owner polls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,8 +14,6 @@
 
 #include <exception>
 #include <map>
-#include <mutex>
-#include <thread>
 #include <utility>
 
 using namespace baton;
@@ -34,7 +32,7 @@ public:
 
 struct Live {
   Launch L;
-  std::thread Waiter;
+  bool Watched = false; ///< running: poll() reports when it stops
   Nanos StartedAt{0};
   uint32_t DoneAtStart = 0; ///< progress when (re)launched
 };
@@ -96,10 +94,10 @@ struct RuntimeExecutor::Impl {
   std::map<uint32_t, CUstream> BeStreams;
   int Least = 0, Greatest = 0;
 
-  std::mutex Mutex; ///< guards Completed and Failure, shared with waiters
-  std::vector<Completion> Completed;
-  std::exception_ptr Failure;
   std::map<uint64_t, std::unique_ptr<Live>> Launches;
+  /// Done launches, destroyed on the next poll(): after the scheduler has
+  /// acted on their completion, not on the way to it.
+  std::vector<std::unique_ptr<Live>> Retired;
 
   explicit Impl(Runtime &R) : R(R) {}
   CUstream createStream(int Priority);
@@ -124,25 +122,9 @@ CUstream RuntimeExecutor::Impl::beStream(uint32_t Queue) {
 }
 
 void RuntimeExecutor::Impl::watch(uint64_t Id, Live &Item) {
+  Item.Watched = true;
   Item.StartedAt = Time.now();
   Item.DoneAtStart = Item.L.progress().Done;
-  Item.Waiter = std::thread([this, Id, &Item] {
-    try {
-      LaunchState State = Item.L.wait();
-      Nanos At = Time.now();
-      uint32_t Done = Item.L.progress().Done;
-      std::lock_guard Lock(Mutex);
-      Completed.push_back({Id,
-                           State == LaunchState::Done ? Completion::Done
-                                                      : Completion::Paused,
-                           At, At - Item.StartedAt,
-                           uint64_t(Done - Item.DoneAtStart)});
-    } catch (const std::exception &E) {
-      BATON_TRACE("launch %llu failed: %s", (unsigned long long)Id, E.what());
-      std::lock_guard Lock(Mutex);
-      Failure = std::current_exception();
-    }
-  });
 }
 
 RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
@@ -171,9 +153,7 @@ RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
 }
 
 RuntimeExecutor::~RuntimeExecutor() {
-  for (auto &[Id, Item] : P->Launches)
-    if (Item->Waiter.joinable())
-      Item->Waiter.join();
+  P->Retired.clear();
   P->Launches.clear(); // resumes paused launches and waits for them
   ScopedContext Scope(P->R.context());
   driver().cuStreamDestroy(P->LcStream);
@@ -221,22 +201,28 @@ void RuntimeExecutor::requestPause(uint64_t Id) {
 
 void RuntimeExecutor::resume(uint64_t Id, uint32_t Width) {
   Live &Item = *P->Launches.at(Id);
-  if (Item.Waiter.joinable())
-    Item.Waiter.join(); // it reported the pause
   BATON_TRACE("resume %llu width %u", (unsigned long long)Id, Width);
   Item.L.resume(Width);
   P->watch(Id, Item);
 }
 
 std::vector<Completion> RuntimeExecutor::poll() {
+  P->Retired.clear();
   std::vector<Completion> Out;
-  {
-    std::lock_guard Lock(P->Mutex);
-    if (P->Failure)
-      std::rethrow_exception(std::exchange(P->Failure, nullptr));
-    Out = std::exchange(P->Completed, {});
-  }
-  for (const Completion &C : Out) {
+  for (auto It = P->Launches.begin(); It != P->Launches.end();) {
+    auto &[Id, Item] = *It;
+    LaunchState State = Item->Watched ? Item->L.poll() : LaunchState::Running;
+    if (State != LaunchState::Done && State != LaunchState::Paused) {
+      ++It;
+      continue;
+    }
+    Item->Watched = false;
+    Nanos At = P->Time.now();
+    uint32_t Done = Item->L.progress().Done;
+    Completion C{Id,
+                 State == LaunchState::Done ? Completion::Done
+                                            : Completion::Paused,
+                 At, At - Item->StartedAt, uint64_t(Done - Item->DoneAtStart)};
     BATON_TRACE("%s %llu after %lld us, %llu blocks",
                 C.What == Completion::Done ? "done" : "paused",
                 (unsigned long long)C.Id,
@@ -244,9 +230,12 @@ std::vector<Completion> RuntimeExecutor::poll() {
                     C.Elapsed)
                     .count(),
                 (unsigned long long)C.BlocksRun);
-    if (C.What == Completion::Done) {
-      P->Launches.at(C.Id)->Waiter.join();
-      P->Launches.erase(C.Id);
+    Out.push_back(C);
+    if (State == LaunchState::Done) {
+      P->Retired.push_back(std::move(Item));
+      It = P->Launches.erase(It);
+    } else {
+      ++It;
     }
   }
   return Out;

@@ -1,15 +1,17 @@
 //===- SchedulerService.cpp - The scheduler on a thread of its own --------===//
 //
 // One mutex guards the scheduler and its executor; submitters and the
-// service thread take turns. The thread polls every PollInterval while work
-// is outstanding (completions arrive on the executor's waiter threads, which
-// it does not signal) and sleeps while the scheduler is idle.
+// service thread take turns. The thread polls the executor while work is
+// outstanding (continuously, or every PollInterval) and sleeps while the
+// scheduler is idle.
 //
 //===----------------------------------------------------------------------===//
 
 #include "baton/SchedulerService.h"
 
 #include "Trace.h"
+
+#include <sys/prctl.h>
 
 #include <condition_variable>
 #include <cstdio>
@@ -45,6 +47,8 @@ struct SchedulerService::Impl {
 };
 
 void SchedulerService::Impl::loop() {
+  // Linux rounds sleeps up by the thread's timer slack (50 us by default).
+  prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   std::unique_lock Lock(Mutex);
   while (!Stopping) {
     try {
@@ -58,8 +62,17 @@ void SchedulerService::Impl::loop() {
     if (Sched.idle() || Failure) {
       Idle.notify_all();
       Wake.wait(Lock, [&] { return Stopping || (!Sched.idle() && !Failure); });
-    } else {
+    } else if (Interval.count() > 0) {
       Wake.wait_for(Lock, Interval);
+    } else {
+      // Poll again in a few microseconds: the next BE launch of a queue is
+      // resumed only once this thread sees the one before it finish, so
+      // every microsecond here is idle GPU. Sleeping (not yielding) with the
+      // lock released lets submitters in; the timer slack set below keeps
+      // the sleep short.
+      Lock.unlock();
+      std::this_thread::sleep_for(std::chrono::microseconds(2));
+      Lock.lock();
     }
   }
 }
@@ -105,6 +118,29 @@ uint64_t SchedulerService::submit(Work W) {
   }
   P->Wake.notify_all();
   return Id;
+}
+
+uint64_t SchedulerService::beginExternal(uint32_t Sms) {
+  uint64_t Id;
+  {
+    std::lock_guard Lock(P->Mutex);
+    P->rethrowFailure();
+    Id = P->Sched.beginExternal(Sms);
+    ++P->Counts.LatencyCritical;
+    BATON_TRACE("begin external LC %llu on %u SMs", (unsigned long long)Id,
+                Sms);
+  }
+  P->Wake.notify_all();
+  return Id;
+}
+
+void SchedulerService::endExternal(uint64_t Id) {
+  {
+    std::lock_guard Lock(P->Mutex);
+    BATON_TRACE("end external LC %llu", (unsigned long long)Id);
+    P->Sched.endExternal(Id);
+  }
+  P->Wake.notify_all();
 }
 
 void SchedulerService::waitIdle() {

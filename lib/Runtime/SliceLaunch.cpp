@@ -110,12 +110,14 @@ void LaunchImpl::resumeSlices() {
   Feeder->notify();
 }
 
+bool LaunchImpl::slicesStopped() const {
+  return Slices.Failure || Slices.Completed == End ||
+         (Slices.PauseRequested && Slices.InFlight.empty());
+}
+
 void LaunchImpl::waitForSlices() {
   std::unique_lock S(Slices.Mutex);
-  Slices.Changed.wait(S, [&] {
-    return Slices.Failure || Slices.Completed == End ||
-           (Slices.PauseRequested && Slices.InFlight.empty());
-  });
+  Slices.Changed.wait(S, [&] { return slicesStopped(); });
 }
 
 void LaunchImpl::settleSlices() {

@@ -195,6 +195,34 @@ TEST_F(SchedulerSimTest, IssueAtOnceKeepsStreamOrderWithoutRunningEarly) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST_F(SchedulerSimTest, ExternalLcWorkPausesOrShrinksBe) {
+  // LC work the client launches itself (cuBLAS, PyTorch): all SMs means
+  // time sharing, fewer means BE keeps the rest.
+  uint64_t Be = S.submit(be(20000, 10us));
+  simulateUntil(Sim, S, 100us);
+  uint64_t Whole = S.beginExternal();
+  EXPECT_EQ(S.info(Whole).HowShared, Sharing::Time);
+  simulateUntil(Sim, S, 200us);
+  EXPECT_EQ(S.info(Be).State, WorkState::Paused);
+  EXPECT_FALSE(S.idle());
+  S.endExternal(Whole);
+  simulateUntil(Sim, S, 300us);
+  EXPECT_EQ(S.info(Be).State, WorkState::Running);
+  EXPECT_EQ(Sim.resident(Be), 64u);
+
+  uint64_t Part = S.beginExternal(2);
+  EXPECT_EQ(S.info(Part).HowShared, Sharing::Space);
+  simulateUntil(Sim, S, 400us);
+  EXPECT_EQ(S.info(Be).State, WorkState::Running);
+  EXPECT_EQ(Sim.resident(Be), 48u); // 6 of 8 SMs
+  S.endExternal(Part);
+  EXPECT_THROW(S.endExternal(Part), std::invalid_argument);
+  simulateToEnd(Sim, S);
+  EXPECT_TRUE(S.idle());
+  EXPECT_EQ(Sim.record(Be).Widths, (std::vector<uint32_t>{64, 64, 48, 64}));
+  expectExactlyOnce(Sim.record(Be));
+}
+
 TEST_F(SchedulerSimTest, MeasuredBlocksNarrowTheNextBeLaunch) {
   // 300 us blocks, guessed at 10 us: the first launch fills the device.
   uint64_t First = S.submit(be(640, 300us, 0, "long"));

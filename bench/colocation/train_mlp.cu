@@ -1,0 +1,256 @@
+// The best-effort job of the colocation benchmark: a multilayer perceptron
+// trained with SGD (forward, backward, optimizer step) in CUDA kernels of
+// its own, built with the Baton plugin like any custom op, so that its
+// launches go to Baton's scheduler when BATON_SCHEDULE is set and run
+// unchanged when it is not. Loaded by colocate.py through ctypes.
+//
+// C API (all return 0 on success, -1 after printing the CUDA error):
+//   int   train_init(int batch, int hidden, int layers, unsigned seed);
+//   int   train_steps(int steps);  // runs and waits for them
+//   float train_loss(void);        // mean squared error of the last forward
+//   void  train_shutdown(void);
+//
+// Every kernel is deterministic (no floating-point atomics), so the loss
+// after N steps is bitwise the same however the launches were scheduled.
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+constexpr int Tile = 16;
+
+// C = alpha * op(A) op(B) + beta * C, with op(A)(i,k) = A[i*sAr + k*sAc] and
+// op(B)(k,j) = B[k*sBr + j*sBc]: strides express the transposes.
+__global__ void gemm_strided(const float *A, int sAr, int sAc, const float *B,
+                             int sBr, int sBc, float *C, int M, int N, int K,
+                             float Alpha, float Beta) {
+  __shared__ float As[Tile][Tile + 1];
+  __shared__ float Bs[Tile][Tile + 1];
+  int Row = blockIdx.y * Tile + threadIdx.y;
+  int Col = blockIdx.x * Tile + threadIdx.x;
+  float Acc = 0.f;
+  for (int K0 = 0; K0 < K; K0 += Tile) {
+    int Ka = K0 + threadIdx.x, Kb = K0 + threadIdx.y;
+    As[threadIdx.y][threadIdx.x] =
+        Row < M && Ka < K ? A[size_t(Row) * sAr + size_t(Ka) * sAc] : 0.f;
+    Bs[threadIdx.y][threadIdx.x] =
+        Kb < K && Col < N ? B[size_t(Kb) * sBr + size_t(Col) * sBc] : 0.f;
+    __syncthreads();
+    for (int I = 0; I < Tile; ++I)
+      Acc = fmaf(As[threadIdx.y][I], Bs[I][threadIdx.x], Acc);
+    __syncthreads();
+  }
+  if (Row < M && Col < N) {
+    float &Out = C[size_t(Row) * N + Col];
+    Out = Alpha * Acc + (Beta == 0.f ? 0.f : Beta * Out);
+  }
+}
+
+__device__ float gelu(float X) {
+  return 0.5f * X * (1.f + tanhf(0.7978845608f * (X + 0.044715f * X * X * X)));
+}
+
+__device__ float geluDerivative(float X) {
+  float U = 0.7978845608f * (X + 0.044715f * X * X * X);
+  float T = tanhf(U);
+  float Du = 0.7978845608f * (1.f + 3.f * 0.044715f * X * X);
+  return 0.5f * (1.f + T) + 0.5f * X * (1.f - T * T) * Du;
+}
+
+__global__ void bias_gelu(float *Z, const float *Bias, float *Y, int Rows,
+                          int Cols) {
+  size_t I = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (I >= size_t(Rows) * Cols)
+    return;
+  float V = Z[I] + Bias[I % Cols];
+  Z[I] = V;
+  Y[I] = gelu(V);
+}
+
+__global__ void mse_grad(const float *Y, const float *Target, float *DY,
+                         int N) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < N)
+    DY[I] = 2.f * (Y[I] - Target[I]) / N;
+}
+
+__global__ void gelu_backward(const float *DY, const float *Z, float *DZ,
+                              int N) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < N)
+    DZ[I] = DY[I] * geluDerivative(Z[I]);
+}
+
+// One thread per column, rows summed in order: deterministic.
+__global__ void column_sum(const float *X, float *Out, int Rows, int Cols) {
+  int C = blockIdx.x * blockDim.x + threadIdx.x;
+  if (C >= Cols)
+    return;
+  float S = 0.f;
+  for (int R = 0; R < Rows; ++R)
+    S += X[size_t(R) * Cols + C];
+  Out[C] = S;
+}
+
+__global__ void sgd(float *W, const float *DW, float Lr, int N) {
+  int I = blockIdx.x * blockDim.x + threadIdx.x;
+  if (I < N)
+    W[I] -= Lr * DW[I];
+}
+
+// One block: strided partial sums, then a tree.
+__global__ void mse_loss(const float *Y, const float *Target, float *Out,
+                         int N) {
+  __shared__ float Partial[1024];
+  float S = 0.f;
+  for (int I = threadIdx.x; I < N; I += blockDim.x) {
+    float D = Y[I] - Target[I];
+    S += D * D;
+  }
+  Partial[threadIdx.x] = S;
+  __syncthreads();
+  for (int Half = blockDim.x / 2; Half > 0; Half /= 2) {
+    if (threadIdx.x < Half)
+      Partial[threadIdx.x] += Partial[threadIdx.x + Half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0)
+    *Out = Partial[0] / N;
+}
+
+struct Model {
+  int Batch = 0, Hidden = 0, Layers = 0;
+  cudaStream_t Stream = nullptr;
+  std::vector<float *> W, B, DW, DB, Z, Y; // per layer
+  float *Input = nullptr, *Target = nullptr, *DY = nullptr, *DZ = nullptr;
+  float *Loss = nullptr;
+};
+
+Model TheModel;
+
+bool ok(cudaError_t E, const char *What) {
+  if (E == cudaSuccess)
+    return true;
+  std::fprintf(stderr, "train_mlp: %s: %s\n", What, cudaGetErrorString(E));
+  return false;
+}
+
+float *deviceArray(size_t N, unsigned &Seed, float Scale) {
+  std::vector<float> Host(N);
+  for (float &X : Host) {
+    Seed = Seed * 1664525u + 1013904223u;
+    X = Scale * (float((Seed >> 8) & 0xFFFF) / 65535.f - 0.5f);
+  }
+  float *D = nullptr;
+  if (!ok(cudaMalloc(&D, N * sizeof(float)), "cudaMalloc") ||
+      !ok(cudaMemcpy(D, Host.data(), N * sizeof(float), cudaMemcpyHostToDevice),
+          "cudaMemcpy"))
+    return nullptr;
+  return D;
+}
+
+unsigned blocksFor(size_t N, unsigned Threads) {
+  return unsigned((N + Threads - 1) / Threads);
+}
+
+void gemm(const Model &M, const float *A, int sAr, int sAc, const float *B,
+          int sBr, int sBc, float *C, int Rows, int Cols, int K) {
+  dim3 Block(Tile, Tile);
+  dim3 Grid((Cols + Tile - 1) / Tile, (Rows + Tile - 1) / Tile);
+  gemm_strided<<<Grid, Block, 0, M.Stream>>>(A, sAr, sAc, B, sBr, sBc, C,
+                                             Rows, Cols, K, 1.f, 0.f);
+}
+
+void step(const Model &M, float Lr) {
+  const int Bt = M.Batch, H = M.Hidden, N = Bt * H;
+  // Forward: Z_l = X_l W_l + b_l, Y_l = gelu(Z_l), X_{l+1} = Y_l.
+  for (int L = 0; L < M.Layers; ++L) {
+    const float *X = L == 0 ? M.Input : M.Y[L - 1];
+    gemm(M, X, H, 1, M.W[L], H, 1, M.Z[L], Bt, H, H);
+    bias_gelu<<<blocksFor(N, 256), 256, 0, M.Stream>>>(M.Z[L], M.B[L], M.Y[L],
+                                                        Bt, H);
+  }
+  mse_grad<<<blocksFor(N, 256), 256, 0, M.Stream>>>(M.Y[M.Layers - 1],
+                                                     M.Target, M.DY, N);
+  // Backward, last layer first: DY holds dLoss/dY_l.
+  for (int L = M.Layers - 1; L >= 0; --L) {
+    const float *X = L == 0 ? M.Input : M.Y[L - 1];
+    gelu_backward<<<blocksFor(N, 256), 256, 0, M.Stream>>>(M.DY, M.Z[L], M.DZ,
+                                                            N);
+    gemm(M, X, 1, H, M.DZ, H, 1, M.DW[L], H, H, Bt); // X^T dZ
+    column_sum<<<blocksFor(H, 256), 256, 0, M.Stream>>>(M.DZ, M.DB[L], Bt, H);
+    if (L > 0)
+      gemm(M, M.DZ, H, 1, M.W[L], 1, H, M.DY, Bt, H, H); // dZ W^T
+  }
+  for (int L = 0; L < M.Layers; ++L) {
+    sgd<<<blocksFor(size_t(H) * H, 256), 256, 0, M.Stream>>>(M.W[L], M.DW[L],
+                                                              Lr, H * H);
+    sgd<<<blocksFor(H, 256), 256, 0, M.Stream>>>(M.B[L], M.DB[L], Lr, H);
+  }
+}
+
+} // namespace
+
+extern "C" {
+
+int train_init(int Batch, int Hidden, int Layers, unsigned Seed) {
+  Model &M = TheModel;
+  M.Batch = Batch;
+  M.Hidden = Hidden;
+  M.Layers = Layers;
+  if (!ok(cudaStreamCreateWithFlags(&M.Stream, cudaStreamNonBlocking),
+          "cudaStreamCreate"))
+    return -1;
+  size_t N = size_t(Batch) * Hidden, WSize = size_t(Hidden) * Hidden;
+  float Scale = 2.f / float(Hidden);
+  for (int L = 0; L < Layers; ++L) {
+    M.W.push_back(deviceArray(WSize, Seed, Scale * 16.f));
+    M.B.push_back(deviceArray(Hidden, Seed, 0.1f));
+    M.DW.push_back(deviceArray(WSize, Seed, 0.f));
+    M.DB.push_back(deviceArray(Hidden, Seed, 0.f));
+    M.Z.push_back(deviceArray(N, Seed, 0.f));
+    M.Y.push_back(deviceArray(N, Seed, 0.f));
+  }
+  M.Input = deviceArray(N, Seed, 2.f);
+  M.Target = deviceArray(N, Seed, 1.f);
+  M.DY = deviceArray(N, Seed, 0.f);
+  M.DZ = deviceArray(N, Seed, 0.f);
+  M.Loss = deviceArray(1, Seed, 0.f);
+  return M.Loss ? 0 : -1;
+}
+
+int train_steps(int Steps) {
+  for (int I = 0; I < Steps; ++I)
+    step(TheModel, 0.05f);
+  return ok(cudaStreamSynchronize(TheModel.Stream), "train_steps") ? 0 : -1;
+}
+
+float train_loss(void) {
+  const Model &M = TheModel;
+  size_t N = size_t(M.Batch) * M.Hidden;
+  mse_loss<<<1, 1024, 0, M.Stream>>>(M.Y[M.Layers - 1], M.Target, M.Loss,
+                                     int(N));
+  float Loss = -1.f;
+  if (!ok(cudaMemcpyAsync(&Loss, M.Loss, sizeof Loss, cudaMemcpyDeviceToHost,
+                          M.Stream),
+          "train_loss") ||
+      !ok(cudaStreamSynchronize(M.Stream), "train_loss"))
+    return -1.f;
+  return Loss;
+}
+
+void train_shutdown(void) {
+  Model &M = TheModel;
+  cudaStreamSynchronize(M.Stream);
+  for (auto *List : {&M.W, &M.B, &M.DW, &M.DB, &M.Z, &M.Y})
+    for (float *P : *List)
+      cudaFree(P);
+  for (float *P : {M.Input, M.Target, M.DY, M.DZ, M.Loss})
+    cudaFree(P);
+  cudaStreamDestroy(M.Stream);
+  M = Model{};
+}
+
+} // extern "C"
