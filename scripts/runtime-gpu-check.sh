@@ -52,7 +52,8 @@ step configure "$logs/build.log" 120 \
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DBATON_ENABLE_LLVM=OFF -DBATON_ENABLE_RUNTIME=ON \
     -DCLI11_INCLUDE_DIR="$root/.deps" ${BATON_CMAKE_ARGS:-}
-targets=(baton-ptx exactly_once c_api_check corpus_check runtime_hostile)
+targets=(baton-ptx exactly_once c_api_check corpus_check runtime_hostile
+         scheduler_check)
 bench_targets=(preempt_latency_runtime variant_overhead_runtime)
 if ninja -C "$build" -t targets all 2>/dev/null | grep -q '^preempt_latency_runtime:'; then
   targets+=("${bench_targets[@]}")
@@ -72,6 +73,9 @@ tests=$build/test/gpu
 : >"$logs/hostile.log"
 step exactly_once "$logs/exactly_once.log" 270 "$tests/exactly_once" "$record"
 step c_api_check "$logs/c_api.log" 90 "$tests/c_api_check" "$record"
+: >"$logs/scheduler_check.log"
+step scheduler_check "$logs/scheduler_check.log" 150 \
+  "$tests/scheduler_check" "$record"
 step runtime_hostile "$logs/hostile.log" 200 "$tests/runtime_hostile" "$record" \
   "$xformed/test/gpu/kernels/fault.ptx"
 step corpus_check "$logs/corpus_check.log" 240 \

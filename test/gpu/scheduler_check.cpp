@@ -1,0 +1,226 @@
+//===- scheduler_check.cpp - The scheduler service on a real GPU ----------===//
+//
+// Usage: scheduler_check RECORD_BATON_PTX
+//
+// What the launch shim does for a program, driven directly: best-effort
+// launches of `record` (every block counts itself) go to a SchedulerService
+// as IssueAtOnce work on one user stream S, each followed on S by a copy of
+// its counts to the host; meanwhile a client thread storms the scheduler
+// with latency-critical work, both its own kernels (LC launches of `record`
+// on a high-priority stream) and external work (beginExternal/endExternal,
+// all SMs or a third of them, as PyTorch inference would), at random
+// log-uniform delays. Checked, over several rounds:
+//  * every block of every launch, BE and LC, ran exactly once;
+//  * every copy queued on S behind a BE launch saw that launch complete
+//    (S kept its order, however the launches were paused and resumed);
+//  * best-effort work was paused and resumed (the storm did something);
+//  * every piece of work is Done once the service is idle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuTest.h"
+
+#include "baton/SchedulerService.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <random>
+
+using namespace baton;
+using namespace baton::sched;
+using namespace baton::test;
+using baton::detail::driver;
+
+namespace {
+
+constexpr uint32_t BeLaunches = 16;
+constexpr uint32_t BeBlocks = 60000;  // about 14 waves of 64-thread workers
+constexpr uint64_t BeSpinNs = 20000;  // 20 us blocks
+constexpr uint32_t LcBlocks = 264;    // two blocks per SM on an H100/H200
+constexpr uint64_t LcSpinNs = 30000;
+
+/// Pinned host memory of N counters, initialised to a poison value.
+struct PinnedCounts {
+  explicit PinnedCounts(size_t N) : N(N) {
+    void *P = nullptr;
+    check(driver().cuMemHostAlloc(&P, N * sizeof(uint32_t), 0),
+          "cuMemHostAlloc");
+    Data = static_cast<uint32_t *>(P);
+    std::fill(Data, Data + N, 0xFFFFFFFFu);
+  }
+  ~PinnedCounts() { driver().cuMemFreeHost(Data); }
+  PinnedCounts(const PinnedCounts &) = delete;
+  PinnedCounts &operator=(const PinnedCounts &) = delete;
+  uint32_t *Data;
+  size_t N;
+};
+
+/// How many of \p N counts are not 1.
+size_t countsOff(const uint32_t *Counts, size_t N) {
+  size_t Bad = 0;
+  for (size_t I = 0; I < N; ++I)
+    Bad += Counts[I] != 1;
+  return Bad;
+}
+
+double logUniformMicros(std::mt19937_64 &Rng, double Lo, double Hi) {
+  return std::exp(std::uniform_real_distribution<double>(
+      std::log(Lo), std::log(Hi))(Rng));
+}
+
+/// The latency-critical client: LC kernels and external LC work at random
+/// times until told to stop. Returns the LC launches' count buffers.
+struct LcClient {
+  LcClient(SchedulerService &Svc, const Kernel &K, uint64_t Seed)
+      : Svc(Svc), K(K), Rng(Seed), Lc(/*Priority=*/-1) {}
+
+  /// Runs on its own thread, which must have the runtime's context current.
+
+  void run(const std::atomic<bool> &Stop) {
+    while (!Stop.load()) {
+      sleepMicros(logUniformMicros(Rng, 5, 1000));
+      switch (Rng() % 3) {
+      case 0: { // an LC kernel of the scheduler's own
+        Buffers.emplace_back(LcBlocks * sizeof(uint32_t));
+        DeviceBuffer &Counts = Buffers.back();
+        Counts.upload(std::vector<uint8_t>(Counts.size(), 0), Lc.get());
+        LaunchConfig Config;
+        Config.Grid = {LcBlocks, 1, 1};
+        Config.Block = {64, 1, 1};
+        Config.Stream = Lc.get();
+        Svc.submit(makeWork(
+            RuntimeWork::make(K, Config, Counts.get(), LcSpinNs),
+            PriorityClass::LatencyCritical));
+        break;
+      }
+      default: { // external LC work: whole device, or a third of it
+        uint64_t Id = Svc.beginExternal(Rng() % 2 ? 0 : 44);
+        sleepMicros(logUniformMicros(Rng, 20, 800));
+        Svc.endExternal(Id);
+        ++External;
+        break;
+      }
+      }
+    }
+  }
+
+  SchedulerService &Svc;
+  const Kernel &K;
+  std::mt19937_64 Rng;
+  Stream Lc;
+  std::deque<DeviceBuffer> Buffers;
+  unsigned External = 0;
+};
+
+void runRound(Runtime &Rt, const Kernel &K, Checker &Check, Watchdog &Dog,
+              uint64_t Seed) {
+  const std::string Round = "round " + std::to_string(Seed);
+  Dog.step(Round);
+  SchedulerService Svc(Rt);
+  Stream S;
+  std::vector<DeviceBuffer> Counts;
+  for (uint32_t I = 0; I < BeLaunches; ++I) {
+    Counts.emplace_back(BeBlocks * sizeof(uint32_t));
+    Counts.back().upload(std::vector<uint8_t>(Counts.back().size(), 0),
+                         S.get());
+  }
+  S.synchronize();
+  std::vector<std::unique_ptr<PinnedCounts>> Snapshots;
+  std::vector<uint64_t> Ids;
+
+  std::atomic<bool> Stop{false};
+  LcClient Client(Svc, K, Seed * 7919);
+  std::string ClientError;
+  std::thread ClientThread([&] {
+    try {
+      check(driver().cuCtxSetCurrent(Rt.context()), "cuCtxSetCurrent");
+      Client.run(Stop);
+    } catch (const std::exception &E) {
+      ClientError = E.what();
+    }
+  });
+  for (uint32_t I = 0; I < BeLaunches; ++I) {
+    LaunchConfig Config;
+    Config.Grid = {BeBlocks, 1, 1};
+    Config.Block = {64, 1, 1};
+    Config.Stream = S.get();
+    Work W = makeWork(
+        RuntimeWork::make(K, Config, Counts[I].get(), BeSpinNs),
+        PriorityClass::BestEffort, /*Queue=*/1);
+    W.IssueAtOnce = true;
+    Ids.push_back(Svc.submit(std::move(W)));
+    // Queued on S behind the launch: it must see every block counted.
+    Snapshots.push_back(std::make_unique<PinnedCounts>(BeBlocks));
+    check(driver().cuMemcpyDtoHAsync(Snapshots.back()->Data, Counts[I].get(),
+                                     BeBlocks * sizeof(uint32_t), S.get()),
+          "cuMemcpyDtoHAsync (snapshot on the user stream)");
+  }
+  S.synchronize(); // completes only once every BE launch has
+  Stop = true;
+  ClientThread.join();
+  Svc.waitIdle();
+
+  Check.expect(ClientError.empty(), Round + ": LC client: " + ClientError);
+  size_t Early = 0, Lost = 0;
+  for (uint32_t I = 0; I < BeLaunches; ++I) {
+    Early += countsOff(Snapshots[I]->Data, BeBlocks) != 0;
+    std::vector<uint8_t> Final = Counts[I].download(S.get());
+    Lost += countsOff(reinterpret_cast<const uint32_t *>(Final.data()),
+                      BeBlocks);
+  }
+  Check.expect(Lost == 0, Round + ": " + std::to_string(Lost) +
+                              " BE blocks ran other than once");
+  Check.expect(Early == 0, Round + ": " + std::to_string(Early) +
+                               " copies on the user stream ran before the "
+                               "launch ahead of them had completed");
+  size_t LcOff = 0;
+  for (const DeviceBuffer &B : Client.Buffers) {
+    std::vector<uint8_t> Final = B.download(S.get());
+    LcOff += countsOff(reinterpret_cast<const uint32_t *>(Final.data()),
+                       LcBlocks);
+  }
+  Check.expect(LcOff == 0, Round + ": " + std::to_string(LcOff) +
+                               " LC blocks ran other than once");
+  bool AllDone = true;
+  for (uint64_t Id : Ids)
+    AllDone &= Svc.info(Id).State == WorkState::Done;
+  Check.expect(AllDone, Round + ": BE work not Done after waitIdle()");
+  ServiceStats Stats = Svc.stats();
+  // Every BE launch but the first starts paused behind its predecessor, so
+  // resumes beyond BeLaunches - 1 come from the storm.
+  Check.expect(Stats.Resumes > BeLaunches - 1,
+               Round + ": the storm paused no best-effort launch (" +
+                   std::to_string(Stats.Resumes) + " resumes)");
+  std::printf("%-8s %2u BE launches x %u blocks, %zu LC kernels, %u external "
+              "LC, %llu resumes\n",
+              Round.c_str(), BeLaunches, BeBlocks, Client.Buffers.size(),
+              Client.External, (unsigned long long)Stats.Resumes);
+  std::fflush(stdout);
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  if (Argc != 2) {
+    std::fprintf(stderr, "usage: %s RECORD_BATON_PTX\n", Argv[0]);
+    return 2;
+  }
+  Checker Check;
+  try {
+    auto Rt = runtimeOrSkip();
+    if (!Rt)
+      return SkipExitCode;
+    Watchdog Dog("scheduler_check", std::chrono::seconds(120));
+    std::printf("scheduler_check on %s\n", describeDevice(*Rt).c_str());
+    Module M = Rt->loadFile(Argv[1]);
+    Kernel K = M.kernel("record");
+    for (uint64_t Seed = 1; Seed <= 4; ++Seed)
+      runRound(*Rt, K, Check, Dog, Seed);
+  } catch (const std::exception &E) {
+    Check.fail(std::string("exception: ") + E.what());
+  }
+  return Check.summary();
+}
