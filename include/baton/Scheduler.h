@@ -81,6 +81,10 @@ struct SchedulerOptions {
   /// SMs kept free for LC work by BE launches whose blocks are too long for
   /// the bound, before any LC kernel has been seen.
   uint32_t MinReservedSms = 8;
+  /// Drop each piece of work once it is Done, so that a long-running client
+  /// (the launch shim sees every launch of a training job) keeps memory
+  /// bounded; info() then throws for it.
+  bool ForgetDoneWork = false;
 };
 
 enum class Sharing { Time, Space };
@@ -125,6 +129,9 @@ public:
   Nanos blockDuration(const std::string &Name) const;
   /// LC work that completed later than its SLO.
   uint64_t sloMisses() const;
+  /// BE (re)launches that followed a pause (time sharing, a change of
+  /// width, or a start behind the queue's head), so far.
+  uint64_t resumes() const;
 
 private:
   struct State;

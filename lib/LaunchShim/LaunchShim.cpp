@@ -88,7 +88,12 @@ public:
   void countPassThrough() { ++PassedThrough; }
 
 private:
-  Router() : Service(R) {}
+  Router() : Service(R, serviceOptions()) {}
+  static SchedulerOptions serviceOptions() {
+    SchedulerOptions O;
+    O.ForgetDoneWork = true; // a training job launches without end
+    return O;
+  }
   std::optional<Kernel> kernelFor(const void *Func);
   uint32_t queueOf(cudaStream_t Stream);
 

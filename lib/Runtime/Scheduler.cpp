@@ -44,6 +44,7 @@ struct Scheduler::State {
   uint64_t NextId = 1;
   uint64_t Outstanding = 0;
   uint64_t SloMisses = 0;
+  uint64_t Resumes = 0;
 
   const DeviceFacts &device() const { return Exec.facts(); }
   Nanos bound() const;
@@ -125,13 +126,16 @@ void Scheduler::State::complete(const Completion &C) {
     ActiveLc.erase(C.Id);
     if (E.W.Slo && C.At - E.Info.SubmittedAt > *E.W.Slo)
       ++SloMisses;
-    return;
+  } else {
+    // Usually the head; IssueAtOnce work behind it may report in the same
+    // poll.
+    auto &Queue = Queues.at(E.W.Queue);
+    Queue.erase(std::find(Queue.begin(), Queue.end(), C.Id));
+    if (Queue.empty())
+      Queues.erase(E.W.Queue);
   }
-  // Usually the head; IssueAtOnce work behind it may report in the same poll.
-  auto &Queue = Queues.at(E.W.Queue);
-  Queue.erase(std::find(Queue.begin(), Queue.end(), C.Id));
-  if (Queue.empty())
-    Queues.erase(E.W.Queue);
+  if (Options.ForgetDoneWork)
+    Entries.erase(C.Id);
 }
 
 void Scheduler::State::replan() {
@@ -181,6 +185,7 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     E.Info.State = WorkState::Running;
     E.Info.Width = Width;
     ++E.Info.Launches;
+    ++Resumes;
     Exec.resume(Id, Width);
     return;
   }
@@ -268,6 +273,8 @@ void Scheduler::endExternal(uint64_t Id) {
   E.Info.State = WorkState::Done;
   E.Info.DoneAt = S->Exec.clock().now();
   --S->Outstanding;
+  if (S->Options.ForgetDoneWork)
+    S->Entries.erase(Id);
   S->replan();
 }
 
@@ -286,3 +293,4 @@ Nanos Scheduler::blockDuration(const std::string &Name) const {
 }
 
 uint64_t Scheduler::sloMisses() const { return S->SloMisses; }
+uint64_t Scheduler::resumes() const { return S->Resumes; }

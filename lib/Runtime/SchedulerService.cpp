@@ -19,7 +19,6 @@
 #include <mutex>
 #include <thread>
 #include <utility>
-#include <vector>
 
 using namespace baton;
 using namespace baton::sched;
@@ -41,7 +40,6 @@ struct SchedulerService::Impl {
   std::condition_variable Idle;
   bool Stopping = false;
   std::exception_ptr Failure;
-  std::vector<uint64_t> Ids;
   ServiceStats Counts;
   std::thread Thread;
 };
@@ -113,7 +111,6 @@ uint64_t SchedulerService::submit(Work W) {
                 Lc ? "LC" : "BE", W.Kernel.Name.c_str(),
                 (unsigned long long)W.Kernel.Blocks, W.Queue);
     Id = P->Sched.submit(std::move(W));
-    P->Ids.push_back(Id);
     ++(Lc ? P->Counts.LatencyCritical : P->Counts.BestEffort);
   }
   P->Wake.notify_all();
@@ -157,11 +154,7 @@ WorkInfo SchedulerService::info(uint64_t Id) const {
 ServiceStats SchedulerService::stats() const {
   std::lock_guard Lock(P->Mutex);
   ServiceStats S = P->Counts;
-  for (uint64_t Id : P->Ids) {
-    WorkInfo I = P->Sched.info(Id);
-    if (I.Class == PriorityClass::BestEffort && I.Launches > 1)
-      S.Resumes += I.Launches - 1;
-  }
+  S.Resumes = P->Sched.resumes();
   S.SloMisses = P->Sched.sloMisses();
   return S;
 }

@@ -223,6 +223,31 @@ TEST_F(SchedulerSimTest, ExternalLcWorkPausesOrShrinksBe) {
   expectExactlyOnce(Sim.record(Be));
 }
 
+TEST(SchedulerSim, ForgetDoneWorkDropsFinishedEntries) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.ForgetDoneWork = true;
+  Scheduler S{Sim, O};
+  Work First = be(800, 10us, 1), Second = be(800, 10us, 1);
+  First.IssueAtOnce = Second.IssueAtOnce = true;
+  uint64_t A = S.submit(std::move(First));
+  uint64_t B = S.submit(std::move(Second));
+  simulateUntil(Sim, S, 50us);
+  uint64_t Lc = S.beginExternal();
+  simulateUntil(Sim, S, 100us);
+  EXPECT_EQ(S.info(A).State, WorkState::Paused); // still known: not Done
+  S.endExternal(Lc);
+  EXPECT_THROW(S.info(Lc), std::out_of_range);
+  simulateToEnd(Sim, S);
+  EXPECT_TRUE(S.idle());
+  EXPECT_THROW(S.info(A), std::out_of_range);
+  EXPECT_THROW(S.info(B), std::out_of_range);
+  // A resumed after the external work, B after A: both ran exactly once.
+  EXPECT_EQ(S.resumes(), 2u);
+  expectExactlyOnce(Sim.record(A));
+  expectExactlyOnce(Sim.record(B));
+}
+
 TEST_F(SchedulerSimTest, MeasuredBlocksNarrowTheNextBeLaunch) {
   // 300 us blocks, guessed at 10 us: the first launch fills the device.
   uint64_t First = S.submit(be(640, 300us, 0, "long"));
