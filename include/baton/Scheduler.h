@@ -112,7 +112,9 @@ public:
 
   /// Accepts \p W and acts on it at once. Returns its id (from 1).
   uint64_t submit(Work W);
-  /// Takes the executor's completions and re-plans.
+  /// Takes the executor's completions and re-plans. If the executor fails
+  /// to launch, pause or resume a piece of work, that work is given up (it
+  /// becomes Done, and the work behind it goes on) and the error rethrown.
   void poll();
   /// LC work that the client runs itself (kernels of a library the
   /// scheduler does not launch: cuBLAS, PyTorch): BE work yields to it, as
@@ -132,6 +134,8 @@ public:
   /// BE (re)launches that followed a pause (time sharing, a change of
   /// width, or a start behind the queue's head), so far.
   uint64_t resumes() const;
+  /// Requests to pause a running BE launch, so far.
+  uint64_t pauses() const;
 
 private:
   struct State;

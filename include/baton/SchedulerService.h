@@ -11,8 +11,9 @@
 //    resumed (or grown) when LC work ends, the next launch of a BE queue
 //    started when the one before it completes.
 //
-// Errors from the executor (a failed launch) are rethrown by the next
-// submit() or waitIdle().
+// Errors from the executor (a failed launch) are printed when they happen
+// and rethrown by the next waitIdle(); the failed work is given up and
+// everything else goes on. submit() throws only for the work it was given.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_SCHEDULERSERVICE_H
@@ -31,6 +32,8 @@ struct ServiceStats {
   /// BE (re)launches after the first: each follows a pause (time sharing, a
   /// change of width, or a start behind the queue's head).
   uint64_t Resumes = 0;
+  /// Requests to pause running BE work (time or space sharing).
+  uint64_t Pauses = 0;
   uint64_t SloMisses = 0;
 };
 

@@ -32,6 +32,17 @@
  *
  * BATON_VERBOSE=1 prints, once per kernel, how its launches are routed;
  * BATON_TRACE=1 prints every scheduling decision.
+ *
+ * Limits, for now:
+ *  - Device 0 only (the scheduler's runtime is created for it).
+ *  - baton_enable_scheduling() cannot change the driver settings above if
+ *    CUDA is already initialised; prefer the environment variable.
+ *  - A paused best-effort launch holds its stream. Latency-critical work on
+ *    the legacy default stream waits for every blocking stream, so it can
+ *    wait for a paused launch on a stream made by cudaStreamCreate: give
+ *    latency-critical work a non-blocking stream.
+ *  - Launches on cudaStreamPerThread from different threads share one
+ *    best-effort queue, so they run one after another.
 \*===----------------------------------------------------------------------===*/
 #ifndef BATON_CUDA_LAUNCH_H
 #define BATON_CUDA_LAUNCH_H

@@ -194,6 +194,9 @@ void registerCallbacks(PassBuilder &PB) {
       });
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
+        // Again after inlining: launches through cuda_runtime.h's C++
+        // template name the kernel only once the template is inlined.
+        MPM.addPass(baton::RouteLaunchesPass());
         if (RunAt == PipelinePoint::Last)
           MPM.addPass(BatonDevicePass());
       });

@@ -15,8 +15,13 @@
 // -mllvm), matched against the kernel's device-side name as the module
 // registers it (__cudaRegisterFunction), else against the stub's name.
 //
-// Where it runs: at the start of the pipeline, before inlining can merge a
-// stub into its callers; the calls it rewrites are found either way.
+// Where it runs: at the start of the pipeline (so that -O0 builds are
+// routed too), and again at its end. A direct launch written with
+// cuda_runtime.h's C++ template (cudaLaunchKernel(kernel, ...)) calls the C
+// function from inside the template, where the kernel is a parameter; it is
+// routed by the second run, once the template has been inlined into its
+// caller, so not at -O0. Calls already routed are not users of
+// cudaLaunchKernel any more, so running twice changes nothing twice.
 //
 //===----------------------------------------------------------------------===//
 #include "RouteLaunches.h"

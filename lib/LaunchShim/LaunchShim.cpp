@@ -77,7 +77,9 @@ void readEnvironment() {
 
 class Router {
 public:
-  static Router &get();
+  /// The process's router, created on first use; null (reported once) if
+  /// the runtime cannot start, and then launches are not scheduled.
+  static Router *get();
 
   cudaError_t launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
                      size_t SharedMem, cudaStream_t Stream);
@@ -106,16 +108,22 @@ private:
   std::atomic<uint64_t> PassedThrough{0};
 };
 
-Router &Router::get() {
-  static Router *Instance = [] {
-    auto *Created = new Router();
-    std::atexit([] {
-      if (Router::get().synchronize() != 0)
-        std::fprintf(stderr, "baton: scheduled work failed before exit\n");
-    });
-    return Created;
+Router *Router::get() {
+  static Router *Instance = []() -> Router * {
+    try {
+      auto *Created = new Router();
+      std::atexit([] {
+        if (Router::get()->synchronize() != 0)
+          std::fprintf(stderr, "baton: scheduled work failed before exit\n");
+      });
+      return Created;
+    } catch (const std::exception &E) {
+      std::fprintf(stderr, "baton: launches are not scheduled: %s\n",
+                   E.what());
+      return nullptr;
+    }
   }();
-  return *Instance;
+  return Instance;
 }
 
 /// The Baton kernel behind a host stub, or nullopt (reported once) if the
@@ -136,7 +144,7 @@ std::optional<Kernel> Router::kernelFor(const void *Func) {
   }
   try {
     It->second = R.kernelOf(reinterpret_cast<CUfunction>(Fn));
-  } catch (const Error &Err) {
+  } catch (const std::exception &Err) {
     std::fprintf(stderr, "baton: %s; launches of this kernel are not "
                          "scheduled\n", Err.what());
     return std::nullopt;
@@ -180,9 +188,9 @@ cudaError_t Router::launch(const void *Func, dim3 Grid, dim3 Block,
   Config.Grid = {Grid.x, Grid.y, Grid.z};
   Config.Block = {Block.x, Block.y, Block.z};
   Config.SharedMemBytes = static_cast<uint32_t>(SharedMem);
-  // The legacy default stream (0) is CU_STREAM_LEGACY's stream in the
-  // driver API too, so the handle passes through unchanged.
-  Config.Stream = reinterpret_cast<CUstream>(Stream);
+  // A null stream in RuntimeWork means "any stream", so the default stream
+  // is named explicitly: CUDA's 0 is the legacy default stream.
+  Config.Stream = Stream ? reinterpret_cast<CUstream>(Stream) : CU_STREAM_LEGACY;
   try {
     bool Lc = Class == BATON_CLASS_LATENCY_CRITICAL;
     Work W = makeWork(RuntimeWork::capture(*K, Config, Args),
@@ -191,7 +199,7 @@ cudaError_t Router::launch(const void *Func, dim3 Grid, dim3 Block,
                       Lc ? 0 : queueOf(Stream));
     W.IssueAtOnce = true;
     Service.submit(std::move(W));
-  } catch (const Error &Err) {
+  } catch (const std::exception &Err) {
     std::fprintf(stderr, "baton: launch of '%s' failed: %s\n",
                  K->name().c_str(), Err.what());
     return cudaErrorLaunchFailure;
@@ -239,6 +247,9 @@ bool scheduling() {
   return S == Routing::On;
 }
 
+/// The router if scheduling is on and the runtime started, else null.
+Router *active() { return scheduling() ? Router::get() : nullptr; }
+
 } // namespace
 
 extern "C" {
@@ -246,21 +257,23 @@ extern "C" {
 cudaError_t baton_cudaLaunchKernel(const void *Func, dim3 Grid, dim3 Block,
                                    void **Args, size_t SharedMem,
                                    cudaStream_t Stream) {
-  if (!scheduling())
+  Router *R = active();
+  if (!R)
     return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);
-  return Router::get().launch(Func, Grid, Block, Args, SharedMem, Stream);
+  return R->launch(Func, Grid, Block, Args, SharedMem, Stream);
 }
 
 cudaError_t baton_cudaLaunchKernel_ptsz(const void *Func, dim3 Grid,
                                         dim3 Block, void **Args,
                                         size_t SharedMem,
                                         cudaStream_t Stream) {
-  if (!scheduling())
+  Router *R = active();
+  if (!R)
     return cudaLaunchKernel_ptsz(Func, Grid, Block, Args, SharedMem, Stream);
   // In such a build the default stream means the calling thread's.
   if (!Stream)
     Stream = cudaStreamPerThread;
-  return Router::get().launch(Func, Grid, Block, Args, SharedMem, Stream);
+  return R->launch(Func, Grid, Block, Args, SharedMem, Stream);
 }
 
 int baton_enable_scheduling(baton_class Class) {
@@ -274,15 +287,16 @@ int baton_enable_scheduling(baton_class Class) {
 int baton_scheduling_enabled(void) { return scheduling() ? 1 : 0; }
 
 void baton_set_stream_class(cudaStream_t Stream, baton_class Class) {
-  if (scheduling())
-    Router::get().setClass(Stream, Class);
+  if (Router *R = active())
+    R->setClass(Stream, Class);
 }
 
 unsigned long long baton_lc_begin(unsigned Sms) {
-  if (!scheduling())
+  Router *R = active();
+  if (!R)
     return 0;
   try {
-    return Router::get().service().beginExternal(Sms);
+    return R->service().beginExternal(Sms);
   } catch (const std::exception &E) {
     std::fprintf(stderr, "baton: baton_lc_begin: %s\n", E.what());
     return 0;
@@ -290,23 +304,24 @@ unsigned long long baton_lc_begin(unsigned Sms) {
 }
 
 void baton_lc_end(unsigned long long Work) {
-  if (!Work || !scheduling())
+  Router *R = active();
+  if (!Work || !R)
     return;
   try {
-    Router::get().service().endExternal(Work);
+    R->service().endExternal(Work);
   } catch (const std::exception &E) {
     std::fprintf(stderr, "baton: baton_lc_end: %s\n", E.what());
   }
 }
 
 int baton_synchronize(void) {
-  return scheduling() ? Router::get().synchronize() : 0;
+  Router *R = active();
+  return R ? R->synchronize() : 0;
 }
 
 baton_routing_stats baton_get_routing_stats(void) {
-  if (!scheduling())
-    return {};
-  return Router::get().stats();
+  Router *R = active();
+  return R ? R->stats() : baton_routing_stats{};
 }
 
 } // extern "C"

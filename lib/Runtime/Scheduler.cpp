@@ -14,7 +14,10 @@
 #include "SchedulerPolicy.h"
 
 #include <algorithm>
+#include <cassert>
 #include <deque>
+#include <exception>
+#include <set>
 #include <stdexcept>
 
 using namespace baton::sched;
@@ -42,9 +45,11 @@ struct Scheduler::State {
   std::map<std::string, Nanos> LcSlos;
   uint32_t LargestLcSms = 0;
   uint64_t NextId = 1;
+  std::set<uint64_t> External; ///< LC work begun with beginExternal
   uint64_t Outstanding = 0;
   uint64_t SloMisses = 0;
   uint64_t Resumes = 0;
+  uint64_t Pauses = 0;
 
   const DeviceFacts &device() const { return Exec.facts(); }
   Nanos bound() const;
@@ -55,6 +60,11 @@ struct Scheduler::State {
   void replan();
   void planHead(uint64_t Id, Entry &E, bool YieldAll, uint32_t FreeSms);
   void issuePaused(uint64_t Id, Entry &E);
+  void finish(uint64_t Id, Entry &E, Nanos At);
+  void abandon(uint64_t Id);
+  /// Runs \p Call, an executor call on behalf of work \p Id; if it throws,
+  /// abandons the work and rethrows.
+  template <class F> void forWork(uint64_t Id, F Call);
 };
 
 /// The bound BE launches are sized for: the option, or less where an LC
@@ -107,35 +117,65 @@ void Scheduler::State::startLc(uint64_t Id, Entry &E) {
   ActiveLc[Id] = Choice;
   // Issued before BE work is asked to yield: its blocks take SMs as they
   // free up, with no host round trip in between.
-  Exec.launch({Id, &E.W.Kernel, Form::Original, E.Info.Width,
-               /*HighPriority=*/true, 0, &E.W.Payload});
+  forWork(Id, [&] {
+    Exec.launch({Id, &E.W.Kernel, Form::Original, E.Info.Width,
+                 /*HighPriority=*/true, 0, &E.W.Payload});
+  });
 }
 
 void Scheduler::State::complete(const Completion &C) {
-  Entry &E = Entries.at(C.Id);
+  auto It = Entries.find(C.Id);
+  if (It == Entries.end() || It->second.Info.State == WorkState::Done)
+    return; // abandoned after a failure; the executor still reported it
+  Entry &E = It->second;
   if (auto Block = measuredBlock(C, concurrency(E)))
     Durations.recordBlock(E.W.Kernel.Name, *Block);
   if (C.What == Completion::Paused) {
     E.Info.State = WorkState::Paused;
     return;
   }
+  if (E.Info.Class == PriorityClass::LatencyCritical && E.W.Slo &&
+      C.At - E.Info.SubmittedAt > *E.W.Slo)
+    ++SloMisses;
+  finish(C.Id, E, C.At);
+}
+
+/// Marks \p E Done and takes it out of the LC set or its BE queue (usually
+/// as the head; IssueAtOnce work behind it may finish in the same poll).
+void Scheduler::State::finish(uint64_t Id, Entry &E, Nanos At) {
   E.Info.State = WorkState::Done;
-  E.Info.DoneAt = C.At;
+  E.Info.DoneAt = At;
   --Outstanding;
-  if (E.Info.Class == PriorityClass::LatencyCritical) {
-    ActiveLc.erase(C.Id);
-    if (E.W.Slo && C.At - E.Info.SubmittedAt > *E.W.Slo)
-      ++SloMisses;
-  } else {
-    // Usually the head; IssueAtOnce work behind it may report in the same
-    // poll.
+  ActiveLc.erase(Id);
+  External.erase(Id);
+  if (E.Info.Class == PriorityClass::BestEffort) {
     auto &Queue = Queues.at(E.W.Queue);
-    Queue.erase(std::find(Queue.begin(), Queue.end(), C.Id));
+    auto Pos = std::find(Queue.begin(), Queue.end(), Id);
+    assert(Pos != Queue.end() && "BE work missing from its queue");
+    Queue.erase(Pos);
     if (Queue.empty())
       Queues.erase(E.W.Queue);
   }
   if (Options.ForgetDoneWork)
-    Entries.erase(C.Id);
+    Entries.erase(Id);
+}
+
+/// Work whose launch, pause or resume failed in the executor is given up:
+/// the runtime released its client stream when it failed, and the work
+/// behind it in its queue must not wait for it forever.
+void Scheduler::State::abandon(uint64_t Id) {
+  auto It = Entries.find(Id);
+  if (It != Entries.end() && It->second.Info.State != WorkState::Done)
+    finish(Id, It->second, Exec.clock().now());
+}
+
+template <class F> void Scheduler::State::forWork(uint64_t Id, F Call) {
+  try {
+    Call();
+  } catch (...) {
+    abandon(Id);
+    throw;
+  }
 }
 
 void Scheduler::State::replan() {
@@ -148,8 +188,28 @@ void Scheduler::State::replan() {
   uint32_t All = device().Multiprocessors;
   uint32_t FreeSms = All - std::min(Reserved, All);
   YieldAll |= FreeSms == 0;
-  for (auto &[Queue, Ids] : Queues)
-    planHead(Ids.front(), Entries.at(Ids.front()), YieldAll, FreeSms);
+  // A head whose launch fails is abandoned, which changes Queues and makes
+  // the work behind it the new head: plan until no head is new, then report
+  // the first failure.
+  std::exception_ptr Failure;
+  std::set<uint64_t> Planned;
+  for (bool NewHeads = true; NewHeads;) {
+    std::vector<uint64_t> Heads;
+    for (const auto &[Queue, Ids] : Queues)
+      if (Planned.insert(Ids.front()).second)
+        Heads.push_back(Ids.front());
+    NewHeads = false;
+    for (uint64_t Id : Heads)
+      try {
+        planHead(Id, Entries.at(Id), YieldAll, FreeSms);
+      } catch (...) {
+        if (!Failure)
+          Failure = std::current_exception();
+        NewHeads = true;
+      }
+  }
+  if (Failure)
+    std::rethrow_exception(Failure);
 }
 
 void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
@@ -167,15 +227,18 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     E.Info.LaunchForm = Choice.LaunchForm;
     E.Info.Width = Choice.Width;
     E.Info.Launches = 1;
-    Exec.launch({Id, &E.W.Kernel, Choice.LaunchForm, Choice.Width,
-                 /*HighPriority=*/false, E.W.Queue, &E.W.Payload});
+    forWork(Id, [&] {
+      Exec.launch({Id, &E.W.Kernel, Choice.LaunchForm, Choice.Width,
+                   /*HighPriority=*/false, E.W.Queue, &E.W.Payload});
+    });
     return;
   case WorkState::Running:
     if (E.Info.LaunchForm == Form::Original)
       return;
     if (YieldAll || (device().CanResize && Choice.Width != E.Info.Width)) {
       E.Info.State = WorkState::Pausing;
-      Exec.requestPause(Id);
+      ++Pauses;
+      forWork(Id, [&] { Exec.requestPause(Id); });
     }
     return;
   case WorkState::Paused: {
@@ -186,7 +249,7 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     E.Info.Width = Width;
     ++E.Info.Launches;
     ++Resumes;
-    Exec.resume(Id, Width);
+    forWork(Id, [&] { Exec.resume(Id, Width); });
     return;
   }
   case WorkState::Pausing:
@@ -209,8 +272,11 @@ void Scheduler::State::issuePaused(uint64_t Id, Entry &E) {
   E.Info.LaunchForm = Choice.LaunchForm;
   E.Info.Width = Choice.Width;
   E.Info.Launches = 1;
-  Exec.launch({Id, &K, Choice.LaunchForm, Choice.Width, /*HighPriority=*/false,
-               E.W.Queue, &E.W.Payload, /*StartPaused=*/Paused});
+  forWork(Id, [&] {
+    Exec.launch({Id, &K, Choice.LaunchForm, Choice.Width,
+                 /*HighPriority=*/false, E.W.Queue, &E.W.Payload,
+                 /*StartPaused=*/Paused});
+  });
 }
 
 Scheduler::Scheduler(Executor &Exec, const SchedulerOptions &Options)
@@ -258,23 +324,17 @@ uint64_t Scheduler::beginExternal(uint32_t Sms) {
     Choice = {Sharing::Space, Sms};
   E.Info.HowShared = Choice.How;
   S->ActiveLc[Id] = Choice;
+  S->External.insert(Id);
   ++S->Outstanding;
   S->replan();
   return Id;
 }
 
 void Scheduler::endExternal(uint64_t Id) {
-  auto It = S->ActiveLc.find(Id);
-  if (It == S->ActiveLc.end())
+  if (!S->External.count(Id))
     throw std::invalid_argument("baton::sched::Scheduler: no external LC "
                                 "work " + std::to_string(Id) + " in progress");
-  S->ActiveLc.erase(It);
-  Entry &E = S->Entries.at(Id);
-  E.Info.State = WorkState::Done;
-  E.Info.DoneAt = S->Exec.clock().now();
-  --S->Outstanding;
-  if (S->Options.ForgetDoneWork)
-    S->Entries.erase(Id);
+  S->finish(Id, S->Entries.at(Id), S->Exec.clock().now());
   S->replan();
 }
 
@@ -294,3 +354,4 @@ Nanos Scheduler::blockDuration(const std::string &Name) const {
 
 uint64_t Scheduler::sloMisses() const { return S->SloMisses; }
 uint64_t Scheduler::resumes() const { return S->Resumes; }
+uint64_t Scheduler::pauses() const { return S->Pauses; }

@@ -102,7 +102,12 @@ struct RuntimeExecutor::Impl {
   explicit Impl(Runtime &R) : R(R) {}
   CUstream createStream(int Priority);
   CUstream beStream(uint32_t Queue);
-  void watch(uint64_t Id, Live &Item);
+  /// From now on poll() reports when \p Item stops; \p DoneAtStart is its
+  /// progress at this (re)launch.
+  void watch(Live &Item, uint32_t DoneAtStart);
+  /// A launch's failure, rethrown by the next poll() (this one reports the
+  /// launch Done, so that the scheduler goes on without it).
+  std::exception_ptr Failure;
 };
 
 CUstream RuntimeExecutor::Impl::createStream(int Priority) {
@@ -121,10 +126,10 @@ CUstream RuntimeExecutor::Impl::beStream(uint32_t Queue) {
   return It->second;
 }
 
-void RuntimeExecutor::Impl::watch(uint64_t Id, Live &Item) {
+void RuntimeExecutor::Impl::watch(Live &Item, uint32_t DoneAtStart) {
   Item.Watched = true;
   Item.StartedAt = Time.now();
-  Item.DoneAtStart = Item.L.progress().Done;
+  Item.DoneAtStart = DoneAtStart;
 }
 
 RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
@@ -189,7 +194,7 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
               Request.HighPriority ? " high-priority" : "",
               Request.StartPaused ? " start-paused" : "");
   if (!Request.StartPaused) // a paused start reports nothing until resumed
-    P->watch(Request.Id, *Item);
+    P->watch(*Item, 0);
   P->Launches[Request.Id] = std::move(Item);
 }
 
@@ -200,18 +205,43 @@ void RuntimeExecutor::requestPause(uint64_t Id) {
 }
 
 void RuntimeExecutor::resume(uint64_t Id, uint32_t Width) {
-  Live &Item = *P->Launches.at(Id);
+  auto It = P->Launches.find(Id);
+  if (It == P->Launches.end())
+    throw Error(ErrorKind::InvalidState,
+                "scheduler resumed launch " + std::to_string(Id) +
+                    ", which the executor does not have");
+  Live &Item = *It->second;
   BATON_TRACE("resume %llu width %u", (unsigned long long)Id, Width);
-  Item.L.resume(Width);
-  P->watch(Id, Item);
+  // Paused, so progress is the checkpoint and costs no device read.
+  uint32_t Checkpoint = Item.L.progress().Done;
+  try {
+    Item.L.resume(Width);
+  } catch (...) {
+    P->Retired.push_back(std::move(It->second));
+    P->Launches.erase(It);
+    throw;
+  }
+  P->watch(Item, Checkpoint);
 }
 
 std::vector<Completion> RuntimeExecutor::poll() {
   P->Retired.clear();
+  if (P->Failure)
+    std::rethrow_exception(std::exchange(P->Failure, nullptr));
   std::vector<Completion> Out;
   for (auto It = P->Launches.begin(); It != P->Launches.end();) {
     auto &[Id, Item] = *It;
-    LaunchState State = Item->Watched ? Item->L.poll() : LaunchState::Running;
+    LaunchState State = LaunchState::Running;
+    try {
+      if (Item->Watched)
+        State = Item->L.poll();
+    } catch (const std::exception &E) {
+      // The runtime released the launch's stream when it failed.
+      BATON_TRACE("launch %llu failed: %s", (unsigned long long)Id, E.what());
+      if (!P->Failure)
+        P->Failure = std::current_exception();
+      State = LaunchState::Done;
+    }
     if (State != LaunchState::Done && State != LaunchState::Paused) {
       ++It;
       continue;

@@ -57,9 +57,14 @@ void SchedulerService::Impl::loop() {
       std::fprintf(stderr, "baton: scheduler: %s\n", E.what());
       Failure = std::current_exception();
     }
-    if (Sched.idle() || Failure) {
+    if (Failure)
+      Idle.notify_all(); // waitIdle() reports it
+    // A failure does not stop the polling: work behind the failed launch,
+    // and clients blocked in a stream synchronisation behind it, still
+    // depend on this thread.
+    if (Sched.idle()) {
       Idle.notify_all();
-      Wake.wait(Lock, [&] { return Stopping || (!Sched.idle() && !Failure); });
+      Wake.wait(Lock, [&] { return Stopping || !Sched.idle(); });
     } else if (Interval.count() > 0) {
       Wake.wait_for(Lock, Interval);
     } else {
@@ -106,7 +111,6 @@ uint64_t SchedulerService::submit(Work W) {
   uint64_t Id;
   {
     std::lock_guard Lock(P->Mutex);
-    P->rethrowFailure();
     BATON_TRACE("submit %s '%s', %llu blocks, queue %u",
                 Lc ? "LC" : "BE", W.Kernel.Name.c_str(),
                 (unsigned long long)W.Kernel.Blocks, W.Queue);
@@ -121,7 +125,6 @@ uint64_t SchedulerService::beginExternal(uint32_t Sms) {
   uint64_t Id;
   {
     std::lock_guard Lock(P->Mutex);
-    P->rethrowFailure();
     Id = P->Sched.beginExternal(Sms);
     ++P->Counts.LatencyCritical;
     BATON_TRACE("begin external LC %llu on %u SMs", (unsigned long long)Id,
@@ -155,6 +158,7 @@ ServiceStats SchedulerService::stats() const {
   std::lock_guard Lock(P->Mutex);
   ServiceStats S = P->Counts;
   S.Resumes = P->Sched.resumes();
+  S.Pauses = P->Sched.pauses();
   S.SloMisses = P->Sched.sloMisses();
   return S;
 }

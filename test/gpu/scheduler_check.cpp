@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <random>
 
@@ -189,15 +190,13 @@ void runRound(Runtime &Rt, const Kernel &K, Checker &Check, Watchdog &Dog,
     AllDone &= Svc.info(Id).State == WorkState::Done;
   Check.expect(AllDone, Round + ": BE work not Done after waitIdle()");
   ServiceStats Stats = Svc.stats();
-  // Every BE launch but the first starts paused behind its predecessor, so
-  // resumes beyond BeLaunches - 1 come from the storm.
-  Check.expect(Stats.Resumes > BeLaunches - 1,
-               Round + ": the storm paused no best-effort launch (" +
-                   std::to_string(Stats.Resumes) + " resumes)");
+  Check.expect(Stats.Pauses > 0,
+               Round + ": the storm paused no running best-effort launch");
   std::printf("%-8s %2u BE launches x %u blocks, %zu LC kernels, %u external "
-              "LC, %llu resumes\n",
+              "LC, %llu pauses, %llu resumes\n",
               Round.c_str(), BeLaunches, BeBlocks, Client.Buffers.size(),
-              Client.External, (unsigned long long)Stats.Resumes);
+              Client.External, (unsigned long long)Stats.Pauses,
+              (unsigned long long)Stats.Resumes);
   std::fflush(stdout);
 }
 
@@ -208,6 +207,9 @@ int main(int Argc, char **Argv) {
     std::fprintf(stderr, "usage: %s RECORD_BATON_PTX\n", Argv[0]);
     return 2;
   }
+  // As the launch shim does when scheduling is on (cuda_launch.h): a stream
+  // waiting on a paused launch must not share a hardware queue with others.
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
   Checker Check;
   try {
     auto Rt = runtimeOrSkip();

@@ -12,6 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <stdexcept>
 
 using namespace baton::sched;
 using namespace std::chrono_literals;
@@ -246,6 +248,62 @@ TEST(SchedulerSim, ForgetDoneWorkDropsFinishedEntries) {
   EXPECT_EQ(S.resumes(), 2u);
   expectExactlyOnce(Sim.record(A));
   expectExactlyOnce(Sim.record(B));
+}
+
+/// The simulated device, except that launching or resuming work of one
+/// kernel fails, as a faulting kernel makes the runtime throw.
+class FailingExecutor : public Executor {
+public:
+  FailingExecutor(SimulatedExecutor &Sim, std::string Failing)
+      : Sim(Sim), Failing(std::move(Failing)) {}
+  const DeviceFacts &facts() const override { return Sim.facts(); }
+  const Clock &clock() const override { return Sim.clock(); }
+  void launch(const LaunchRequest &R) override {
+    if (R.Shape->Name == Failing && !R.StartPaused)
+      throw std::runtime_error("launch failed");
+    Sim.launch(R);
+    Names[R.Id] = R.Shape->Name;
+  }
+  void requestPause(uint64_t Id) override { Sim.requestPause(Id); }
+  void resume(uint64_t Id, uint32_t Width) override {
+    if (Names[Id] == Failing)
+      throw std::runtime_error("resume failed");
+    Sim.resume(Id, Width);
+  }
+  std::vector<Completion> poll() override { return Sim.poll(); }
+
+private:
+  SimulatedExecutor &Sim;
+  std::string Failing;
+  std::map<uint64_t, std::string> Names;
+};
+
+TEST(SchedulerSim, WorkWhoseLaunchFailsIsGivenUpAndTheQueueGoesOn) {
+  SimulatedExecutor Sim{smallDevice()};
+  FailingExecutor Exec{Sim, "broken"};
+  Scheduler S{Exec, options()};
+  // Head fails at launch: submit() reports it, the queue behind goes on.
+  Work Broken = be(800, 10us, 1, "broken");
+  Broken.IssueAtOnce = true;
+  EXPECT_THROW(S.submit(std::move(Broken)), std::runtime_error);
+  Work Next = be(800, 10us, 1);
+  Next.IssueAtOnce = true;
+  uint64_t A = S.submit(std::move(Next));
+  // Started paused behind A, fails when resumed: given up, C still runs.
+  Work Later = be(800, 10us, 1, "broken");
+  Later.IssueAtOnce = true;
+  uint64_t B = S.submit(std::move(Later));
+  Work Last = be(800, 10us, 1);
+  Last.IssueAtOnce = true;
+  uint64_t C = S.submit(std::move(Last));
+  EXPECT_EQ(S.info(B).State, WorkState::Paused);
+  EXPECT_THROW(simulateToEnd(Sim, S), std::runtime_error);
+  EXPECT_EQ(S.info(B).State, WorkState::Done);
+  simulateToEnd(Sim, S);
+  EXPECT_TRUE(S.idle());
+  expectExactlyOnce(Sim.record(A));
+  expectExactlyOnce(Sim.record(C));
+  EXPECT_THROW(S.endExternal(A), std::invalid_argument); // not external
 }
 
 TEST_F(SchedulerSimTest, MeasuredBlocksNarrowTheNextBeLaunch) {
