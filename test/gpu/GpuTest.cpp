@@ -158,3 +158,14 @@ Stream::~Stream() {
 void Stream::synchronize() const {
   check(driver().cuStreamSynchronize(S), "cuStreamSynchronize");
 }
+
+PinnedCounts::PinnedCounts(size_t Count) : N(Count) {
+  void *P = nullptr;
+  check(detail::driver().cuMemHostAlloc(&P, N * sizeof(uint32_t), 0),
+        "cuMemHostAlloc");
+  Data = static_cast<uint32_t *>(P);
+  std::fill(Data, Data + N, 0xFFFFFFFFu);
+}
+
+PinnedCounts::~PinnedCounts() { detail::driver().cuMemFreeHost(Data); }
+

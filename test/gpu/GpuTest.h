@@ -93,6 +93,18 @@ private:
   size_t Bytes = 0;
 };
 
+/// Pinned host memory for N 32-bit counters (async copies of the record
+/// kernel's counts), poisoned with 0xFFFFFFFF until written; freed on scope
+/// exit.
+struct PinnedCounts {
+  explicit PinnedCounts(size_t N);
+  ~PinnedCounts();
+  PinnedCounts(const PinnedCounts &) = delete;
+  PinnedCounts &operator=(const PinnedCounts &) = delete;
+  uint32_t *Data = nullptr;
+  size_t N = 0;
+};
+
 /// A non-blocking stream, destroyed on scope exit.
 class Stream {
 public:

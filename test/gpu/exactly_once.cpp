@@ -72,19 +72,6 @@ private:
   std::mt19937_64 Rng;
 };
 
-struct PinnedCounts {
-  explicit PinnedCounts(size_t N) : N(N) {
-    void *P = nullptr;
-    check(driver().cuMemHostAlloc(&P, N * sizeof(uint32_t), 0),
-          "cuMemHostAlloc");
-    Data = static_cast<uint32_t *>(P);
-    std::fill(Data, Data + N, 0xFFFFFFFFu);
-  }
-  ~PinnedCounts() { driver().cuMemFreeHost(Data); }
-  uint32_t *Data;
-  size_t N;
-};
-
 /// Index and value of the first count that is not 1, and how many are off.
 std::string checkCounts(const uint32_t *Counts, size_t N) {
   size_t Bad = 0, First = 0;

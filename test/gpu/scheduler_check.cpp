@@ -43,22 +43,6 @@ constexpr uint64_t BeSpinNs = 20000;  // 20 us blocks
 constexpr uint32_t LcBlocks = 264;    // two blocks per SM on an H100/H200
 constexpr uint64_t LcSpinNs = 30000;
 
-/// Pinned host memory of N counters, initialised to a poison value.
-struct PinnedCounts {
-  explicit PinnedCounts(size_t N) : N(N) {
-    void *P = nullptr;
-    check(driver().cuMemHostAlloc(&P, N * sizeof(uint32_t), 0),
-          "cuMemHostAlloc");
-    Data = static_cast<uint32_t *>(P);
-    std::fill(Data, Data + N, 0xFFFFFFFFu);
-  }
-  ~PinnedCounts() { driver().cuMemFreeHost(Data); }
-  PinnedCounts(const PinnedCounts &) = delete;
-  PinnedCounts &operator=(const PinnedCounts &) = delete;
-  uint32_t *Data;
-  size_t N;
-};
-
 /// How many of \p N counts are not 1.
 size_t countsOff(const uint32_t *Counts, size_t N) {
   size_t Bad = 0;
