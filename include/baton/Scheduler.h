@@ -67,7 +67,9 @@ struct Work {
   std::any Payload;
   /// BE only: issue the launch at once even when it has to wait (see above).
   /// For work on a client's stream, where later work the scheduler never
-  /// sees (copies, synchronisation) must find it already issued.
+  /// sees (copies, synchronisation) must find it already issued. A kernel
+  /// without variants cannot wait paused: it is issued to run, and its
+  /// stream orders it, even while LC work runs.
   bool IssueAtOnce = false;
 };
 
