@@ -12,11 +12,21 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.baton_obj_root, "test")
 
 config.substitutions.append(("%baton-ptx", config.baton_ptx))
+config.substitutions.append(("%baton-extract", config.baton_extract))
 # Every emitted module is assembled for Hopper in the test itself.
 config.substitutions.append(("%ptxas-path", config.ptxas))
 config.substitutions.append(("%ptxas", config.ptxas + " -arch=sm_90a"))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%corpus", os.path.join(config.baton_src_root, "test", "corpus")))
+
+# Fatbin extraction tests (test/Fatbin) build their inputs with nvcc; zstd
+# (nvcc's default compression) needs a reader built with libzstd.
+nvcc = os.path.join(os.path.dirname(config.ptxas), "nvcc")
+if os.path.exists(nvcc):
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))
+if config.baton_have_zstd:
+    config.available_features.add("zstd")
 
 # The LLVM front end (test/LLVM: opt + FileCheck on IR; test/Clang: CUDA
 # through clang -fpass-plugin), only where the plugin is built.
