@@ -19,14 +19,11 @@ config.substitutions.append(("%ptxas", config.ptxas + " -arch=sm_90a"))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%corpus", os.path.join(config.baton_src_root, "test", "corpus")))
 
-# Fatbin extraction tests (test/Fatbin) build their inputs with nvcc; zstd
-# (nvcc's default compression) needs a reader built with libzstd.
+# Fatbin extraction tests (test/Fatbin) build their inputs with nvcc.
 nvcc = os.path.join(os.path.dirname(config.ptxas), "nvcc")
 if os.path.exists(nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
-if config.baton_have_zstd:
-    config.available_features.add("zstd")
 
 # The LLVM front end (test/LLVM: opt + FileCheck on IR; test/Clang: CUDA
 # through clang -fpass-plugin), only where the plugin is built.

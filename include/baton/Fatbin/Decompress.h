@@ -2,9 +2,8 @@
 //
 // nvcc 13 compresses device code by default: zstd frames for
 // --compress-mode=default/size/balance, raw LZ4 blocks (no frame) for
-// --compress-mode=speed. The LZ4 block decoder is ours; zstd goes through the
-// system libzstd where the build found it (BATON_HAVE_ZSTD), and is reported
-// per entry as undecodable otherwise.
+// --compress-mode=speed. Both decoders are ours (Lz4.cpp, Zstd*.cpp), so
+// reading a fatbin needs no compression library.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_FATBIN_DECOMPRESS_H
@@ -32,9 +31,6 @@ decodeLz4Block(std::span<const uint8_t> In, std::span<uint8_t> Out);
 /// Decodes one zstd frame into exactly Out.size() bytes.
 std::optional<std::string> decodeZstd(std::span<const uint8_t> In,
                                       std::span<uint8_t> Out);
-
-/// True when this build can decode zstd payloads.
-bool haveZstd();
 
 /// The payload of E as stored code: decompressed, and for PTX with the
 /// trailing NUL padding removed. FileBytes is the whole input file.
