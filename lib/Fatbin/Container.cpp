@@ -163,11 +163,25 @@ std::optional<Compression> Entry::compression() const {
   return Compression::None;
 }
 
+std::optional<Error> baton::fatbin::parseContainer(
+    std::span<const uint8_t> Bytes, uint64_t Offset, uint64_t Base,
+    const std::string &File, const std::string &Section,
+    unsigned ContainerIndex, std::vector<Entry> &Out, uint64_t &End) {
+  Parser P{Bytes, Base, File, Section};
+  std::vector<Entry> Entries;
+  if (auto Err = P.parseContainer(Offset, ContainerIndex, Entries, End))
+    return Err;
+  for (Entry &E : Entries) {
+    E.Index = unsigned(Out.size());
+    Out.push_back(std::move(E));
+  }
+  return std::nullopt;
+}
+
 std::optional<Error> baton::fatbin::parseContainers(
     std::span<const uint8_t> Bytes, uint64_t Base, const std::string &File,
     const std::string &Section, unsigned &ContainerIndex,
     std::vector<Entry> &Out) {
-  Parser P{Bytes, Base, File, Section};
   uint64_t Off = 0;
   while (true) {
     // Linkers align each container; the gap is zero-filled.
@@ -175,13 +189,9 @@ std::optional<Error> baton::fatbin::parseContainers(
       ++Off;
     if (Off == Bytes.size())
       return std::nullopt;
-    std::vector<Entry> Entries;
-    if (auto Err = P.parseContainer(Off, ContainerIndex, Entries, Off))
+    if (auto Err = parseContainer(Bytes, Off, Base, File, Section,
+                                  ContainerIndex, Out, Off))
       return Err;
-    for (Entry &E : Entries) {
-      E.Index = unsigned(Out.size());
-      Out.push_back(std::move(E));
-    }
     ++ContainerIndex;
   }
 }

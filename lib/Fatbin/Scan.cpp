@@ -12,9 +12,42 @@
 
 using namespace baton::fatbin;
 
+namespace {
+constexpr uint32_t SHT_PROGBITS = 1;
+
+bool isFatbinSection(const ElfSection &S) {
+  for (const char *Name : FatbinSections)
+    if (S.Name == Name)
+      return true;
+  return false;
+}
+
+/// Containers embedded as data: tried at every 8-byte aligned magic (they
+/// hold 64-bit fields, so compilers align them), kept when they parse.
+void scanDataSection(std::span<const uint8_t> Bytes, const ElfSection &S,
+                     const std::string &File, unsigned &ContainerIndex,
+                     std::vector<Entry> &Out) {
+  auto Data = Bytes.subspan(S.Offset, S.Size);
+  for (uint64_t Off = (8 - S.Offset % 8) % 8; Off + 16 <= Data.size();) {
+    uint32_t Magic = 0;
+    readLE(Data, Off, Magic);
+    uint64_t End = 0;
+    if (Magic == ContainerMagic &&
+        !parseContainer(Data, Off, S.Offset, File, S.Name, ContainerIndex,
+                        Out, End)) {
+      ++ContainerIndex;
+      Off = (S.Offset + End + 7) / 8 * 8 - S.Offset; // Aligned in the file.
+    } else {
+      Off += 8;
+    }
+  }
+}
+} // namespace
+
 std::optional<Error> baton::fatbin::scanFile(std::span<const uint8_t> Bytes,
                                              const std::string &File,
-                                             std::vector<Entry> &Out) {
+                                             std::vector<Entry> &Out,
+                                             const ScanOptions &Options) {
   unsigned ContainerIndex = 0;
   if (!isElf(Bytes)) {
     uint32_t Magic = 0;
@@ -27,12 +60,14 @@ std::optional<Error> baton::fatbin::scanFile(std::span<const uint8_t> Bytes,
   if (auto Err = readElfSections(Bytes, File, 0, Sections))
     return Err;
   for (const ElfSection &S : Sections)
-    for (const char *Name : FatbinSections)
-      if (S.Name == Name)
-        if (auto Err =
-                parseContainers(Bytes.subspan(S.Offset, S.Size), S.Offset,
-                                File, S.Name, ContainerIndex, Out))
-          return Err;
+    if (isFatbinSection(S))
+      if (auto Err = parseContainers(Bytes.subspan(S.Offset, S.Size), S.Offset,
+                                     File, S.Name, ContainerIndex, Out))
+        return Err;
+  if (Options.DataSections)
+    for (const ElfSection &S : Sections)
+      if (S.Type == SHT_PROGBITS && !isFatbinSection(S))
+        scanDataSection(Bytes, S, File, ContainerIndex, Out);
   return std::nullopt;
 }
 

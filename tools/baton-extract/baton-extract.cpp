@@ -22,8 +22,10 @@ using namespace baton::fatbin;
 
 namespace {
 
-const char *kindName(const Entry &E) {
-  return E.isPTX() ? "ptx" : E.isELF() ? "elf" : "unknown";
+/// Kinds other than PTX and ELF (cuFFT ships many of kind 8) are shown by
+/// number: we have no documentation to name them by.
+std::string kindName(const Entry &E) {
+  return E.isPTX() ? "ptx" : E.isELF() ? "elf" : "kind" + std::to_string(E.Kind);
 }
 
 std::string compressionName(const Entry &E) {
@@ -108,11 +110,14 @@ int main(int argc, char **argv) {
                "they embed (see docs/offline.md).",
                "baton-extract"};
   std::string Input, OutDir;
-  bool List = false;
+  bool List = false, FatbinSectionsOnly = false;
   App.add_option("input", Input, "ELF64 file or raw fatbin")->required();
   App.add_flag("--list", List, "Print one line per fatbin entry");
   App.add_option("-o,--output-dir", OutDir,
                  "Write each PTX entry as DIR/<stem>.<index>.sm_XX.ptx");
+  App.add_flag("--fatbin-sections-only", FatbinSectionsOnly,
+               "Read only .nv_fatbin and __nv_relfatbin, not fatbins "
+               "embedded as data in other sections");
   App.footer("Exit status: 0 on success, 1 on unreadable or malformed input "
              "or an entry that could not be decoded.");
   CLI11_PARSE(App, argc, argv);
@@ -121,7 +126,8 @@ int main(int argc, char **argv) {
   std::vector<Entry> Entries;
   std::optional<Error> Err = readFile(Input, Bytes);
   if (!Err)
-    Err = scanFile(Bytes, Input, Entries);
+    Err = scanFile(Bytes, Input, Entries,
+                   ScanOptions{/*DataSections=*/!FatbinSectionsOnly});
   if (Err) {
     std::cerr << Err->str() << "\n";
     return 1;

@@ -53,6 +53,16 @@ struct Entry {
   std::optional<Compression> compression() const;
 };
 
+/// Parses the one container at Offset in Bytes (which sit at file offset
+/// Base) and appends its entries to Out only if all of them parse; End is
+/// the offset in Bytes just past it.
+std::optional<Error> parseContainer(std::span<const uint8_t> Bytes,
+                                    uint64_t Offset, uint64_t Base,
+                                    const std::string &File,
+                                    const std::string &Section,
+                                    unsigned ContainerIndex,
+                                    std::vector<Entry> &Out, uint64_t &End);
+
 /// Parses the containers that fill Bytes (which sit at file offset Base) and
 /// appends their entries to Out. ContainerIndex counts containers across
 /// calls, so that one file with several sections numbers them all.

@@ -23,10 +23,21 @@ namespace baton::fatbin {
 inline constexpr const char *FatbinSections[] = {".nv_fatbin",
                                                  "__nv_relfatbin"};
 
-/// Lists the entries of File's bytes. An ELF file without fatbin sections
-/// gives no entries and no error.
+struct ScanOptions {
+  /// Also look for containers in the other PROGBITS sections of an ELF
+  /// file. Some libraries (cuFFT keeps hundreds of MB in .ldata) embed
+  /// fatbins as plain data and load them themselves. A candidate there is
+  /// an 8-byte aligned magic whose whole container parses; anything else is
+  /// data that happens to match and is skipped silently.
+  bool DataSections = true;
+};
+
+/// Lists the entries of File's bytes: first those of the fatbin sections
+/// (where malformed containers are errors), then those found in data
+/// sections. An ELF file without fatbins gives no entries and no error.
 std::optional<Error> scanFile(std::span<const uint8_t> Bytes,
-                              const std::string &File, std::vector<Entry> &Out);
+                              const std::string &File, std::vector<Entry> &Out,
+                              const ScanOptions &Options = ScanOptions());
 
 /// Reads a whole file.
 std::optional<Error> readFile(const std::string &File,
