@@ -6,7 +6,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ python3 libcli11-dev libgtest-dev
-          llvm-22-dev clang-22 libclang-22-dev llvm-22-tools)
+          llvm-22-dev clang-22 libclang-22-dev llvm-22-tools
+          libzstd-dev)  # zstd: the reference the fatbin decoder is tested against
 
 missing=()
 for p in "${packages[@]}"; do
