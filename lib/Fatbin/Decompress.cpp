@@ -28,8 +28,8 @@ baton::fatbin::decodePayload(std::span<const uint8_t> FileBytes,
                    "uncompressed size " + std::to_string(E.UncompressedSize) +
                        " exceeds the limit of " +
                        std::to_string(MaxUncompressedSize) + " bytes");
-    // Entries written before the compressed-size field existed leave it 0;
-    // the stored size (padding included) is then the bound.
+    // nvcc 13 always records the compressed size; should it be 0, the
+    // stored size (padding included) is the bound.
     if (E.CompressedSize > Stored.size())
       return error(E.Offset + 0x10, "compressed size exceeds the payload");
     auto In = Stored.first(E.CompressedSize ? E.CompressedSize : Stored.size());
