@@ -53,17 +53,25 @@ bool verbose() {
   return On;
 }
 
+/// BATON_SCHEDULE, or null where it is unset or asks for no scheduling.
+const char *scheduleRequested() {
+  const char *V = std::getenv("BATON_SCHEDULE");
+  if (!V || !*V || std::strcmp(V, "off") == 0 || std::strcmp(V, "0") == 0)
+    return nullptr;
+  return V;
+}
+
 /// Reads BATON_SCHEDULE once, unless baton_enable_scheduling() came first.
 void readEnvironment() {
   std::call_once(EnvRead, [] {
     if (State.load() != Routing::Undecided)
       return;
-    const char *V = std::getenv("BATON_SCHEDULE");
-    std::string Value = V ? V : "";
-    if (Value.empty() || Value == "off" || Value == "0") {
+    const char *V = scheduleRequested();
+    if (!V) {
       State = Routing::Off;
       return;
     }
+    std::string Value = V;
     if (Value == "latency-critical")
       DefaultClass = BATON_CLASS_LATENCY_CRITICAL;
     else if (Value != "best-effort" && Value != "on" && Value != "1")
@@ -87,7 +95,6 @@ public:
   int synchronize();
   baton_routing_stats stats();
   SchedulerService &service() { return Service; }
-  void countPassThrough() { ++PassedThrough; }
 
 private:
   Router() : Service(R, serviceOptions()) {}
@@ -175,7 +182,7 @@ cudaError_t Router::launch(const void *Func, dim3 Grid, dim3 Block,
                            cudaStream_t Stream) {
   std::optional<Kernel> K = kernelFor(Func);
   if (!K) {
-    countPassThrough();
+    ++PassedThrough;
     return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);
   }
   baton_class Class = DefaultClass.load();
@@ -231,8 +238,7 @@ baton_routing_stats Router::stats() {
 /// module loading may wait for an idle device, which a waiting stream
 /// prevents (Runtime::kernelOf also loads each module whole).
 [[gnu::constructor]] void prepareDriver() {
-  const char *Schedule = std::getenv("BATON_SCHEDULE");
-  if (!Schedule || !*Schedule || std::strcmp(Schedule, "off") == 0)
+  if (!scheduleRequested())
     return;
   setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
   setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);

@@ -84,6 +84,10 @@ private:
   std::shared_ptr<SliceFeeder> Feeder;
 };
 
+/// Every function of module \p Handle (the caller makes its context
+/// current).
+std::vector<CUfunction> moduleFunctions(CUmodule Handle);
+
 struct ModuleImpl {
   ModuleImpl(std::shared_ptr<RuntimeImpl> Runtime, CUmodule Handle,
              bool Owned = true)

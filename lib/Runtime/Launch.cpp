@@ -129,9 +129,6 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
   check(D.cuEventRecord(UserReady, Config.Stream),
         "cuEventRecord (user stream)", Kernel->Name);
-  if (!Config.StartPaused)
-    acquireInner();
-
   if (Config.StartPaused) {
     // Nothing runs until resume(), which takes the private stream and has it
     // wait for UserReady: the stream order holds however late that is.
@@ -140,10 +137,12 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
       Slices.PauseRequested = true;
       startSlices();
     }
-  } else if (Config.LaunchMode == Mode::Ptb) {
-    issuePtb();
   } else {
-    startSlices();
+    acquireInner();
+    if (Config.LaunchMode == Mode::Ptb)
+      issuePtb();
+    else
+      startSlices();
   }
   // Only now that the kernels that will set `done` are queued may S wait on
   // it: a failure above must not leave S blocked.

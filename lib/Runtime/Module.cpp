@@ -27,6 +27,16 @@ ModuleImpl::~ModuleImpl() {
   D.cuCtxPopCurrent(&Popped);
 }
 
+std::vector<CUfunction> baton::detail::moduleFunctions(CUmodule Handle) {
+  const DriverApi &D = driver();
+  unsigned Count = 0;
+  check(D.cuModuleGetFunctionCount(&Count, Handle), "cuModuleGetFunctionCount");
+  std::vector<CUfunction> Functions(Count);
+  check(D.cuModuleEnumerateFunctions(Functions.data(), Count, Handle),
+        "cuModuleEnumerateFunctions");
+  return Functions;
+}
+
 /// The function named \p Name, or null if the module has none.
 static CUfunction findFunction(CUmodule M, const std::string &Name) {
   CUfunction Fn = nullptr;
@@ -89,14 +99,8 @@ Kernel Module::kernel(std::string_view Name) const {
 std::vector<KernelInfo> Module::kernels() const {
   const DriverApi &D = driver();
   ScopedContext Scope(Impl->Runtime->Context);
-  unsigned Count = 0;
-  check(D.cuModuleGetFunctionCount(&Count, Impl->Handle),
-        "cuModuleGetFunctionCount");
-  std::vector<CUfunction> Functions(Count);
-  check(D.cuModuleEnumerateFunctions(Functions.data(), Count, Impl->Handle),
-        "cuModuleEnumerateFunctions");
   std::set<std::string> Names;
-  for (CUfunction Fn : Functions) {
+  for (CUfunction Fn : moduleFunctions(Impl->Handle)) {
     const char *Name = nullptr;
     check(D.cuFuncGetName(&Name, Fn), "cuFuncGetName");
     Names.insert(Name);

@@ -15,7 +15,6 @@
 
 #include <fstream>
 #include <iterator>
-#include <vector>
 
 using namespace baton;
 using namespace baton::detail;
@@ -35,14 +34,8 @@ ScopedContext::~ScopedContext() {
 /// on a paused launch it never does, so the first launch of a kernel would
 /// deadlock. Loading the whole module when Baton first sees it avoids that.
 static void loadAllFunctions(CUmodule Handle) {
-  const DriverApi &D = driver();
-  unsigned Count = 0;
-  check(D.cuModuleGetFunctionCount(&Count, Handle), "cuModuleGetFunctionCount");
-  std::vector<CUfunction> Functions(Count);
-  check(D.cuModuleEnumerateFunctions(Functions.data(), Count, Handle),
-        "cuModuleEnumerateFunctions");
-  for (CUfunction Fn : Functions)
-    check(D.cuFuncLoad(Fn), "cuFuncLoad");
+  for (CUfunction Fn : moduleFunctions(Handle))
+    check(driver().cuFuncLoad(Fn), "cuFuncLoad");
 }
 
 RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts) : Options(Opts) {

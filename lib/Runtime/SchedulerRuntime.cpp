@@ -199,7 +199,7 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
 }
 
 void RuntimeExecutor::requestPause(uint64_t Id) {
-  // The launch's waiter reports the pause once the last worker has left.
+  // poll() reports the pause once the last worker has left.
   BATON_TRACE("pause %llu", (unsigned long long)Id);
   P->Launches.at(Id)->L.requestPause();
 }

@@ -57,13 +57,12 @@ void SchedulerService::Impl::loop() {
       std::fprintf(stderr, "baton: scheduler: %s\n", E.what());
       Failure = std::current_exception();
     }
-    if (Failure)
-      Idle.notify_all(); // waitIdle() reports it
+    if (Failure || Sched.idle())
+      Idle.notify_all(); // waitIdle() returns, or reports the failure
     // A failure does not stop the polling: work behind the failed launch,
     // and clients blocked in a stream synchronisation behind it, still
     // depend on this thread.
     if (Sched.idle()) {
-      Idle.notify_all();
       Wake.wait(Lock, [&] { return Stopping || !Sched.idle(); });
     } else if (Interval.count() > 0) {
       Wake.wait_for(Lock, Interval);
@@ -71,7 +70,7 @@ void SchedulerService::Impl::loop() {
       // Poll again in a few microseconds: the next BE launch of a queue is
       // resumed only once this thread sees the one before it finish, so
       // every microsecond here is idle GPU. Sleeping (not yielding) with the
-      // lock released lets submitters in; the timer slack set below keeps
+      // lock released lets submitters in; the timer slack set above keeps
       // the sleep short.
       Lock.unlock();
       std::this_thread::sleep_for(std::chrono::microseconds(2));
