@@ -280,25 +280,17 @@ std::vector<FoundRefusal> checkSafety(Function &Kernel, const CallGraph &CG,
 }
 
 std::optional<BarrierPlan> planBarriers(Function &Kernel, FoundRefusal &Why) {
-  uint32_t TakenByBody = 0; // ids used with an explicit count or arrive
-  BarrierPlan Plan;
+  BarrierPlanner Planner;
   for (Instruction &I : instructions(Kernel)) {
     auto *CB = dyn_cast<CallBase>(&I);
-    auto B = CB ? classifyBarrier(*CB) : std::nullopt;
-    if (!B || !B->Id)
-      continue;
-    if (B->Op == BarrierUse::Sync && !B->HasCount)
-      Plan.Drain = true;
-    else
-      TakenByBody |= 1u << *B->Id;
+    if (auto B = CB ? classifyBarrier(*CB) : std::nullopt; B && B->Id)
+      Planner.note(*B->Id, B->Op == BarrierUse::Sync && !B->HasCount);
   }
-  for (Plan.Id = 0; Plan.Id < 16; ++Plan.Id)
-    if (!(TakenByBody & (1u << Plan.Id)))
-      return Plan;
+  if (auto Plan = Planner.plan())
+    return Plan;
   Why.What.Kind = RefusalKind::NoFreeBarrier;
   Why.What.Function = Kernel.getName().str();
-  Why.What.Message = "uses all 16 CTA barriers with thread counts; the worker "
-                     "loop needs one of its own";
+  Why.What.Message = std::string(BarrierPlanner::NoFreeBarrierMessage);
   Why.In = &Kernel;
   if (const DISubprogram *SP = Kernel.getSubprogram())
     Why.What.Line = SP->getLine();

@@ -10,6 +10,7 @@
 #define BATON_LIB_LLVM_SAFETYANALYSIS_H
 
 #include "CallGraph.h"
+#include "baton/Transform/BarrierPlan.h"
 #include "baton/Transform/Refusal.h"
 
 #include "llvm/IR/DebugLoc.h"
@@ -30,13 +31,8 @@ std::vector<FoundRefusal> checkSafety(llvm::Function &Kernel,
                                       const CallGraph &CG,
                                       llvm::ArrayRef<llvm::Function *> Reachable);
 
-/// The barrier plan of a PTB variant: which barrier id the worker loop uses
-/// and whether early-exited threads must keep joining the body's full-CTA
-/// barriers (the drain protocol). A refusal if no id is free.
-struct BarrierPlan {
-  uint32_t Id = 0;
-  bool Drain = false;
-};
+/// The barrier plan of a PTB variant (BarrierPlan.h); a refusal if no id is
+/// free.
 std::optional<BarrierPlan> planBarriers(llvm::Function &Kernel,
                                         FoundRefusal &Why);
 

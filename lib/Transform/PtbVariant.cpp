@@ -45,25 +45,16 @@ using namespace ptx;
 std::optional<BarrierPlan> planBarriers(const Module &M,
                                         const Function &Kernel,
                                         Refusal &Why) {
-  uint32_t TakenByBody = 0; // ids used with an explicit count or arrive
-  BarrierPlan Plan;
-  for (const Statement &S : M.body(Kernel)) {
-    auto B = classifyBarrier(M, S);
-    if (!B || !B->Id)
-      continue;
-    if (B->Op == BarrierUse::Sync && !B->HasCount)
-      Plan.Drain = true;
-    else
-      TakenByBody |= 1u << *B->Id;
-  }
-  for (Plan.Id = 0; Plan.Id < 16; ++Plan.Id)
-    if (!(TakenByBody & (1u << Plan.Id)))
-      return Plan;
+  BarrierPlanner Planner;
+  for (const Statement &S : M.body(Kernel))
+    if (auto B = classifyBarrier(M, S); B && B->Id)
+      Planner.note(*B->Id, B->Op == BarrierUse::Sync && !B->HasCount);
+  if (auto Plan = Planner.plan())
+    return Plan;
   Why.Kind = RefusalKind::NoFreeBarrier;
   Why.Function = std::string(M.text(Kernel.Name));
   Why.Line = Kernel.Line;
-  Why.Message = "uses all 16 CTA barriers with thread counts; the worker "
-                "loop needs one of its own";
+  Why.Message = std::string(BarrierPlanner::NoFreeBarrierMessage);
   return std::nullopt;
 }
 

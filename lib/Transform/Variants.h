@@ -3,6 +3,7 @@
 #define BATON_LIB_TRANSFORM_VARIANTS_H
 
 #include "VirtualBlock.h"
+#include "baton/Transform/BarrierPlan.h"
 #include "baton/Transform/Names.h"
 #include "baton/Transform/Refusal.h"
 
@@ -17,13 +18,8 @@ struct VariantRequest {
   const GeneratedNames &Names;
 };
 
-/// The barrier plan of a PTB variant: which barrier id the worker loop uses
-/// and whether early-exited threads must keep joining the body's full-CTA
-/// barriers (the drain protocol). A refusal if no id is free.
-struct BarrierPlan {
-  uint32_t Id = 0;
-  bool Drain = false;
-};
+/// The barrier plan of a PTB variant (BarrierPlan.h); a refusal if no id is
+/// free.
 std::optional<BarrierPlan> planBarriers(const ptx::Module &M,
                                         const ptx::Function &Kernel,
                                         Refusal &Why);
