@@ -69,6 +69,8 @@ private:
                               Before ? Before : S.BodyEntry);
   }
   Value *emitFetch(IRBuilder<> &B, Value *Parity);
+  Value *emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
+                     BasicBlock *Join, Value *Parity, Value *PreemptedBefore);
   void emitBarrierD(IRBuilder<> &B);
 
   const VariantRequest &R;
@@ -110,6 +112,25 @@ Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity) {
     Vec = B.CreateInsertElement(Vec, Coord[I] ? Coord[I] : NV, uint64_t(I + 1));
   Value *Addr = B.CreateGEP(B.getInt8Ty(), Slot, Parity, "baton.addr");
   B.CreateAlignedStore(Vec, Addr, Align(16));
+  return Preempted;
+}
+
+// From the end of the current block: if Cond, claim the next virtual block
+// in Fetch (emitFetch); then go on in Join, where the result is "preempted":
+// the claim's answer, or PreemptedBefore where no claim was made.
+Value *PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
+                               BasicBlock *Join, Value *Parity,
+                               Value *PreemptedBefore) {
+  BasicBlock *From = B.GetInsertBlock();
+  B.CreateCondBr(Cond, Fetch, Join);
+  B.SetInsertPoint(Fetch);
+  Value *Claimed = emitFetch(B, Parity);
+  BasicBlock *FetchEnd = B.GetInsertBlock();
+  B.CreateBr(Join);
+  B.SetInsertPoint(Join);
+  PHINode *Preempted = B.CreatePHI(B.getInt1Ty(), 2);
+  Preempted->addIncoming(PreemptedBefore, From);
+  Preempted->addIncoming(Claimed, FetchEnd);
   return Preempted;
 }
 
@@ -202,15 +223,8 @@ Function *PtbBuilder::build() {
   Value *NextParity = B.CreateXor(Parity, B.getInt32(16), "baton.parity.next");
   BasicBlock *EarlyFetch = block("baton.fetch.early");
   BasicBlock *Body = block("baton.body");
-  B.CreateCondBr(Early, EarlyFetch, Body);
-  B.SetInsertPoint(EarlyFetch);
-  Value *PreemptedEarly = emitFetch(B, NextParity);
-  BasicBlock *EarlyDone = B.GetInsertBlock();
-  B.CreateBr(Body);
-  B.SetInsertPoint(Body);
-  PHINode *PreemptedBody = B.CreatePHI(B.getInt1Ty(), 2);
-  PreemptedBody->addIncoming(PreemptedLoop, Claim);
-  PreemptedBody->addIncoming(PreemptedEarly, EarlyDone);
+  Value *PreemptedBody =
+      emitFetchIf(B, Early, EarlyFetch, Body, NextParity, PreemptedLoop);
   B.CreateBr(S.BodyEntry);
 
   // The end of the virtual block, after the body's blocks.
@@ -218,15 +232,8 @@ Function *PtbBuilder::build() {
   BasicBlock *LateFetch = block("baton.fetch.late", Exit);
   BasicBlock *Fetched = block("baton.fetched", Exit);
   B.SetInsertPoint(Next);
-  B.CreateCondBr(Late, LateFetch, Fetched);
-  B.SetInsertPoint(LateFetch);
-  Value *PreemptedLate = emitFetch(B, NextParity);
-  BasicBlock *LateDone = B.GetInsertBlock();
-  B.CreateBr(Fetched);
-  B.SetInsertPoint(Fetched);
-  PHINode *PreemptedFetched = B.CreatePHI(B.getInt1Ty(), 2);
-  PreemptedFetched->addIncoming(PreemptedBody, Next);
-  PreemptedFetched->addIncoming(PreemptedLate, LateDone);
+  Value *PreemptedFetched =
+      emitFetchIf(B, Late, LateFetch, Fetched, NextParity, PreemptedBody);
   emitBarrierD(B);
   Parity->addIncoming(NextParity, B.GetInsertBlock());
   PreemptedLoop->addIncoming(PreemptedFetched, B.GetInsertBlock());
