@@ -13,17 +13,22 @@ config.test_exec_root = os.path.join(config.baton_obj_root, "test")
 
 config.substitutions.append(("%baton-ptx", config.baton_ptx))
 config.substitutions.append(("%baton-extract", config.baton_extract))
+config.substitutions.append(("%baton-recompile", config.baton_recompile))
 # Every emitted module is assembled for Hopper in the test itself.
 config.substitutions.append(("%ptxas-path", config.ptxas))
 config.substitutions.append(("%ptxas", config.ptxas + " -arch=sm_90a"))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%corpus", os.path.join(config.baton_src_root, "test", "corpus")))
 
-# Fatbin extraction tests (test/Fatbin) build their inputs with nvcc.
-nvcc = os.path.join(os.path.dirname(config.ptxas), "nvcc")
+# Fatbin extraction tests (test/Fatbin) build their inputs with nvcc;
+# side-module tests (test/SideModule) also use fatbinary and ptxas.
+cuda_bin = os.path.dirname(config.ptxas)
+nvcc = os.path.join(cuda_bin, "nvcc")
 if os.path.exists(nvcc):
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
+config.substitutions.append(("%cuda-bin", cuda_bin))
+config.substitutions.append(("%fatbinary", os.path.join(cuda_bin, "fatbinary")))
 
 # The LLVM front end (test/LLVM: opt + FileCheck on IR; test/Clang: CUDA
 # through clang -fpass-plugin), only where the plugin is built.
