@@ -43,6 +43,7 @@ namespace baton::detail {
   X(cuCtxPushCurrent)                                                          \
   X(cuCtxPopCurrent)                                                           \
   X(cuCtxSetCurrent)                                                           \
+  X(cuCtxGetCurrent)                                                           \
   X(cuCtxGetStreamPriorityRange)                                               \
   X(cuModuleLoadDataEx)                                                        \
   X(cuModuleUnload)                                                            \
@@ -60,6 +61,9 @@ namespace baton::detail {
   X(cuMemFree)                                                                 \
   X(cuMemHostAlloc)                                                            \
   X(cuMemFreeHost)                                                             \
+  X(cuMemHostRegister)                                                         \
+  X(cuMemHostUnregister)                                                       \
+  X(cuMemHostGetDevicePointer)                                                 \
   X(cuMemcpyHtoDAsync)                                                         \
   X(cuMemcpyDtoHAsync)                                                         \
   X(cuStreamCreateWithPriority)                                                \

@@ -1,0 +1,263 @@
+//===- StreamEnd.cpp - Ends of LC work as streams reach them --------------===//
+//
+// Lanes and the GPU. A lane's Issued is stored (relaxed) before its write is
+// queued, and the Member counts the end in Finished with release after
+// queue() returns; readers load Finished with acquire before the lanes
+// (Slots.cpp), so they never miss an end that left the host count.
+//
+// Done is written by the device: cuStreamWriteValue32 with default flags is
+// preceded by a fence that makes all earlier work of the stream visible
+// system-wide, and is itself one aligned 32-bit store into pinned, mapped
+// host memory, so a host load of Done sees the old or the new sequence,
+// never a torn one. Hosts load it through std::atomic_ref so that the
+// compiler reads memory each time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StreamEnd.h"
+
+#include "Driver.h"
+#include "Error.h"
+#include "Process.h"
+
+#include "baton/Runtime.h"
+
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+using namespace baton::share;
+using baton::detail::describe;
+using baton::detail::driver;
+
+namespace {
+
+constexpr std::memory_order Relaxed = std::memory_order_relaxed;
+
+void check(CUresult R, const char *Call) {
+  if (R != CUDA_SUCCESS)
+    throw Failure(BATON_SHARE_ERROR_CUDA,
+                  std::string(Call) + " failed: " + describe(R));
+}
+
+CUcontext currentContext() {
+  CUcontext Ctx = nullptr;
+  check(driver().cuCtxGetCurrent(&Ctx), "cuCtxGetCurrent");
+  if (!Ctx)
+    throw Failure(BATON_SHARE_ERROR_CUDA,
+                  "baton_share_end_on_stream: no CUDA context is current on "
+                  "this thread (make the stream's context current)");
+  return Ctx;
+}
+
+bool eventsRequested() {
+  const char *V = std::getenv("BATON_SHARE_END");
+  return V && std::strcmp(V, "events") == 0;
+}
+
+uint32_t ahead(const Lane &L) {
+  return field(L.Issued).load(Relaxed) - field(L.Done).load(Relaxed);
+}
+
+} // namespace
+
+StreamEnds::StreamEnds(Slot &Mine, void *Base, size_t Bytes)
+    : Mine(Mine), Base(Base), Bytes(Bytes), EventsOnly(eventsRequested()) {}
+
+StreamEnds::~StreamEnds() {
+  for (std::vector<Pending> *List : {&Events, &Spare})
+    for (const Pending &P : *List)
+      driver().cuEventDestroy(P.Event); // completes on its own if pending
+}
+
+bool StreamEnds::mapped() {
+  if (State != Mapping::NotYet)
+    return State == Mapping::Mapped;
+  // PORTABLE: every context of the process may use the mapping; with
+  // unified addressing the device pointer is the same in all of them.
+  const auto &D = driver();
+  CUresult R = D.cuMemHostRegister(
+      Base, Bytes, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE);
+  if (R == CUDA_SUCCESS) {
+    R = D.cuMemHostGetDevicePointer(&DeviceBase, Base, 0);
+    if (R != CUDA_SUCCESS)
+      D.cuMemHostUnregister(Base);
+  }
+  if (R != CUDA_SUCCESS) {
+    std::fprintf(stderr,
+                 "baton: share: cannot map the registry for the GPU (%s); "
+                 "ends on streams are seen by polling events from a host "
+                 "thread instead (tens of microseconds later)\n",
+                 describe(R).c_str());
+    State = Mapping::Failed;
+    return false;
+  }
+  State = Mapping::Mapped;
+  return true;
+}
+
+std::optional<uint32_t> StreamEnds::laneFor(CUstream Stream, uint64_t Now) {
+  if (auto It = LaneOf.find(Stream); It != LaneOf.end()) {
+    if (field(Mine.Lanes[It->second].State).load(Relaxed) == LaneBound)
+      return It->second;
+    LaneOf.erase(It); // retired by the lease
+  }
+  std::optional<uint32_t> Found;
+  for (uint32_t I = 0; I < LaneCount && !Found; ++I)
+    if (field(Mine.Lanes[I].State).load(Relaxed) == LaneFree)
+      Found = I;
+  // A lane whose stream has reached all its ends may change streams: the
+  // old stream has no write of it left to make.
+  for (auto It = LaneOf.begin(); It != LaneOf.end() && !Found; ++It)
+    if (ahead(Mine.Lanes[It->second]) == 0) {
+      Found = It->second;
+      LaneOf.erase(It);
+    }
+  if (!Found)
+    return std::nullopt;
+  field(Mine.Lanes[*Found].State).store(LaneBound, Relaxed);
+  auto Used = field(Mine.LanesUsed);
+  if (Used.load(Relaxed) <= *Found)
+    Used.store(*Found + 1, Relaxed); // ordered by Finished (file comment)
+  LaneOf[Stream] = *Found;
+  Watches[*Found] = {field(Mine.Lanes[*Found].Done).load(Relaxed), Now};
+  return Found;
+}
+
+StreamEnds::Path StreamEnds::queue(CUstream Stream, uint64_t Ticket,
+                                   uint64_t Now) {
+  CUcontext Ctx = currentContext();
+  const auto &D = driver();
+  if (!EventsOnly && mapped()) {
+    if (std::optional<uint32_t> Index = laneFor(Stream, Now)) {
+      Lane &L = Mine.Lanes[*Index];
+      uint32_t Before = field(L.Issued).load(Relaxed);
+      if (field(L.Done).load(Relaxed) == Before)
+        Watches[*Index] = {Before, Now}; // the lease runs from now
+      field(L.Issued).store(Before + 1, Relaxed);
+      CUdeviceptr Done =
+          DeviceBase + CUdeviceptr(reinterpret_cast<std::byte *>(&L.Done) -
+                                   static_cast<std::byte *>(Base));
+      CUresult R = D.cuStreamWriteValue32(Stream, Done, Before + 1,
+                                          CU_STREAM_WRITE_VALUE_DEFAULT);
+      if (R != CUDA_SUCCESS) {
+        field(L.Issued).store(Before, Relaxed); // nothing was queued
+        check(R, "cuStreamWriteValue32");
+      }
+      field(Mine.Flags).fetch_or(FlagGpuWrite, Relaxed);
+      return Path::GpuWrite;
+    }
+  }
+  Pending P{Ticket, nullptr, Ctx};
+  for (auto It = Spare.begin(); It != Spare.end(); ++It)
+    if (It->Context == Ctx) {
+      P.Event = It->Event;
+      Spare.erase(It);
+      break;
+    }
+  if (!P.Event)
+    check(D.cuEventCreate(&P.Event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  CUresult R = D.cuEventRecord(P.Event, Stream);
+  if (R != CUDA_SUCCESS) {
+    D.cuEventDestroy(P.Event);
+    check(R, "cuEventRecord");
+  }
+  Events.push_back(P);
+  field(Mine.Flags).fetch_or(FlagEventPoll, Relaxed);
+  return Path::EventPoll;
+}
+
+std::vector<uint64_t> StreamEnds::pollEvents() {
+  std::vector<uint64_t> Done;
+  const auto &D = driver();
+  for (size_t I = 0; I < Events.size();) {
+    Pending &P = Events[I];
+    CUcontext Current = nullptr;
+    D.cuCtxGetCurrent(&Current);
+    if (Current != P.Context)
+      D.cuCtxSetCurrent(P.Context);
+    CUresult R = D.cuEventQuery(P.Event);
+    if (R == CUDA_ERROR_NOT_READY) {
+      ++I;
+      continue;
+    }
+    // An error means the stream failed: its work is over either way.
+    Done.push_back(P.Ticket);
+    if (R == CUDA_SUCCESS)
+      Spare.push_back(P);
+    else
+      D.cuEventDestroy(P.Event);
+    P = Events.back();
+    Events.pop_back();
+  }
+  return Done;
+}
+
+void StreamEnds::forgetEvent(uint64_t Ticket) {
+  for (size_t I = 0; I < Events.size(); ++I)
+    if (Events[I].Ticket == Ticket) {
+      driver().cuEventDestroy(Events[I].Event);
+      Events[I] = Events.back();
+      Events.pop_back();
+      return;
+    }
+}
+
+void StreamEnds::retire(uint32_t Index) {
+  Lane &L = Mine.Lanes[Index];
+  field(Mine.Expired).fetch_add(ahead(L), Relaxed);
+  field(L.State).store(LaneRetired, Relaxed);
+  std::erase_if(LaneOf, [&](const auto &E) { return E.second == Index; });
+}
+
+uint64_t StreamEnds::expireLanes(uint64_t Now, uint64_t LeaseNs) {
+  uint64_t Released = 0;
+  for (uint32_t I = 0; I < LaneCount; ++I) {
+    Lane &L = Mine.Lanes[I];
+    uint32_t State = field(L.State).load(Relaxed);
+    uint32_t Done = field(L.Done).load(Relaxed);
+    uint32_t Ahead = field(L.Issued).load(Relaxed) - Done;
+    if (State == LaneRetired && Ahead == 0) {
+      field(L.State).store(LaneFree, Relaxed); // caught up: usable again
+    } else if (State == LaneBound && Done != Watches[I].Done) {
+      Watches[I] = {Done, Now};
+    } else if (State == LaneBound && Ahead != 0 &&
+               Now - Watches[I].SinceNs > LeaseNs) {
+      Released += Ahead;
+      retire(I);
+    }
+  }
+  return Released;
+}
+
+bool StreamEnds::drain(uint64_t DeadlineNs) const {
+  for (;;) {
+    bool Drained = true;
+    for (const Lane &L : Mine.Lanes)
+      Drained &= ahead(L) == 0;
+    if (Drained)
+      return true;
+    if (nowNs() >= DeadlineNs)
+      return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+}
+
+uint64_t StreamEnds::retireAll() {
+  uint64_t Released = 0;
+  for (uint32_t I = 0; I < LaneCount; ++I)
+    if (uint32_t Ahead = ahead(Mine.Lanes[I])) {
+      Released += Ahead;
+      retire(I);
+    }
+  return Released;
+}
+
+void StreamEnds::unmap() {
+  if (State == Mapping::Mapped)
+    driver().cuMemHostUnregister(Base);
+  State = Mapping::NotYet;
+}
