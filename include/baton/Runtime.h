@@ -200,6 +200,13 @@ public:
   /// the cursor makes a change of width exact, which is how a scheduler
   /// shrinks or grows best-effort work. InvalidState if not paused.
   void resume(uint32_t Width = 0);
+  /// Gives up a paused launch: its remaining virtual blocks never run, and
+  /// its stream goes on as if it had completed (the work queued after it
+  /// runs). The launch is Failed afterwards; wait() throws InvalidState.
+  /// For tearing work down: a device reset waits for every stream, and a
+  /// stream holding a paused launch never drains. InvalidState unless
+  /// Paused.
+  void cancel();
   /// Blocks until the launch is Done or Paused, and returns which.
   LaunchState wait();
   /// wait() without blocking: the launch's state, settled first if it has

@@ -31,7 +31,11 @@
 // IssueAtOnce that cannot run yet is still handed to the executor at once,
 // paused (LaunchRequest::StartPaused), so that a client stream it shares
 // with other work sees it in submission order; it is resumed when it may
-// run.
+// run. While a queue's head runs unhindered, the launches behind it (up to
+// SchedulerOptions::LaunchesAhead) are resumed at once, each behind the one
+// ahead of it (Executor::resume's After), so that each starts on the device
+// when the one before completes, without a host round trip in between; they
+// yield to LC work like the head.
 //
 // The scheduler has no thread of its own: submit() and poll() make every
 // decision, and the owner calls poll() whenever the executor may have
@@ -87,6 +91,10 @@ struct SchedulerOptions {
   /// (the launch shim sees every launch of a training job) keeps memory
   /// bounded; info() then throws for it.
   bool ForgetDoneWork = false;
+  /// Launches of a BE queue resumed behind its running head (see above).
+  /// More hides the host's reaction time behind more short kernels; each
+  /// one also costs a pause and a resume when LC work arrives.
+  uint32_t LaunchesAhead = 3;
 };
 
 enum class Sharing { Time, Space };
@@ -112,7 +120,9 @@ public:
   Scheduler(const Scheduler &) = delete;
   Scheduler &operator=(const Scheduler &) = delete;
 
-  /// Accepts \p W and acts on it at once. Returns its id (from 1).
+  /// Accepts \p W and acts on it at once. Returns its id (from 1). Throws
+  /// only if acting on \p W failed (it is then given up); a failure of other
+  /// work met on the way is rethrown by the next poll().
   uint64_t submit(Work W);
   /// Takes the executor's completions and re-plans. If the executor fails
   /// to launch, pause or resume a piece of work, that work is given up (it
@@ -123,10 +133,14 @@ public:
   /// to an LC kernel, from now until endExternal(). \p Sms is how many SMs
   /// it needs; 0 or all of them means time sharing (BE work pauses), fewer
   /// means space sharing (BE work shrinks to the rest). Returns its id.
+  /// Executor failures met while BE work yields or resumes are rethrown by
+  /// the next poll(), here and in endExternal().
   uint64_t beginExternal(uint32_t Sms = 0);
   void endExternal(uint64_t Id);
   /// True when every submitted piece of work is Done.
   bool idle() const;
+  /// Pieces of work not yet Done, external LC work included.
+  uint64_t outstanding() const;
 
   WorkInfo info(uint64_t Id) const;
   /// Current per-block duration estimate of kernel \p Name.

@@ -13,7 +13,12 @@
 //    then reports Paused (work left) or Done (it finished first) via poll().
 //  * resume() relaunches a Paused launch from its checkpoint, with \p Width
 //    workers (Ptb) or blocks per slice (Slices). A width other than the
-//    launch's last one is allowed only where facts().CanResize.
+//    launch's last one is allowed only where facts().CanResize. \p After,
+//    if nonzero, names a launch issued before this one on the same client
+//    stream that has not completed: the device starts the resumed launch
+//    only once After is Done (the stream orders it; nothing is waited for on
+//    the host). Until then it holds no SM, and a pause requested meanwhile
+//    is reported only after it has started and seen the flag.
 //  * poll() returns, without blocking, the launches that became Paused or
 //    Done since the last call, in the order they did.
 //  * Every virtual block of a launch runs exactly once, however often it is
@@ -114,7 +119,7 @@ public:
   virtual const Clock &clock() const = 0;
   virtual void launch(const LaunchRequest &Request) = 0;
   virtual void requestPause(uint64_t Id) = 0;
-  virtual void resume(uint64_t Id, uint32_t Width) = 0;
+  virtual void resume(uint64_t Id, uint32_t Width, uint64_t After) = 0;
   virtual std::vector<Completion> poll() = 0;
 };
 

@@ -87,7 +87,7 @@ public:
   const Clock &clock() const override;
   void launch(const LaunchRequest &Request) override;
   void requestPause(uint64_t Id) override;
-  void resume(uint64_t Id, uint32_t Width) override;
+  void resume(uint64_t Id, uint32_t Width, uint64_t After) override;
   std::vector<Completion> poll() override;
 
 private:

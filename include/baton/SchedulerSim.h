@@ -78,7 +78,7 @@ public:
   /// Throws std::logic_error for an Original launch or one not running.
   void requestPause(uint64_t Id) override;
   /// Throws std::logic_error unless the launch is Paused.
-  void resume(uint64_t Id, uint32_t Width) override;
+  void resume(uint64_t Id, uint32_t Width, uint64_t After) override;
   std::vector<Completion> poll() override;
 
   /// Time of the earliest pending event.

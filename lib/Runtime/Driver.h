@@ -40,6 +40,7 @@ namespace baton::detail {
   X(cuDevicePrimaryCtxRetain)                                                  \
   X(cuDevicePrimaryCtxRelease)                                                 \
   X(cuDevicePrimaryCtxReset)                                                   \
+  X(cuDevicePrimaryCtxGetState)                                                \
   X(cuCtxPushCurrent)                                                          \
   X(cuCtxPopCurrent)                                                           \
   X(cuCtxSetCurrent)                                                           \

@@ -44,6 +44,13 @@ struct RuntimeImpl {
   RuntimeImpl(const RuntimeImpl &) = delete;
   RuntimeImpl &operator=(const RuntimeImpl &) = delete;
 
+  /// False once the primary context was reset or destroyed under the
+  /// runtime (cuDevicePrimaryCtxReset, cudaDeviceReset): every handle the
+  /// runtime holds is stale then, and the next use of the context would
+  /// silently make a new one. Cleanup skips the driver after that.
+  bool contextAlive() const noexcept;
+  /// Throws a clear Error naming \p Kernel unless contextAlive().
+  void checkContext(std::string_view Kernel) const;
   /// A non-blocking stream of \p Priority, from a pool.
   CUstream acquireStream(int Priority);
   void releaseStream(CUstream Stream, int Priority);
@@ -137,6 +144,10 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   void start(std::span<void *const> Args);
   bool pause();
   void requestPause();
+  void cancel();
+  /// Runtime.checkContext() for this launch; a lost context fails it
+  /// without another driver call (its handles are stale).
+  void checkContext();
   void resume(uint32_t NewWidth);
   LaunchState wait();
   LaunchState poll();

@@ -60,7 +60,8 @@ LaunchImpl::LaunchImpl(std::shared_ptr<const KernelImpl> K,
 
 LaunchImpl::~LaunchImpl() {
   const DriverApi &D = driver();
-  if (D.cuCtxPushCurrent(Runtime.Context) != CUDA_SUCCESS)
+  if (!Runtime.contextAlive() ||
+      D.cuCtxPushCurrent(Runtime.Context) != CUDA_SUCCESS)
     return;
   // Normally the launch is complete (the handle's finish() saw to it); after
   // a failure, work may still be queued that uses the slot and the events.
@@ -216,6 +217,17 @@ void LaunchImpl::releaseUserStream() noexcept {
                                 CU_STREAM_WRITE_VALUE_DEFAULT);
 }
 
+void LaunchImpl::checkContext() {
+  try {
+    Runtime.checkContext(Kernel->Name);
+  } catch (...) {
+    std::lock_guard Lock(Mutex);
+    Failure = std::current_exception();
+    State = LaunchState::Failed;
+    throw;
+  }
+}
+
 void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
   if (Epoch != SeenEpoch || State != LaunchState::Running)
     return; // resumed or settled by another thread meanwhile
@@ -348,6 +360,21 @@ void LaunchImpl::resume(uint32_t NewWidth) {
   }
 }
 
+void LaunchImpl::cancel() {
+  std::lock_guard Lock(Mutex);
+  if (State != LaunchState::Paused)
+    throw Error(ErrorKind::InvalidState,
+                "cannot cancel launch of '" + Kernel->Name + "': it is " +
+                    stateName(State) + ", not paused");
+  Failure = std::make_exception_ptr(
+      Error(ErrorKind::InvalidState,
+            "launch of '" + Kernel->Name +
+                "' was cancelled while paused; its remaining blocks did not "
+                "run"));
+  State = LaunchState::Failed;
+  releaseUserStream();
+}
+
 LaunchState LaunchImpl::wait() {
   for (;;) {
     std::unique_lock Lock(Mutex);
@@ -459,8 +486,8 @@ Launch &Launch::operator=(Launch &&Other) noexcept {
 }
 
 Launch::~Launch() {
-  if (!Impl)
-    return;
+  if (!Impl || !Impl->Runtime.contextAlive())
+    return; // nothing to complete on a context that is gone
   try {
     ScopedContext Scope(Impl->Runtime.Context);
     Impl->finish();
@@ -470,21 +497,31 @@ Launch::~Launch() {
 }
 
 bool Launch::pause() {
+  Impl->checkContext();
   ScopedContext Scope(Impl->Runtime.Context);
   return Impl->pause();
 }
 
 void Launch::requestPause() {
+  Impl->checkContext();
   ScopedContext Scope(Impl->Runtime.Context);
   Impl->requestPause();
 }
 
 void Launch::resume(uint32_t Width) {
+  Impl->checkContext();
   ScopedContext Scope(Impl->Runtime.Context);
   Impl->resume(Width);
 }
 
+void Launch::cancel() {
+  Impl->checkContext();
+  ScopedContext Scope(Impl->Runtime.Context);
+  Impl->cancel();
+}
+
 LaunchState Launch::wait() {
+  Impl->checkContext();
   ScopedContext Scope(Impl->Runtime.Context);
   return Impl->wait();
 }
@@ -495,6 +532,7 @@ LaunchState Launch::poll() {
 }
 
 Progress Launch::progress() const {
+  Impl->checkContext();
   ScopedContext Scope(Impl->Runtime.Context);
   return Impl->progress();
 }

@@ -20,7 +20,8 @@ ModuleImpl::~ModuleImpl() {
   if (!Owned)
     return;
   const DriverApi &D = driver();
-  if (D.cuCtxPushCurrent(Runtime->Context) != CUDA_SUCCESS)
+  if (!Runtime->contextAlive() ||
+      D.cuCtxPushCurrent(Runtime->Context) != CUDA_SUCCESS)
     return;
   D.cuModuleUnload(Handle);
   CUcontext Popped;

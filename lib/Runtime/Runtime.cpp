@@ -82,7 +82,7 @@ void RuntimeImpl::release() noexcept {
   if (!Context)
     return; // the constructor failed before there was anything to release
   const DriverApi &D = driver();
-  if (D.cuCtxPushCurrent(Context) == CUDA_SUCCESS) {
+  if (contextAlive() && D.cuCtxPushCurrent(Context) == CUDA_SUCCESS) {
     for (auto &[Priority, Stream] : FreeStreams)
       D.cuStreamDestroy(Stream);
     FreeStreams.clear();
@@ -98,6 +98,30 @@ void RuntimeImpl::release() noexcept {
   Own = nullptr;
   Control = nullptr;
   Context = nullptr;
+}
+
+bool RuntimeImpl::contextAlive() const noexcept {
+  // A reset leaves the retained primary context inactive until something
+  // makes it current again, which the runtime's own calls would do: asked
+  // before any of them, the state tells a reset apart.
+  unsigned Flags = 0;
+  int Active = 0;
+  return driver().cuDevicePrimaryCtxGetState(Device, &Flags, &Active) ==
+             CUDA_SUCCESS &&
+         Active;
+}
+
+void RuntimeImpl::checkContext(std::string_view Kernel) const {
+  if (contextAlive())
+    return;
+  std::string Message = "the CUDA context of device " +
+                        std::to_string(Options.Device) +
+                        " was reset or destroyed under the Baton runtime "
+                        "(cuDevicePrimaryCtxReset or cudaDeviceReset)";
+  if (!Kernel.empty())
+    Message += "; the launch of '" + std::string(Kernel) +
+               "' is lost and cannot be paused, resumed or waited for";
+  throw Error(ErrorKind::Cuda, Message, CUDA_ERROR_CONTEXT_IS_DESTROYED);
 }
 
 CUstream RuntimeImpl::acquireStream(int Priority) {

@@ -18,6 +18,7 @@
 #include <deque>
 #include <exception>
 #include <set>
+#include <utility>
 #include <stdexcept>
 
 using namespace baton::sched;
@@ -26,6 +27,11 @@ namespace {
 struct Entry {
   Work W;
   WorkInfo Info;
+  /// Resumed behind the launch ahead of it (see planFollower): its launch
+  /// waited on the device for that one, which a completion's elapsed time
+  /// must not count.
+  bool Chained = false;
+  Nanos HeadSince{0}; ///< when it became its queue's head
 };
 } // namespace
 
@@ -50,6 +56,10 @@ struct Scheduler::State {
   uint64_t SloMisses = 0;
   uint64_t Resumes = 0;
   uint64_t Pauses = 0;
+  /// A failure of other work met while acting on a submission, which
+  /// submit() does not report (it throws only for the work it was given):
+  /// the next poll() rethrows it.
+  std::exception_ptr Deferred;
 
   const DeviceFacts &device() const { return Exec.facts(); }
   Nanos bound() const;
@@ -58,7 +68,14 @@ struct Scheduler::State {
   void startLc(uint64_t Id, Entry &E);
   void complete(const Completion &C);
   void replan();
+  /// replan() for a change that is not a submission (external LC work
+  /// beginning or ending): executor failures go to Deferred.
+  void replanDeferringFailures();
   void planHead(uint64_t Id, Entry &E, bool YieldAll, uint32_t FreeSms);
+  void planFollower(uint64_t Id, Entry &E, uint64_t AheadId, bool YieldAll,
+                    uint32_t FreeSms);
+  WidthChoice widthFor(const Entry &E, uint32_t FreeSms) const;
+  void yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll, uint32_t Width);
   void issuePaused(uint64_t Id, Entry &E);
   void finish(uint64_t Id, Entry &E, Nanos At);
   void abandon(uint64_t Id);
@@ -128,7 +145,10 @@ void Scheduler::State::complete(const Completion &C) {
   if (It == Entries.end() || It->second.Info.State == WorkState::Done)
     return; // abandoned after a failure; the executor still reported it
   Entry &E = It->second;
-  if (auto Block = measuredBlock(C, concurrency(E)))
+  Completion Measured = C;
+  if (E.Chained && E.HeadSince > E.Info.SubmittedAt)
+    Measured.Elapsed = std::min(C.Elapsed, C.At - E.HeadSince);
+  if (auto Block = measuredBlock(Measured, concurrency(E)))
     Durations.recordBlock(E.W.Kernel.Name, *Block);
   if (C.What == Completion::Paused) {
     E.Info.State = WorkState::Paused;
@@ -152,9 +172,12 @@ void Scheduler::State::finish(uint64_t Id, Entry &E, Nanos At) {
     auto &Queue = Queues.at(E.W.Queue);
     auto Pos = std::find(Queue.begin(), Queue.end(), Id);
     assert(Pos != Queue.end() && "BE work missing from its queue");
+    bool WasHead = Pos == Queue.begin();
     Queue.erase(Pos);
     if (Queue.empty())
       Queues.erase(E.W.Queue);
+    else if (WasHead)
+      Entries.at(Queue.front()).HeadSince = At;
   }
   if (Options.ForgetDoneWork)
     Entries.erase(Id);
@@ -208,16 +231,56 @@ void Scheduler::State::replan() {
         NewHeads = true;
       }
   }
+  // Then the launches behind each head, once the heads are settled.
+  for (const auto &[Queue, Ids] : Queues) {
+    size_t Followers =
+        std::min<size_t>(Ids.size() - 1, Options.LaunchesAhead);
+    for (size_t I = 1; I <= Followers; ++I)
+      try {
+        planFollower(Ids[I], Entries.at(Ids[I]), Ids[I - 1], YieldAll,
+                     FreeSms);
+      } catch (...) {
+        if (!Failure)
+          Failure = std::current_exception();
+        break; // Ids changed: the abandoned entry left the queue
+      }
+  }
   if (Failure)
     std::rethrow_exception(Failure);
 }
 
-void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
-                                uint32_t FreeSms) {
+WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
   const KernelShape &K = E.W.Kernel;
   uint32_t Reserve = std::max(Options.MinReservedSms, LargestLcSms);
-  WidthChoice Choice = chooseWidth(device(), K, Durations.block(K.Name),
-                                   FreeSms, bound(), Reserve);
+  return chooseWidth(device(), K, Durations.block(K.Name), FreeSms, bound(),
+                     Reserve);
+}
+
+/// A running variant launch pauses when LC work takes the whole device, or
+/// (to be relaunched at \p Width) when LC work changes the SMs it may use.
+void Scheduler::State::yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll,
+                                    uint32_t Width) {
+  if (E.Info.LaunchForm == Form::Original)
+    return;
+  if (YieldAll || (device().CanResize && Width != E.Info.Width)) {
+    E.Info.State = WorkState::Pausing;
+    ++Pauses;
+    forWork(Id, [&] { Exec.requestPause(Id); });
+  }
+}
+
+void Scheduler::State::replanDeferringFailures() {
+  try {
+    replan();
+  } catch (...) {
+    if (!Deferred)
+      Deferred = std::current_exception();
+  }
+}
+
+void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
+                                uint32_t FreeSms) {
+  WidthChoice Choice = widthFor(E, FreeSms);
   switch (E.Info.State) {
   case WorkState::Queued:
     // A kernel without variants cannot yield: it waits for a quiet device.
@@ -233,13 +296,7 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     });
     return;
   case WorkState::Running:
-    if (E.Info.LaunchForm == Form::Original)
-      return;
-    if (YieldAll || (device().CanResize && Choice.Width != E.Info.Width)) {
-      E.Info.State = WorkState::Pausing;
-      ++Pauses;
-      forWork(Id, [&] { Exec.requestPause(Id); });
-    }
+    yieldIfAsked(Id, E, YieldAll, Choice.Width);
     return;
   case WorkState::Paused: {
     if (YieldAll)
@@ -249,9 +306,42 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     E.Info.Width = Width;
     ++E.Info.Launches;
     ++Resumes;
-    forWork(Id, [&] { Exec.resume(Id, Width); });
+    forWork(Id, [&] { Exec.resume(Id, Width, /*After=*/0); });
     return;
   }
+  case WorkState::Pausing:
+  case WorkState::Done:
+    return;
+  }
+}
+
+/// A launch behind the head, within SchedulerOptions::LaunchesAhead. Issued
+/// paused (IssueAtOnce), it would wait for the launch ahead to complete and
+/// for a host round trip to resume it; while the launches ahead run
+/// unhindered it is resumed at once instead, behind the launch ahead on the
+/// device, so the queue's launches follow each other with no gap. It
+/// yields to LC work like the head.
+void Scheduler::State::planFollower(uint64_t Id, Entry &E, uint64_t AheadId,
+                                    bool YieldAll, uint32_t FreeSms) {
+  const Entry &Ahead = Entries.at(AheadId);
+  WidthChoice Choice = widthFor(E, FreeSms);
+  switch (E.Info.State) {
+  case WorkState::Running:
+    yieldIfAsked(Id, E, YieldAll, Choice.Width);
+    return;
+  case WorkState::Paused: {
+    if (YieldAll || Ahead.Info.State != WorkState::Running)
+      return;
+    uint32_t Width = device().CanResize ? Choice.Width : E.Info.Width;
+    E.Info.State = WorkState::Running;
+    E.Info.Width = Width;
+    E.Chained = true;
+    ++E.Info.Launches;
+    ++Resumes;
+    forWork(Id, [&] { Exec.resume(Id, Width, AheadId); });
+    return;
+  }
+  case WorkState::Queued:
   case WorkState::Pausing:
   case WorkState::Done:
     return;
@@ -263,10 +353,7 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
 /// wait paused, so it is issued running: the stream orders it anyway.
 void Scheduler::State::issuePaused(uint64_t Id, Entry &E) {
   const KernelShape &K = E.W.Kernel;
-  uint32_t Reserve = std::max(Options.MinReservedSms, LargestLcSms);
-  WidthChoice Choice =
-      chooseWidth(device(), K, Durations.block(K.Name),
-                  device().Multiprocessors, bound(), Reserve);
+  WidthChoice Choice = widthFor(E, device().Multiprocessors);
   bool Paused = Choice.LaunchForm != Form::Original;
   E.Info.State = Paused ? WorkState::Paused : WorkState::Running;
   E.Info.LaunchForm = Choice.LaunchForm;
@@ -291,17 +378,28 @@ uint64_t Scheduler::submit(Work W) {
   E.Info.Class = E.W.Class;
   E.Info.SubmittedAt = S->Exec.clock().now();
   ++S->Outstanding;
-  if (E.W.Class == PriorityClass::LatencyCritical)
-    S->startLc(Id, E);
-  else
-    S->Queues[E.W.Queue].push_back(Id);
-  S->replan();
-  if (E.W.IssueAtOnce && E.Info.State == WorkState::Queued)
-    S->issuePaused(Id, E);
+  try {
+    if (E.W.Class == PriorityClass::LatencyCritical)
+      S->startLc(Id, E);
+    else
+      S->Queues[E.W.Queue].push_back(Id);
+    S->replan();
+    if (E.W.IssueAtOnce && E.Info.State == WorkState::Queued) {
+      S->issuePaused(Id, E);
+      S->replan(); // it may follow a running head at once
+    }
+  } catch (...) {
+    auto It = S->Entries.find(Id);
+    if (It == S->Entries.end() || It->second.Info.State == WorkState::Done)
+      throw; // the submitted work itself was given up
+    S->Deferred = std::current_exception();
+  }
   return Id;
 }
 
 void Scheduler::poll() {
+  if (S->Deferred)
+    std::rethrow_exception(std::exchange(S->Deferred, nullptr));
   std::vector<Completion> Done = S->Exec.poll();
   if (Done.empty())
     return;
@@ -326,7 +424,7 @@ uint64_t Scheduler::beginExternal(uint32_t Sms) {
   S->ActiveLc[Id] = Choice;
   S->External.insert(Id);
   ++S->Outstanding;
-  S->replan();
+  S->replanDeferringFailures();
   return Id;
 }
 
@@ -335,10 +433,12 @@ void Scheduler::endExternal(uint64_t Id) {
     throw std::invalid_argument("baton::sched::Scheduler: no external LC "
                                 "work " + std::to_string(Id) + " in progress");
   S->finish(Id, S->Entries.at(Id), S->Exec.clock().now());
-  S->replan();
+  S->replanDeferringFailures();
 }
 
 bool Scheduler::idle() const { return S->Outstanding == 0; }
+
+uint64_t Scheduler::outstanding() const { return S->Outstanding; }
 
 WorkInfo Scheduler::info(uint64_t Id) const {
   auto It = S->Entries.find(Id);

@@ -204,14 +204,17 @@ void RuntimeExecutor::requestPause(uint64_t Id) {
   P->Launches.at(Id)->L.requestPause();
 }
 
-void RuntimeExecutor::resume(uint64_t Id, uint32_t Width) {
+// \p After needs nothing here: the launch resumed waits, on the device, for
+// its client stream to reach it (Launch.cpp), which is after After is Done.
+void RuntimeExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
   auto It = P->Launches.find(Id);
   if (It == P->Launches.end())
     throw Error(ErrorKind::InvalidState,
                 "scheduler resumed launch " + std::to_string(Id) +
                     ", which the executor does not have");
   Live &Item = *It->second;
-  BATON_TRACE("resume %llu width %u", (unsigned long long)Id, Width);
+  BATON_TRACE("resume %llu width %u%s", (unsigned long long)Id, Width,
+              After ? " behind the launch ahead" : "");
   // Paused, so progress is the checkpoint and costs no device read.
   uint32_t Checkpoint = Item.L.progress().Done;
   try {

@@ -46,6 +46,9 @@ struct SimLaunch {
   uint64_t Epoch = 0;
   LaunchState State = LaunchState::Running;
   bool PreemptVisible = false;
+  /// A resume behind this launch, not yet Done, on the same stream: the
+  /// (re)launch arrives only once that one is Done.
+  uint64_t WaitingFor = 0;
   uint32_t Active = 0;  ///< blocks or workers on SMs
   uint32_t Pending = 0; ///< blocks or workers waiting for room
   std::map<uint32_t, uint32_t> SliceLeft; ///< slice begin -> blocks not done
@@ -98,6 +101,8 @@ struct SimulatedExecutor::Impl {
   void schedule(EventKind K, Nanos At, const SimLaunch &L, uint32_t Sm = 0,
                 uint32_t V = 0, uint32_t Slice = 0);
   void relaunch(SimLaunch &L);
+  void arrive(SimLaunch &L, Nanos Latency);
+  void releaseWaiters(const SimLaunch &Done);
   void enqueue(SimLaunch &L, uint32_t V, uint32_t Count, uint32_t Slice);
   void issueSlices(SimLaunch &L);
   bool fits(const Use &Sm, const Use &Need) const;
@@ -131,9 +136,24 @@ void SimulatedExecutor::Impl::relaunch(SimLaunch &L) {
   L.FirstBlock.reset();
   L.BlocksRun = 0;
   L.Rec.Widths.push_back(L.Width);
-  Nanos Latency =
-      L.F == Form::Original ? KernelLaunchLatency : Facts.RelaunchOverhead;
+  if (L.WaitingFor)
+    return; // releaseWaiters() schedules the arrival
+  arrive(L, L.F == Form::Original ? KernelLaunchLatency
+                                  : Facts.RelaunchOverhead);
+}
+
+void SimulatedExecutor::Impl::arrive(SimLaunch &L, Nanos Latency) {
   schedule(EventKind::Arrive, Time.now() + Latency, L);
+}
+
+/// Launches resumed behind \p Done start now: their stream's wait is over,
+/// and the device starts the work queued behind it without the host.
+void SimulatedExecutor::Impl::releaseWaiters(const SimLaunch &Done) {
+  for (auto &[Id, L] : Launches)
+    if (L.WaitingFor == Done.Id) {
+      L.WaitingFor = 0;
+      arrive(L, KernelLaunchLatency);
+    }
 }
 
 void SimulatedExecutor::Impl::enqueue(SimLaunch &L, uint32_t V, uint32_t Count,
@@ -232,6 +252,8 @@ void SimulatedExecutor::Impl::settle(SimLaunch &L) {
     return;
   if (L.State == LaunchState::Paused || L.State == LaunchState::Done)
     return;
+  if (L.WaitingFor)
+    return; // not started: its drain is seen only after it has
   bool Finished = L.Next >= L.End;
   if (!Finished && L.State != LaunchState::Pausing)
     return; // between slices, or not arrived yet
@@ -242,6 +264,8 @@ void SimulatedExecutor::Impl::settle(SimLaunch &L) {
   Nanos Elapsed = L.BlocksRun ? L.LastEnd - Start : Nanos(0);
   Completed.push_back({L.Id, Finished ? Completion::Done : Completion::Paused,
                        Time.now(), Elapsed, L.BlocksRun});
+  if (Finished)
+    releaseWaiters(L);
 }
 
 void SimulatedExecutor::Impl::handle(const Event &E) {
@@ -345,7 +369,7 @@ void SimulatedExecutor::requestPause(uint64_t Id) {
     P->settle(L); // slices: the host just stops issuing
 }
 
-void SimulatedExecutor::resume(uint64_t Id, uint32_t Width) {
+void SimulatedExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
   SimLaunch &L = P->get(Id);
   if (L.State != LaunchState::Paused)
     throw std::logic_error("SimulatedExecutor: launch " + std::to_string(Id) +
@@ -353,6 +377,11 @@ void SimulatedExecutor::resume(uint64_t Id, uint32_t Width) {
   if (Width != L.Width && !P->Facts.CanResize)
     throw std::logic_error("SimulatedExecutor: resizing is disabled");
   L.Width = Width;
+  if (After) {
+    const SimLaunch &Ahead = P->get(After);
+    if (Ahead.State != LaunchState::Done)
+      L.WaitingFor = After;
+  }
   P->relaunch(L);
 }
 

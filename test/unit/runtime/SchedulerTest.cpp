@@ -176,12 +176,16 @@ TEST_F(SchedulerSimTest, IssueAtOnceKeepsStreamOrderWithoutRunningEarly) {
   uint64_t A = S.submit(std::move(First));
   uint64_t B = S.submit(std::move(Second));
   EXPECT_EQ(S.info(A).State, WorkState::Running);
-  EXPECT_EQ(S.info(B).State, WorkState::Paused);
+  // Behind a head that runs unhindered, B is resumed at once: it waits for
+  // A on the device, not for the host.
+  EXPECT_EQ(S.info(B).State, WorkState::Running);
   EXPECT_EQ(Sim.record(B).IssuedAt, Sim.clock().now());
   simulateUntil(Sim, S, 50us);
   EXPECT_EQ(Sim.resident(B), 0u);
 
-  // Issued while LC work runs: it waits paused, and runs after.
+  // Issued while LC work runs: it waits paused, and runs after. B, which
+  // had not started, yields too: it starts after A, sees the flag and
+  // leaves, and is resumed once the LC work is done.
   uint64_t Lc = S.submit(heavyLc());
   Work Third = be(800, 10us, 2);
   Third.IssueAtOnce = true;
@@ -191,10 +195,35 @@ TEST_F(SchedulerSimTest, IssueAtOnceKeepsStreamOrderWithoutRunningEarly) {
   simulateToEnd(Sim, S);
 
   EXPECT_GE(*Sim.record(B).FirstBlockAt, *S.info(A).DoneAt);
+  EXPECT_GE(*Sim.record(B).FirstBlockAt, *S.info(Lc).DoneAt);
   EXPECT_GE(*Sim.record(C).FirstBlockAt, *S.info(Lc).DoneAt);
-  EXPECT_EQ(S.info(B).Launches, 2u); // the paused issue and its resume
+  // The paused issue, the resume behind A, and the resume after the pause.
+  EXPECT_EQ(S.info(B).Launches, 3u);
   for (uint64_t Id : {A, B, C})
     expectExactlyOnce(Sim.record(Id));
+}
+
+TEST_F(SchedulerSimTest, LaunchBehindARunningHeadStartsWhenItCompletes) {
+  // Five launches on one client stream, no LC work: each starts on the
+  // device the moment the one before it completes (the simulated device
+  // starts queued work with no latency here), so the queue has no gaps.
+  std::vector<uint64_t> Ids;
+  for (int I = 0; I < 5; ++I) {
+    Work W = be(640, 10us, 1);
+    W.IssueAtOnce = true;
+    Ids.push_back(S.submit(std::move(W)));
+  }
+  for (int I = 1; I <= 3; ++I) // SchedulerOptions::LaunchesAhead
+    EXPECT_EQ(S.info(Ids[I]).State, WorkState::Running);
+  EXPECT_EQ(S.info(Ids[4]).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+  for (size_t I = 1; I < Ids.size(); ++I) {
+    EXPECT_EQ(*Sim.record(Ids[I]).FirstBlockAt, *S.info(Ids[I - 1]).DoneAt);
+    expectExactlyOnce(Sim.record(Ids[I]));
+  }
+  // The wait for the launch ahead is not taken for the kernel's blocks.
+  EXPECT_EQ(S.blockDuration("train"), 10us);
+  EXPECT_EQ(S.pauses(), 0u);
 }
 
 TEST_F(SchedulerSimTest, ExternalLcWorkPausesOrShrinksBe) {
@@ -244,8 +273,9 @@ TEST(SchedulerSim, ForgetDoneWorkDropsFinishedEntries) {
   EXPECT_TRUE(S.idle());
   EXPECT_THROW(S.info(A), std::out_of_range);
   EXPECT_THROW(S.info(B), std::out_of_range);
-  // A resumed after the external work, B after A: both ran exactly once.
-  EXPECT_EQ(S.resumes(), 2u);
+  // B was resumed behind A at once, paused with it for the external work,
+  // and resumed after it with A: three resumes, all blocks exactly once.
+  EXPECT_EQ(S.resumes(), 3u);
   expectExactlyOnce(Sim.record(A));
   expectExactlyOnce(Sim.record(B));
 }
@@ -265,10 +295,10 @@ public:
     Names[R.Id] = R.Shape->Name;
   }
   void requestPause(uint64_t Id) override { Sim.requestPause(Id); }
-  void resume(uint64_t Id, uint32_t Width) override {
+  void resume(uint64_t Id, uint32_t Width, uint64_t After) override {
     if (Names[Id] == Failing)
       throw std::runtime_error("resume failed");
-    Sim.resume(Id, Width);
+    Sim.resume(Id, Width, After);
   }
   std::vector<Completion> poll() override { return Sim.poll(); }
 
@@ -289,7 +319,14 @@ TEST(SchedulerSim, WorkWhoseLaunchFailsIsGivenUpAndTheQueueGoesOn) {
   Work Next = be(800, 10us, 1);
   Next.IssueAtOnce = true;
   uint64_t A = S.submit(std::move(Next));
-  // Started paused behind A, fails when resumed: given up, C still runs.
+  // Resumed behind the running A as soon as it is issued, and that resume
+  // fails: submit() reports it, and the queue goes on without it.
+  Work Chained = be(800, 10us, 1, "broken");
+  Chained.IssueAtOnce = true;
+  EXPECT_THROW(S.submit(std::move(Chained)), std::runtime_error);
+  // Issued paused while external LC work runs, fails when resumed after
+  // it: the next poll() reports it, and C still runs.
+  uint64_t Lc = S.beginExternal();
   Work Later = be(800, 10us, 1, "broken");
   Later.IssueAtOnce = true;
   uint64_t B = S.submit(std::move(Later));
@@ -297,6 +334,8 @@ TEST(SchedulerSim, WorkWhoseLaunchFailsIsGivenUpAndTheQueueGoesOn) {
   Last.IssueAtOnce = true;
   uint64_t C = S.submit(std::move(Last));
   EXPECT_EQ(S.info(B).State, WorkState::Paused);
+  simulateUntil(Sim, S, Sim.clock().now() + 100us);
+  S.endExternal(Lc);
   EXPECT_THROW(simulateToEnd(Sim, S), std::runtime_error);
   EXPECT_EQ(S.info(B).State, WorkState::Done);
   simulateToEnd(Sim, S);
