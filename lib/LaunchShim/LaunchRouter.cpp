@@ -1,0 +1,127 @@
+//===- LaunchRouter.cpp - One scheduler for a process's launches ----------===//
+//
+// The router is created on first use and never destroyed: at exit it must
+// still wait for scheduled work before the CUDA runtime unregisters the
+// fatbins, which an atexit handler registered after the runtime's does.
+//
+//===----------------------------------------------------------------------===//
+#include "LaunchRouter.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using namespace baton;
+using namespace baton::sched;
+
+namespace {
+
+/// BATON_SCHEDULE, or null where it is unset or asks for no scheduling.
+const char *scheduleRequested() {
+  const char *V = std::getenv("BATON_SCHEDULE");
+  if (!V || !*V || std::strcmp(V, "off") == 0 || std::strcmp(V, "0") == 0)
+    return nullptr;
+  return V;
+}
+
+} // namespace
+
+bool baton::verboseRouting() {
+  static const bool On = [] {
+    const char *V = std::getenv("BATON_VERBOSE");
+    return V && *V && std::strcmp(V, "0") != 0;
+  }();
+  return On;
+}
+
+std::optional<PriorityClass> baton::scheduleFromEnvironment() {
+  const char *V = scheduleRequested();
+  if (!V)
+    return std::nullopt;
+  std::string Value = V;
+  if (Value == "latency-critical")
+    return PriorityClass::LatencyCritical;
+  if (Value != "best-effort" && Value != "on" && Value != "1")
+    std::fprintf(stderr,
+                 "baton: BATON_SCHEDULE='%s' is not one of best-effort, "
+                 "latency-critical, off; scheduling as best-effort\n",
+                 Value.c_str());
+  return PriorityClass::BestEffort;
+}
+
+void baton::prepareDriverForScheduling() {
+  if (!scheduleRequested())
+    return;
+  // A waiting stream holds up every stream that shares its hardware queue,
+  // and the driver spreads streams over CUDA_DEVICE_MAX_CONNECTIONS queues
+  // (8 by default, 32 at most); lazy module loading may wait for an idle
+  // device, which a waiting stream prevents (Runtime::kernelOf also loads
+  // each module whole).
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
+  setenv("CUDA_MODULE_LOADING", "EAGER", /*overwrite=*/0);
+}
+
+LaunchRouter::LaunchRouter()
+    : Service(R, [] {
+        SchedulerOptions O;
+        O.ForgetDoneWork = true; // a training job launches without end
+        return O;
+      }()) {}
+
+LaunchRouter *LaunchRouter::get() {
+  static LaunchRouter *Instance = []() -> LaunchRouter * {
+    try {
+      auto *Created = new LaunchRouter();
+      std::atexit([] {
+        if (LaunchRouter::get()->synchronize() != 0)
+          std::fprintf(stderr, "baton: scheduled work failed before exit\n");
+      });
+      return Created;
+    } catch (const std::exception &E) {
+      std::fprintf(stderr, "baton: launches are not scheduled: %s\n",
+                   E.what());
+      return nullptr;
+    }
+  }();
+  return Instance;
+}
+
+uint32_t LaunchRouter::queueOf(CUstream Stream) {
+  std::lock_guard Lock(Mutex);
+  auto [It, New] = Queues.try_emplace(Stream, uint32_t(Queues.size() + 1));
+  return It->second;
+}
+
+bool LaunchRouter::submit(const Kernel &K, const RoutedLaunch &Launch,
+                          PriorityClass Class) {
+  LaunchConfig Config;
+  Config.Grid = Launch.Grid;
+  Config.Block = Launch.Block;
+  Config.SharedMemBytes = Launch.SharedMemBytes;
+  // A null stream in RuntimeWork means "any stream", so the default stream
+  // is named explicitly: CUDA's 0 is the legacy default stream.
+  Config.Stream = Launch.Stream ? Launch.Stream : CU_STREAM_LEGACY;
+  try {
+    bool Lc = Class == PriorityClass::LatencyCritical;
+    Work W = makeWork(RuntimeWork::capture(K, Config, Launch.Args), Class,
+                      Lc ? 0 : queueOf(Config.Stream));
+    W.IssueAtOnce = true;
+    Service.submit(std::move(W));
+    return true;
+  } catch (const std::exception &Err) {
+    std::fprintf(stderr, "baton: launch of '%s' failed: %s\n",
+                 K.name().c_str(), Err.what());
+    return false;
+  }
+}
+
+int LaunchRouter::synchronize() {
+  try {
+    Service.waitIdle();
+    return 0;
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "baton: %s\n", E.what());
+    return -1;
+  }
+}

@@ -1,0 +1,79 @@
+//===- LaunchRouter.h - One scheduler for a process's launches --*- C++ -*-===//
+//
+// What the two ways of routing unmodified launches to Baton share: the launch
+// shim (libbaton_cuda, behind `<<<...>>>` of plugin-built code) and the
+// launch interposer (libbaton_preload.so, behind the driver's launch entry
+// points). Each finds the Baton kernel of a launch its own way; both hand
+// it to the process's one LaunchRouter, which owns the Runtime and the
+// SchedulerService, turns the launch into a Work on the caller's stream, and
+// waits for scheduled work before the process exits.
+//
+// Also here: the environment both read (BATON_SCHEDULE, BATON_VERBOSE) and
+// the driver settings both need before the program's first CUDA call.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_LIB_LAUNCHSHIM_LAUNCHROUTER_H
+#define BATON_LIB_LAUNCHSHIM_LAUNCHROUTER_H
+
+#include "baton/SchedulerService.h"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <optional>
+
+namespace baton {
+
+/// BATON_VERBOSE is set to something other than 0.
+bool verboseRouting();
+
+/// The class BATON_SCHEDULE asks for: nullopt where it is unset, "off" or
+/// "0"; LatencyCritical for "latency-critical"; BestEffort for
+/// "best-effort", "on", "1", and (with a warning) anything else.
+std::optional<sched::PriorityClass> scheduleFromEnvironment();
+
+/// With BATON_SCHEDULE set, sets CUDA_DEVICE_MAX_CONNECTIONS=32 and
+/// CUDA_MODULE_LOADING=EAGER unless the environment sets them (see
+/// docs/scheduling.md, "Deadlocks avoided"). Call it from a constructor, so
+/// that it precedes the program's first CUDA call.
+void prepareDriverForScheduling();
+
+/// A launch as the driver takes it: the original grid and arguments.
+struct RoutedLaunch {
+  Dim3 Grid;
+  Dim3 Block;
+  uint32_t SharedMemBytes = 0;
+  /// The caller's stream; null is the legacy default stream.
+  CUstream Stream = nullptr;
+  void *const *Args = nullptr; ///< one pointer per parameter of the kernel
+};
+
+class LaunchRouter {
+public:
+  /// The process's router, created on first use; null (reported once) if
+  /// the runtime cannot start, and then launches are not scheduled.
+  static LaunchRouter *get();
+
+  /// Hands a launch of \p K to the scheduler as \p Class work on its
+  /// stream (BE launches of one stream form one queue). False, with the
+  /// reason on stderr, if it could not be submitted (nothing was issued).
+  bool submit(const Kernel &K, const RoutedLaunch &Launch,
+              sched::PriorityClass Class);
+  /// Waits for every scheduled launch; -1 with a message if one failed.
+  int synchronize();
+  sched::SchedulerService &service() { return Service; }
+  Runtime &runtime() { return R; }
+
+private:
+  LaunchRouter();
+  uint32_t queueOf(CUstream Stream);
+
+  Runtime R;
+  sched::SchedulerService Service;
+  std::mutex Mutex; ///< guards Queues
+  std::map<CUstream, uint32_t> Queues;
+};
+
+} // namespace baton
+
+#endif // BATON_LIB_LAUNCHSHIM_LAUNCHROUTER_H
