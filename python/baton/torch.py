@@ -1,0 +1,557 @@
+"""PyTorch: best-effort training that yields to latency-critical work,
+with no change to the model.
+
+In the training job:
+
+    import baton.torch
+    baton.torch.enable(priority="best-effort")
+    model = torch.compile(model)          # the training loop is unchanged
+
+and in the inference job (another thread of the process):
+
+    baton.torch.enable(priority="latency-critical", slo_ms=20)
+
+`with baton.torch.enabled(priority=...):` does the same for a block, and
+BATON_TORCH=best-effort|latency-critical in the environment makes
+`import baton.torch` call enable() (BATON_TORCH_SCHEDULE sets `schedule`).
+
+What enable() does (docs/torch.md says why):
+
+  * installs Baton's Triton launcher and load hook (baton.triton), so that
+    every Triton kernel Triton loads can run as a preemptible variant;
+  * best-effort: applies the Inductor settings that send matmuls and
+    convolutions to Triton templates (and keep kernels on Triton's launcher
+    instead of Inductor's static one); routes the calling thread's Triton
+    launches, and those of threads without a class (autograd's backward
+    thread), to the scheduler;
+  * latency-critical: makes the calling thread's launches latency-critical:
+    each opens (or extends) a bracket during which best-effort kernels are
+    paused, closed once the thread's streams are idle; gives the thread a
+    high-priority stream;
+  * sets CUDA_MODULE_LOADING=EAGER and CUDA_DEVICE_MAX_CONNECTIONS=32 if CUDA
+    is not initialised yet (a paused launch leaves a stream waiting on the
+    device, which lazy loading and shared hardware queues do not survive).
+
+`schedule` says when best-effort launches are routed: "auto" (default)
+while a latency-critical client is registered in the process, "always",
+or "never" (the hooks are installed but every launch passes through; a
+reference run). While they are not routed they run exactly as without
+Baton.
+
+report() says which kernels got variants, which were refused or not
+routed and why, what bypasses Baton (cuBLAS/cuDNN/flash attention kernels
+that remain, CUDA graphs), and the scheduler's counters.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import threading
+import time
+from typing import Any, Callable, Optional
+
+from . import _core
+from . import triton as _bt
+
+__all__ = ["enable", "disable", "enabled", "latency_critical", "report",
+           "profile_bypass", "inductor_settings", "Report"]
+
+BEST_EFFORT = "best-effort"
+LATENCY_CRITICAL = "latency-critical"
+_PRIORITIES = (BEST_EFFORT, LATENCY_CRITICAL)
+_SCHEDULES = ("auto", "always", "never")
+
+# Inductor settings. Launcher settings apply to both classes: Baton sees a
+# Triton launch only through Triton's launcher. Routing settings apply to
+# best-effort jobs: they move work from cuBLAS/cuDNN into Triton templates,
+# which get variants.
+_LAUNCHER_SETTINGS = {
+    # Inductor launches Triton kernels from the cubin with a launcher of its
+    # own unless this is off; Baton's launcher would never be called.
+    "use_static_cuda_launcher": False,
+    # Kernels replayed from a CUDA graph are not launched by anyone.
+    "triton.cudagraphs": False,
+}
+_ROUTING_SETTINGS = {
+    # GEMMs (mm, addmm, bmm, 1x1 convolutions) as Triton templates. ATen
+    # stays a candidate, and _prefer_triton drops it where a template exists.
+    "max_autotune_gemm": True,
+    "max_autotune_gemm_backends": "ATEN,TRITON",
+    "max_autotune_conv_backends": "ATEN,TRITON",
+}
+
+
+class _State:
+    def __init__(self):
+        self.lock = threading.RLock()
+        self.installed = False
+        self.schedule = "auto"
+        self.lc_clients = 0
+        self.be_threads = set()
+        self.lc_threads = {}            # ident -> (previous stream, slo_ms)
+        self.saved_settings = {}        # dotted name -> previous value
+        self.applied_settings = {}
+        self.missing_settings = []
+        self.preprocessing_installed = False
+        self.cuda_env_note = ""
+        self.attention = None
+        self.saved_sdp = None
+        self.slo_ms = None
+        self.lc_sms = 0
+        self.exit_registered = False
+
+
+_S = _State()
+
+
+def _warn(msg: str) -> None:
+    print(f"baton: {msg}", file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------ settings
+
+def _config_target(config, dotted: str):
+    obj = config
+    *path, leaf = dotted.split(".")
+    for part in path:
+        obj = getattr(obj, part)
+    return obj, leaf
+
+
+def _apply_settings(settings: dict) -> None:
+    import torch._inductor.config as config
+    for name, value in settings.items():
+        try:
+            obj, leaf = _config_target(config, name)
+            previous = getattr(obj, leaf)
+        except AttributeError:
+            if name not in _S.missing_settings:
+                _S.missing_settings.append(name)
+            continue
+        _S.saved_settings.setdefault(name, previous)
+        setattr(obj, leaf, value)
+        _S.applied_settings[name] = value
+
+
+def _restore_settings() -> None:
+    import torch._inductor.config as config
+    for name, value in _S.saved_settings.items():
+        obj, leaf = _config_target(config, name)
+        setattr(obj, leaf, value)
+    _S.saved_settings.clear()
+    _S.applied_settings.clear()
+
+
+def _prefer_triton(choices):
+    """Inductor autotuning preprocessing: where a Triton template can do
+    the op, ATen's kernel (cuBLAS, cuDNN) is not a candidate, so the op
+    runs as a Triton kernel that gets variants; where none can, ATen's
+    stays (the op then bypasses Baton, and report() lists it)."""
+    try:
+        from torch._inductor.select_algorithm import ExternKernelCaller
+    except ImportError:
+        return choices
+    kept = [c for c in choices if not isinstance(c, ExternKernelCaller)]
+    return kept if kept else choices
+
+
+def _install_preprocessing() -> None:
+    if _S.preprocessing_installed:
+        return
+    try:
+        from torch._inductor.select_algorithm import add_preprocessing_fn
+    except ImportError:
+        _S.missing_settings.append("select_algorithm.add_preprocessing_fn")
+        return
+    add_preprocessing_fn(_prefer_triton)
+    _S.preprocessing_installed = True
+
+
+def inductor_settings(priority: str = BEST_EFFORT) -> dict:
+    """The Inductor settings enable() applies for `priority`."""
+    settings = dict(_LAUNCHER_SETTINGS)
+    if priority == BEST_EFFORT:
+        settings.update(_ROUTING_SETTINGS)
+    return settings
+
+
+def _route_attention(on: bool) -> None:
+    """attention="triton": scaled_dot_product_attention decomposes into
+    matmuls and a softmax that Inductor compiles to Triton, instead of the
+    flash / memory-efficient / cuDNN kernels (which are faster, and bypass
+    Baton)."""
+    import torch
+    b = torch.backends.cuda
+    if on and _S.saved_sdp is None:
+        _S.saved_sdp = (b.flash_sdp_enabled(), b.mem_efficient_sdp_enabled(),
+                        b.cudnn_sdp_enabled())
+        b.enable_flash_sdp(False)
+        b.enable_mem_efficient_sdp(False)
+        b.enable_cudnn_sdp(False)
+    elif not on and _S.saved_sdp is not None:
+        flash, mem, cudnn = _S.saved_sdp
+        b.enable_flash_sdp(flash)
+        b.enable_mem_efficient_sdp(mem)
+        b.enable_cudnn_sdp(cudnn)
+        _S.saved_sdp = None
+
+
+def _prepare_cuda_env() -> None:
+    """A paused best-effort launch leaves its stream waiting on the device:
+    lazy module loading may wait for an idle device, and a waiting stream
+    holds up the others of its hardware queue (docs/scheduling.md)."""
+    import torch
+    wanted = {"CUDA_MODULE_LOADING": "EAGER",
+              "CUDA_DEVICE_MAX_CONNECTIONS": "32"}
+    if torch.cuda.is_initialized():
+        odd = [f"{k}={os.environ.get(k, '<unset>')}" for k, v in wanted.items()
+               if os.environ.get(k) != v]
+        if odd:
+            _S.cuda_env_note = (
+                "CUDA was initialised before baton.torch.enable() with "
+                + ", ".join(odd) + "; set CUDA_MODULE_LOADING=EAGER and "
+                "CUDA_DEVICE_MAX_CONNECTIONS=32 in the environment (or enable "
+                "Baton before the first CUDA call)")
+            _warn(_S.cuda_env_note)
+        return
+    for k, v in wanted.items():
+        os.environ.setdefault(k, v)
+
+
+def _update_routing() -> None:
+    route = _S.schedule == "always" or (_S.schedule == "auto"
+                                        and _S.lc_clients > 0)
+    _bt.set_routing(route, lc_sms=_S.lc_sms)
+
+
+def _at_exit() -> None:
+    # Scheduled work must complete while the CUDA context still exists.
+    if _core.HAS_RUNTIME and _core.router_running():
+        try:
+            _core.synchronize()
+        except Exception as e:
+            _warn(f"scheduled work failed before exit: {e}")
+
+
+# ------------------------------------------------------------- control
+
+def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
+           sms: int = 0, schedule: Optional[str] = None,
+           inductor: bool = True, attention: Optional[str] = None,
+           stream: bool = True, grace_us: Optional[float] = None,
+           compile_hook: bool = False) -> None:
+    """Makes the calling thread's work best-effort or latency-critical.
+
+    priority: "best-effort" or "latency-critical" (default: $BATON_TORCH,
+      else best-effort).
+    slo_ms: latency-critical: the latency the work needs (reported).
+    sms: latency-critical: SMs the work needs; 0 pauses best-effort
+      kernels while it runs, fewer shrinks them to the other SMs.
+    schedule: "auto" | "always" | "never" (default $BATON_TORCH_SCHEDULE,
+      else "auto"); see the module docstring.
+    inductor: apply the Inductor settings of inductor_settings().
+    attention: "triton" routes scaled_dot_product_attention to Triton
+      (see _route_attention); default: flash attention stays, bypassing.
+    stream: latency-critical: run the thread's work on a new high-priority
+      stream (made current for the thread).
+    grace_us: latency-critical: how long a bracket stays open after its
+      streams went idle (default 200 us, $BATON_LC_GRACE_US).
+    compile_hook: add variants at compile time too (baton.triton.install).
+    """
+    import torch
+
+    if priority is None:
+        priority = os.environ.get("BATON_TORCH") or BEST_EFFORT
+    if priority not in _PRIORITIES:
+        raise ValueError(f"priority must be one of {_PRIORITIES}, not "
+                         f"{priority!r}")
+    if schedule is None:
+        schedule = os.environ.get("BATON_TORCH_SCHEDULE") or _S.schedule
+    if schedule not in _SCHEDULES:
+        raise ValueError(f"schedule must be one of {_SCHEDULES}, not "
+                         f"{schedule!r}")
+    if grace_us is None:
+        grace_us = float(os.environ.get("BATON_LC_GRACE_US", "200"))
+    ident = threading.get_ident()
+    with _S.lock:
+        if not _S.installed:
+            _prepare_cuda_env()
+            _bt.install(compile_hook=compile_hook)
+            _S.installed = True
+            if not _S.exit_registered:
+                import atexit
+                atexit.register(_at_exit)
+                _S.exit_registered = True
+        elif compile_hook:
+            _bt.install(compile_hook=True)
+        _S.schedule = schedule
+        if inductor:
+            _apply_settings(inductor_settings(priority))
+            if priority == BEST_EFFORT:
+                _install_preprocessing()
+        if attention is not None:
+            if attention not in ("triton", "library"):
+                raise ValueError("attention must be 'triton' or 'library'")
+            _route_attention(attention == "triton")
+            _S.attention = attention
+        if priority == BEST_EFFORT:
+            if ident in _S.lc_threads:
+                _leave_lc(ident)
+            _S.be_threads.add(ident)
+            _bt.set_thread_class(_bt.BEST_EFFORT, ident)
+            # Threads without a class (autograd runs backward on a thread of
+            # its own) are best-effort once any thread trains.
+            _bt.set_thread_class(_bt.BEST_EFFORT, default=True)
+        else:
+            if not _core.HAS_RUNTIME:
+                raise RuntimeError("baton._core was built without the runtime")
+            _core.router_start()
+            previous = None
+            if stream and ident not in _S.lc_threads:
+                previous = torch.cuda.current_stream()
+                lo, hi = torch.cuda.Stream.priority_range() \
+                    if hasattr(torch.cuda.Stream, "priority_range") else (0, -1)
+                torch.cuda.set_stream(torch.cuda.Stream(priority=hi))
+            if ident not in _S.lc_threads:
+                _S.lc_clients += 1
+            _S.lc_threads[ident] = (previous, slo_ms)
+            _S.be_threads.discard(ident)
+            _S.slo_ms = slo_ms
+            _S.lc_sms = int(sms)
+            _bt.set_thread_class(_bt.LATENCY_CRITICAL, ident)
+            if not _S.be_threads:
+                _bt.set_thread_class(_bt.LATENCY_CRITICAL, default=True)
+            _bt.set_routing(_bt._STATE.route_be, grace_us=grace_us)
+        _update_routing()
+
+
+def _leave_lc(ident: int) -> None:
+    import torch
+    previous, _ = _S.lc_threads.pop(ident)
+    _S.lc_clients -= 1
+    if previous is not None and ident == threading.get_ident():
+        torch.cuda.set_stream(previous)
+
+
+def disable() -> None:
+    """Undoes enable() for the calling thread; when no thread is left
+    enabled, also the settings (kernels loaded meanwhile keep Baton's
+    launcher, which then passes every launch through)."""
+    ident = threading.get_ident()
+    with _S.lock:
+        if ident in _S.lc_threads:
+            _leave_lc(ident)
+        _S.be_threads.discard(ident)
+        _bt.clear_thread_class(ident)
+        if not _S.be_threads:
+            _bt.set_thread_class(
+                _bt.LATENCY_CRITICAL if _S.lc_threads else _bt.BEST_EFFORT,
+                default=True)
+        _update_routing()
+        if not _S.be_threads and not _S.lc_threads and _S.installed:
+            _bt.set_routing(False)
+            _restore_settings()
+            if _S.attention == "triton":
+                _route_attention(False)
+            _S.attention = None
+            _bt.uninstall()
+            _S.installed = False
+
+
+@contextlib.contextmanager
+def enabled(priority: Optional[str] = None, **kwargs):
+    """enable() for the duration of a block."""
+    enable(priority, **kwargs)
+    try:
+        yield
+    finally:
+        disable()
+
+
+def set_schedule(schedule: str) -> None:
+    """Changes when best-effort launches are routed ("auto", "always",
+    "never"), e.g. between a reference run and a routed one."""
+    if schedule not in _SCHEDULES:
+        raise ValueError(f"schedule must be one of {_SCHEDULES}")
+    with _S.lock:
+        _S.schedule = schedule
+        _update_routing()
+
+
+@contextlib.contextmanager
+def latency_critical(sms: Optional[int] = None):
+    """An explicit bracket around latency-critical work that Baton does not
+    launch (cuBLAS, cuDNN, eager PyTorch): best-effort kernels yield from
+    entry until the work queued in the block on the current stream has
+    completed (the block waits for it on exit)."""
+    import torch
+    if not _core.HAS_RUNTIME:
+        yield
+        return
+    _core.router_start()
+    with _S.lock:
+        _S.lc_clients += 1
+        _update_routing()
+    work = _core.lc_begin(_S.lc_sms if sms is None else sms)
+    try:
+        yield
+        torch.cuda.current_stream().synchronize()
+    finally:
+        _core.lc_end(work)
+        with _S.lock:
+            _S.lc_clients -= 1
+            _update_routing()
+
+
+# -------------------------------------------------------------- report
+
+class Report(dict):
+    """report()'s result: a dict (JSON-serialisable) that prints as a
+    summary."""
+
+    def __str__(self) -> str:
+        lines = [f"baton.torch: {self.get('priority_threads')}, schedule="
+                 f"{self.get('schedule')}, best-effort launches routed: "
+                 f"{self.get('routing')}"]
+        ks = self.get("kernels", [])
+        ready = [k for k in ks if k["state"] == "ready"]
+        lines.append(f"Triton kernels: {len(ks)} seen, {len(ready)} with "
+                     f"variants")
+        for k in ks:
+            variants = ",".join(k["variants"]) or "-"
+            extra = f"  ({k['reason']})" if k["reason"] else ""
+            lines.append(f"  {k['name'][:60]:<60} {k['state']:<13} "
+                         f"{variants:<9} routed {k['scheduled']:>6} "
+                         f"passed {k['passed_through']:>6}{extra}")
+        for b in self.get("bypass", []):
+            lines.append(f"bypasses Baton: {b}")
+        prof = self.get("bypass_profile")
+        if prof:
+            lines.append(
+                f"profiled step: {prof['baton']} Baton launches, "
+                f"{prof['triton_not_routed']} Triton launches not routed, "
+                f"{prof['external']} other kernels; at most "
+                f"{prof['max_unrouted_run']} unrouted kernels in a row")
+            for name, n in prof["external_top"][:10]:
+                lines.append(f"  {n:>5} x {name[:90]}")
+        if self.get("scheduler"):
+            lines.append(f"scheduler: {self['scheduler']}")
+        for note in self.get("notes", []):
+            lines.append(f"note: {note}")
+        return "\n".join(lines)
+
+
+def report(profile: Optional[dict] = None) -> Report:
+    """What Baton does for this process (see Report). `profile`: the result
+    of profile_bypass(), included if given."""
+    r = Report()
+    r["schedule"] = _S.schedule
+    r["priority_threads"] = {"best-effort": len(_S.be_threads),
+                             "latency-critical": len(_S.lc_threads)}
+    r["routing"] = _bt._STATE.route_be
+    r["settings"] = dict(_S.applied_settings)
+    r["settings_missing"] = list(_S.missing_settings)
+    r["kernels"] = _bt.kernels()
+    r["slo_ms"] = _S.slo_ms
+    bypass = []
+    try:
+        import torch
+        import torch._inductor.config as config
+        if getattr(config, "use_static_cuda_launcher", False):
+            bypass.append("Inductor's static CUDA launcher is on: its Triton "
+                          "kernels are not seen")
+        if getattr(config.triton, "cudagraphs", False):
+            bypass.append("CUDA graphs (mode='reduce-overhead'): kernels "
+                          "replayed in a graph are not routed")
+        if _S.attention != "triton" and torch.backends.cuda.flash_sdp_enabled():
+            bypass.append("scaled_dot_product_attention: flash / memory-"
+                          "efficient / cuDNN kernels (gated at launch grain "
+                          "only; attention='triton' routes it to Triton)")
+    except Exception:
+        pass
+    bypass.append("cuBLAS/cuDNN kernels of ops no Triton template covers "
+                  "(convolution backward, eager code, the optimizer unless "
+                  "compiled): see the profile for which ran")
+    r["bypass"] = bypass
+    if profile is not None:
+        r["bypass_profile"] = profile
+    if _core.HAS_RUNTIME and _core.router_running():
+        r["scheduler"] = _core.stats()
+    r["cache"] = _bt.default_cache().stats()
+    notes = []
+    if _S.cuda_env_note:
+        notes.append(_S.cuda_env_note)
+    r["notes"] = notes
+    return r
+
+
+def _is_baton_name(name: str) -> bool:
+    return (name.endswith(_core.SLICE_SUFFIX) or name.endswith(_core.PTB_SUFFIX)
+            or name == "baton_finalize")
+
+
+def profile_bypass(step: Callable[[], Any], steps: int = 1) -> dict:
+    """Runs `step` `steps` times under the PyTorch profiler and sorts the
+    GPU kernels that ran: Baton variants (routed), Triton kernels that ran
+    as originals (not routed), and everything else (cuBLAS, cuDNN, flash
+    attention, ATen kernels): what bypasses Baton. max_unrouted_run is the
+    longest run of kernels between two Baton launches (other kernels and
+    Triton kernels that ran as originals): how many kernels that cannot be
+    paused latency-critical work may find queued ahead of it."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(steps):
+            step()
+        if _core.HAS_RUNTIME and _core.router_running():
+            _core.synchronize()
+        torch.cuda.synchronize()
+    triton_names = {k["name"] for k in _bt.kernels()}
+    kernels = []
+    for e in prof.events():
+        if getattr(e, "device_type", None) is None or \
+                str(e.device_type) != "DeviceType.CUDA":
+            continue
+        name = e.name
+        if name.startswith(("Memcpy", "Memset", "cudaMemcpy", "cudaMemset")):
+            continue
+        kernels.append((e.time_range.start, name))
+    kernels.sort()
+    return classify_kernels([n for _, n in kernels], triton_names)
+
+
+def classify_kernels(names: list, triton_names: set) -> dict:
+    """The classification of profile_bypass(), over kernel names in the
+    order they ran."""
+    counts = {"baton": 0, "triton_not_routed": 0, "external": 0}
+    external: dict = {}
+    not_routed: dict = {}
+    run = longest = 0
+    for name in names:
+        if _is_baton_name(name):
+            counts["baton"] += 1
+            run = 0
+            continue
+        if name in triton_names or name.startswith("triton_"):
+            counts["triton_not_routed"] += 1
+            not_routed[name] = not_routed.get(name, 0) + 1
+        else:
+            counts["external"] += 1
+            external[name] = external.get(name, 0) + 1
+        run += 1
+        longest = max(longest, run)
+    return {**counts, "kernels": len(names), "max_unrouted_run": longest,
+            "external_top": sorted(external.items(), key=lambda kv: -kv[1]),
+            "not_routed_top": sorted(not_routed.items(),
+                                     key=lambda kv: -kv[1])}
+
+
+if os.environ.get("BATON_TORCH") in _PRIORITIES:
+    enable(os.environ["BATON_TORCH"])
+elif os.environ.get("BATON_TORCH"):
+    _warn(f"BATON_TORCH={os.environ['BATON_TORCH']!r} is not one of "
+          f"{_PRIORITIES}; Baton is not enabled")

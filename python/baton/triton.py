@@ -1,0 +1,556 @@
+"""Triton integration: Baton variants for the kernels Triton loads, and
+best-effort launches handed to the scheduler.
+
+Triton 3.6's own extension points, nothing patched:
+
+  * `triton.runtime.driver.active.launcher_cls`: every CompiledKernel makes
+    its launcher from it when it is first loaded. install() puts
+    BatonLauncher there; it wraps Triton's CudaLauncher and decides per
+    launch: pass it to Triton's launcher unchanged, or pack the arguments
+    and submit the launch to the scheduler (baton._core.submit), which runs
+    the kernel's PTB (or slice) variant on the same stream, pausing it while
+    latency-critical work runs.
+  * `triton.knobs.runtime.kernel_load_end_hook`: remembers, per CUfunction,
+    the kernel's name and the files of its Triton cache entry (its PTX).
+  * `triton.knobs.runtime.add_stages_inspection_hook` (install(
+    compile_hook=True)): wraps the "ptx" stage so that the PTX Triton
+    assembles already holds the variants (the original kernel unchanged
+    under its name); Triton's ptxas then builds one cubin with all three.
+
+Where the variants come from. A kernel whose cubin already has them (the
+compile hook ran) is bound to them. Otherwise, the first time the kernel
+would be routed, its PTX goes through the transform (cached on disk by
+content) and Triton's ptxas, with the options Triton used, into a cubin of
+Baton's own (cached too), which the router loads beside Triton's module.
+This is the usual path under torch.compile: Inductor compiles in worker
+processes where no hook of this process runs, and Triton and Inductor cache
+cubins under keys that know nothing of Baton. Preparation runs on a thread
+pool; until a kernel's variants are ready its launches pass through.
+
+Which launches are routed: see set_routing() and set_thread_class(). A
+launch is never routed (it passes through, counted in report()) when the
+kernel has no variants (refused, or no PTX kept), uses thread-block
+clusters, a cooperative grid or programmatic dependent launch, runs on a
+device other than 0, or its arguments do not pack into the kernel's
+parameters.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import weakref
+from pathlib import Path
+from typing import Any, Optional
+
+from . import _core
+from ._cache import Cache, content_key
+from ._pack import ArgPacker, PackError
+from ._transform import default_cache, transform_ptx, transformer_id
+
+__all__ = ["install", "uninstall", "installed", "set_routing",
+           "set_thread_class", "BEST_EFFORT", "LATENCY_CRITICAL",
+           "prepare_loaded", "kernels", "BatonLauncher", "stage_hook",
+           "assemble"]
+
+BEST_EFFORT = 0
+LATENCY_CRITICAL = 1
+
+# Kernel states.
+_PENDING, _READY, _NONE = "pending", "ready", "none"
+
+
+def _warn(msg: str) -> None:
+    print(f"baton: {msg}", file=sys.stderr, flush=True)
+
+
+@dataclasses.dataclass
+class _Loaded:
+    name: str
+    files: dict          # Triton's metadata_group: file name -> path
+    hash: str
+
+
+@dataclasses.dataclass
+class _Kernel:
+    """What is known about one loaded kernel (one CUfunction)."""
+    name: str
+    state: str = _PENDING
+    source: str = ""                 # "triton-cubin" / "baton-cubin"
+    variants: tuple = ()
+    refusals: tuple = ()
+    reason: str = ""                 # why it is not routed
+    future: Any = None
+
+
+class _State:
+    def __init__(self):
+        self.lock = threading.RLock()
+        self.installed = False
+        self.driver = None
+        self.base_launcher_cls = None
+        self.compile_hook = False
+        self.previous_stage_hook = None
+        # Routing, read on every launch without the lock.
+        self.route_be = False
+        self.thread_class: dict = {}
+        self.default_class = BEST_EFFORT
+        self.lc_sms = 0
+        self.grace_us = 200.0
+        self.prepare_eagerly = os.environ.get("BATON_TRITON_PREPARE") == "eager"
+        self.loaded: dict = {}       # CUfunction -> _Loaded
+        self.kernels: dict = {}      # CUfunction -> _Kernel
+        self.launchers = weakref.WeakSet()
+        self.pool = None
+        self.cache: Optional[Cache] = None
+        self.compiled = {}           # kernel name -> variants made at compile
+
+
+_STATE = _State()
+
+
+def _triton():
+    import triton  # noqa: F401
+    return triton
+
+
+# --------------------------------------------------------------- assembly
+
+def _ptxas_command(arch: int, enable_fp_fusion: bool, ptx_options) -> list:
+    """ptxas as Triton's make_cubin runs it (backends/nvidia/compiler.py)."""
+    from triton import knobs
+    from triton.backends.nvidia.compiler import (get_ptxas,
+                                                 sm_arch_from_capability)
+    if knobs.compilation.disable_line_info:
+        debug = ["-lineinfo", "-suppress-debug-info"]
+    elif knobs.nvidia.disable_ptxas_opt:
+        debug = ["-g"]
+    else:
+        debug = ["-lineinfo"]
+    fmad = [] if enable_fp_fusion else ["--fmad=false"]
+    opt = ["--opt-level", "0"] if knobs.nvidia.disable_ptxas_opt else []
+    extra = ptx_options.split(" ") if ptx_options else []
+    ptxas = get_ptxas(arch)
+    return [ptxas.path, ptxas.version, *debug, *fmad, *opt, *extra,
+            f"--gpu-name={sm_arch_from_capability(arch)}"]
+
+
+def assemble(ptx: str, arch: int, enable_fp_fusion: bool = True,
+             ptx_options: Optional[str] = None,
+             cache: Optional[Cache] = None) -> bytes:
+    """A cubin of `ptx`, built by Triton's ptxas with the options Triton
+    uses for a kernel compiled with these metadata; cached by content."""
+    cmd = _ptxas_command(arch, enable_fp_fusion, ptx_options)
+    cache = cache if cache is not None else default_cache()
+    key = content_key("baton-cubin/1", "\0".join(cmd), ptx)
+    cubin = cache.get(key, ".cubin")
+    if cubin is not None:
+        return cubin
+    ptxas, _version, *flags = cmd
+    with tempfile.TemporaryDirectory(prefix="baton-ptxas-") as tmp:
+        src, out = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
+        src.write_text(ptx)
+        r = subprocess.run([ptxas, *flags, str(src), "-o", str(out)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"ptxas failed ({r.returncode}): "
+                               f"{(r.stderr or r.stdout).strip()[:2000]}")
+        cubin = out.read_bytes()
+    cache.put(key, ".cubin", cubin)
+    return cubin
+
+
+# ------------------------------------------------------------ compile hook
+
+def _transform_stage(ptx: str, metadata: dict) -> str:
+    name = metadata.get("name", "<triton>")
+    try:
+        result = transform_ptx(ptx, name=name, cache=_STATE.cache)
+    except Exception as e:  # never break a compile: the original still works
+        _warn(f"kernel '{name}': PTX not transformed: {e}")
+        return ptx
+    k = next((k for k in result.kernels if k.name == name), None)
+    if k is not None:
+        _STATE.compiled[name] = (k.variants, k.refusals)
+    return result.ptx
+
+
+def stage_hook(backend, stages, options, language, capability):
+    """Triton's add_stages_inspection_hook: the "ptx" stage's output gets
+    the variants before the "cubin" stage assembles it."""
+    previous = _STATE.previous_stage_hook
+    if previous is not None:
+        previous(backend, stages, options, language, capability)
+    make_ptx = stages.get("ptx")
+    if make_ptx is None:
+        return
+
+    def ptx_with_variants(src, metadata):
+        return _transform_stage(make_ptx(src, metadata), metadata)
+
+    stages["ptx"] = ptx_with_variants
+
+
+# --------------------------------------------------------------- load hook
+
+def _load_hook(module, function, name, metadata_group, hash):
+    if function:
+        _STATE.loaded[int(function)] = _Loaded(name, dict(metadata_group or {}),
+                                               hash)
+
+
+# --------------------------------------------------------- variant binding
+
+def _ptx_of(loaded: _Loaded) -> Optional[str]:
+    for file, path in loaded.files.items():
+        if file.endswith(".ptx"):
+            try:
+                return Path(path).read_text()
+            except OSError:
+                return None
+    return None
+
+
+def _prepare(function: int, kernel: _Kernel, md) -> None:
+    """Finds or builds the variants of one kernel and binds them."""
+    try:
+        binding = _core.bind(function)
+        if binding["ptb"] or binding["slice"]:
+            kernel.source = "triton-cubin"
+            kernel.variants = tuple(v for v in ("slice", "ptb") if binding[v])
+            kernel.state = _READY
+            return
+        loaded = _STATE.loaded.get(function)
+        ptx = _ptx_of(loaded) if loaded else None
+        if ptx is None:
+            kernel.reason = ("no PTX kept for it (Triton cache entry without "
+                             ".ptx, e.g. TRITON_STORE_BINARY_ONLY=1)")
+            kernel.state = _NONE
+            return
+        result = transform_ptx(ptx, name=kernel.name, kernels=[kernel.name],
+                               ptb=md["ptb_allowed"], cache=_STATE.cache)
+        report = result.kernel(kernel.name)
+        kernel.refusals = report.refusals
+        if not report.variants:
+            kernel.reason = "refused: " + "; ".join(
+                str(r) for r in report.refusals)
+            kernel.state = _NONE
+            return
+        cubin = assemble(result.ptx, md["arch"], md["enable_fp_fusion"],
+                         md["ptx_options"], cache=_STATE.cache)
+        binding = _core.bind_image(function, cubin, kernel.name)
+        kernel.source = "baton-cubin"
+        kernel.variants = tuple(v for v in ("slice", "ptb") if binding[v])
+        kernel.state = _READY if kernel.variants else _NONE
+        if not kernel.variants:
+            kernel.reason = "the assembled module has no variants"
+    except Exception as e:
+        kernel.reason = f"variants could not be prepared: {e}"
+        kernel.state = _NONE
+        _warn(f"kernel '{kernel.name}': {kernel.reason}")
+
+
+def _request(function: int, launcher: "BatonLauncher") -> _Kernel:
+    st = _STATE
+    with st.lock:
+        kernel = st.kernels.get(function)
+        if kernel is not None:
+            return kernel
+        kernel = _Kernel(launcher.name)
+        st.kernels[function] = kernel
+        if st.pool is None:
+            workers = int(os.environ.get("BATON_TRITON_PREPARE_WORKERS", "0")
+                          or max(1, min(8, (os.cpu_count() or 2) // 2)))
+            st.pool = concurrent.futures.ThreadPoolExecutor(
+                workers, thread_name_prefix="baton-prepare")
+        kernel.future = st.pool.submit(_prepare, function, kernel,
+                                       launcher.prepare_metadata)
+    return kernel
+
+
+def prepare_loaded(wait: bool = True, timeout: Optional[float] = None) -> int:
+    """Prepares the variants of every kernel launched so far (through a
+    BatonLauncher), and waits for them if `wait`. Returns how many kernels
+    are ready. A job calls it after its warm-up, so that its first routed
+    step does not run originals while ptxas works."""
+    for launcher in list(_STATE.launchers):
+        for function in list(launcher.functions):
+            if launcher.unroutable is None:
+                _request(function, launcher)
+    if wait:
+        futures = [k.future for k in list(_STATE.kernels.values()) if k.future]
+        concurrent.futures.wait(futures, timeout=timeout)
+    return sum(1 for k in _STATE.kernels.values() if k.state == _READY)
+
+
+# ---------------------------------------------------------------- launcher
+
+def _allocator(which: str):
+    from triton.runtime import _allocation
+    return (_allocation._allocator if which == "global"
+            else _allocation._profile_allocator).get()
+
+
+def _why_unroutable(metadata, device: int) -> Optional[str]:
+    if getattr(metadata, "num_ctas", 1) != 1:
+        return "uses thread-block clusters (num_ctas > 1)"
+    if getattr(metadata, "launch_cooperative_grid", False):
+        return "needs a cooperative grid"
+    if getattr(metadata, "launch_pdl", False):
+        return "uses programmatic dependent launch"
+    if device != 0:
+        return f"runs on device {device} (the router drives device 0)"
+    return None
+
+
+class BatonLauncher:
+    """Triton's launcher for one compiled kernel, wrapped (see the module
+    docstring). Called as Triton calls its launcher:
+    (gridX, gridY, gridZ, stream, function, packed_metadata,
+     launch_metadata, enter_hook, exit_hook, *kernel_args)."""
+
+    def __init__(self, src, metadata):
+        st = _STATE
+        self.base = st.base_launcher_cls(src, metadata)
+        self.name = metadata.name
+        self.metadata = metadata
+        self.signature = dict(getattr(src, "signature", {}) or {})
+        self.block_x = 32 * metadata.num_warps
+        self.shared = metadata.shared
+        self.functions = set()
+        self.scheduled = 0
+        self.passed = 0
+        self.latency_critical = 0
+        self._packer = None
+        try:
+            self.device = st.driver.get_current_device()
+        except Exception:
+            self.device = 0
+        self.unroutable = _why_unroutable(metadata, self.device)
+        target = getattr(metadata, "target", None)
+        arch = getattr(target, "arch", None) or 90
+        try:
+            max_shared = st.driver.utils.get_device_properties(
+                self.device)["max_shared_mem"]
+        except Exception:
+            max_shared = 0
+        self.prepare_metadata = {
+            "arch": int(arch),
+            "enable_fp_fusion": getattr(metadata, "enable_fp_fusion", True),
+            "ptx_options": getattr(metadata, "ptx_options", None),
+            # The PTB variant needs 48 bytes of dynamic shared memory more.
+            "ptb_allowed": not max_shared or
+            self.shared + _core.PTB_DYNAMIC_SHARED_BYTES <= max_shared,
+        }
+        st.launchers.add(self)
+
+    def packer(self) -> ArgPacker:
+        if self._packer is None:
+            from triton.backends.nvidia import driver as nvdriver
+            md = self.metadata
+            self._packer = ArgPacker(
+                self.signature, getattr(md, "tensordesc_meta", None),
+                global_scratch=(getattr(md, "global_scratch_size", 0) or 0,
+                                getattr(md, "global_scratch_align", 1) or 1),
+                profile_scratch=(getattr(md, "profile_scratch_size", 0) or 0,
+                                 getattr(md, "profile_scratch_align", 1) or 1),
+                num_ctas=getattr(md, "num_ctas", 1),
+                make_tensordesc_arg=getattr(nvdriver, "make_tensordesc_arg",
+                                            None),
+                allocators=_allocator)
+        return self._packer
+
+    def __call__(self, gx, gy, gz, stream, function, *args):
+        st = _STATE
+        cls = st.thread_class.get(threading.get_ident(), st.default_class)
+        if cls == LATENCY_CRITICAL:
+            self.latency_critical += 1
+            if _core.HAS_RUNTIME and _core.router_running():
+                _core.lc_touch(stream, st.lc_sms, st.grace_us)
+            return self.base(gx, gy, gz, stream, function, *args)
+        if function not in self.functions:
+            self.functions.add(function)
+            if st.prepare_eagerly and self.unroutable is None:
+                _request(function, self)
+        if not st.route_be or self.unroutable is not None or gx * gy * gz == 0:
+            self.passed += 1
+            return self.base(gx, gy, gz, stream, function, *args)
+        kernel = st.kernels.get(function)
+        if kernel is None:
+            kernel = _request(function, self)
+        if kernel.state != _READY or not self._submit(kernel, gx, gy, gz,
+                                                      stream, function, args):
+            self.passed += 1
+            return self.base(gx, gy, gz, stream, function, *args)
+        self.scheduled += 1
+
+    def _submit(self, kernel, gx, gy, gz, stream, function, args) -> bool:
+        launch_metadata, enter_hook, exit_hook = args[1], args[2], args[3]
+        try:
+            packer = self.packer()
+            scratch = packer.scratch(gx * gy * gz, stream)
+            params = packer.pack(args[4:], scratch)
+        except (PackError, struct.error, TypeError, ValueError) as e:
+            kernel.reason = f"arguments do not pack: {e}"
+            kernel.state = _NONE
+            _warn(f"kernel '{self.name}': {kernel.reason}; it is not routed")
+            return False
+        if enter_hook is not None:
+            enter_hook(launch_metadata)
+        try:
+            _core.submit(function, gx, gy, gz, self.block_x, self.shared,
+                         stream, params)
+        except Exception as e:
+            # submit() raises only before anything was issued.
+            kernel.reason = f"the scheduler refused it: {e}"
+            kernel.state = _NONE
+            _warn(f"kernel '{self.name}': {kernel.reason}; it is not routed")
+            return False
+        if exit_hook is not None:
+            exit_hook(launch_metadata)
+        return True
+
+
+
+# ----------------------------------------------------------------- control
+
+def install(*, compile_hook: bool = False, cache: Optional[Cache] = None) -> None:
+    """Puts BatonLauncher and the load hook in place (idempotent). Kernels
+    loaded before keep Triton's own launcher. With compile_hook, PTX that
+    this process compiles gets its variants at compile time too."""
+    st = _STATE
+    with st.lock:
+        triton = _triton()
+        from triton import knobs
+        from triton.runtime import driver
+        if not hasattr(knobs, "runtime") or not hasattr(
+                knobs.runtime, "kernel_load_end_hook"):
+            raise RuntimeError(
+                f"Triton {triton.__version__} lacks the hooks Baton uses "
+                "(knobs.runtime.kernel_load_end_hook); Triton 3.4 or later "
+                "is needed")
+        st.cache = cache if cache is not None else default_cache()
+        if not st.installed:
+            active = driver.active
+            st.driver = active
+            st.base_launcher_cls = active.launcher_cls
+            active.launcher_cls = BatonLauncher
+            knobs.runtime.kernel_load_end_hook.add(_load_hook)
+            st.installed = True
+        if compile_hook and not st.compile_hook:
+            st.previous_stage_hook = knobs.runtime.add_stages_inspection_hook
+            knobs.runtime.add_stages_inspection_hook = stage_hook
+            st.compile_hook = True
+
+
+def uninstall() -> None:
+    """Restores Triton's launcher class and hooks. Kernels loaded while
+    installed keep their BatonLauncher, which then passes every launch
+    through."""
+    st = _STATE
+    with st.lock:
+        if not st.installed:
+            return
+        from triton import knobs
+        st.route_be = False
+        st.thread_class.clear()
+        st.default_class = BEST_EFFORT
+        st.driver.launcher_cls = st.base_launcher_cls
+        knobs.runtime.kernel_load_end_hook.remove(_load_hook)
+        if st.compile_hook:
+            knobs.runtime.add_stages_inspection_hook = st.previous_stage_hook
+            st.previous_stage_hook = None
+            st.compile_hook = False
+        st.installed = False
+
+
+def installed() -> bool:
+    return _STATE.installed
+
+
+def _reset() -> None:
+    """Forgets everything (tests only; uninstall() first)."""
+    global _STATE
+    if _STATE.pool is not None:
+        _STATE.pool.shutdown(wait=True)
+    _STATE = _State()
+
+
+def set_routing(best_effort: bool, *, lc_sms: Optional[int] = None,
+                grace_us: Optional[float] = None) -> None:
+    """Whether best-effort launches go to the scheduler (else they pass
+    through, as without Baton); the SMs and grace period of automatic
+    latency-critical brackets."""
+    st = _STATE
+    if best_effort and not _core.HAS_RUNTIME:
+        raise RuntimeError("baton._core was built without the runtime")
+    if best_effort:
+        _core.router_start()
+    st.route_be = bool(best_effort)
+    if lc_sms is not None:
+        st.lc_sms = int(lc_sms)
+    if grace_us is not None:
+        st.grace_us = float(grace_us)
+
+
+def set_thread_class(cls: int, thread: Optional[int] = None,
+                     default: bool = False) -> None:
+    """Launches from `thread` (an ident; the calling thread if None) are of
+    class `cls`; with default=True, `cls` becomes the class of threads that
+    have none."""
+    st = _STATE
+    if default:
+        st.default_class = cls
+        return
+    ident = threading.get_ident() if thread is None else thread
+    table = dict(st.thread_class)  # copy-on-write: readers take no lock
+    table[ident] = cls
+    st.thread_class = table
+
+
+def clear_thread_class(thread: Optional[int] = None) -> None:
+    st = _STATE
+    ident = threading.get_ident() if thread is None else thread
+    table = dict(st.thread_class)
+    table.pop(ident, None)
+    st.thread_class = table
+
+
+def kernels() -> list:
+    """One entry per kernel name seen through a BatonLauncher: whether its
+    launches are routed, its variants and where they come from, why not,
+    and how many launches were scheduled / passed through / LC."""
+    st = _STATE
+    by_name: dict = {}
+    for launcher in list(st.launchers):
+        e = by_name.setdefault(launcher.name, {
+            "name": launcher.name, "state": "not launched", "variants": (),
+            "source": "", "reason": launcher.unroutable or "",
+            "refusals": [], "scheduled": 0, "passed_through": 0,
+            "latency_critical": 0})
+        e["scheduled"] += launcher.scheduled
+        e["passed_through"] += launcher.passed
+        e["latency_critical"] += launcher.latency_critical
+        for function in launcher.functions:
+            k = st.kernels.get(function)
+            if launcher.unroutable:
+                e["state"] = "not routable"
+            elif k is None:
+                e["state"] = e["state"] if e["state"] != "not launched" \
+                    else "not prepared"
+            else:
+                e["state"] = k.state
+                e["variants"] = k.variants
+                e["source"] = k.source
+                e["reason"] = k.reason or e["reason"]
+                e["refusals"] = [str(r) for r in k.refusals]
+    for name, (variants, refusals) in st.compiled.items():
+        if name in by_name and not by_name[name]["variants"]:
+            by_name[name]["compiled_variants"] = variants
+    return sorted(by_name.values(), key=lambda e: e["name"])

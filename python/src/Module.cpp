@@ -1,0 +1,222 @@
+//===- Module.cpp - baton._core: the C++ half of the Python package -------===//
+//
+// What the package (python/baton) needs from the C++ libraries, called
+// in-process:
+//
+//  * transform_ptx: baton-ptx as a function. Parse, add the variants, print;
+//    the report is the document `baton-ptx --report` writes, so the Python
+//    side and the tool cannot disagree about a kernel. The GIL is released
+//    while the transform runs (Triton compiles kernels on several threads).
+//  * the router (Router.h), where the runtime is built: launches of Triton
+//    kernels handed to the process's scheduler, and brackets of
+//    latency-critical work.
+//
+// Everything else (which launches to route, packing Triton's arguments, the
+// on-disk cache, the PyTorch settings) is Python, where it can be tested
+// without a GPU.
+//
+//===----------------------------------------------------------------------===//
+#include "baton/PTX/Parser.h"
+#include "baton/PTX/Printer.h"
+#include "baton/Transform/Report.h"
+#include "baton/Transform/Transform.h"
+#include "baton/task.h"
+
+#ifdef BATON_PYTHON_RUNTIME
+#include "Router.h"
+#endif
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+/// A module that does not parse: the message is the parser's located
+/// diagnostic ("name:line:col: error: ...").
+class PtxError : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct TransformOutput {
+  std::string Ptx;
+  std::string Report;
+  std::vector<std::string> Diagnostics;
+};
+
+TransformOutput transform(std::string Source, const std::string &Name,
+                          bool Slice, bool Ptb,
+                          const std::optional<std::vector<std::string>> &Kernels) {
+  auto Parsed = baton::ptx::parseModule(std::move(Source), Name);
+  if (Parsed.Error)
+    throw PtxError(Parsed.Error->str());
+  baton::TransformOptions Opts;
+  Opts.MakeSlice = Slice;
+  Opts.MakePtb = Ptb;
+  if (Kernels)
+    Opts.SelectKernel = [&](std::string_view K) {
+      return std::find(Kernels->begin(), Kernels->end(), K) != Kernels->end();
+    };
+  baton::TransformResult R = baton::transformModule(*Parsed.Mod, Opts);
+  TransformOutput Out;
+  Out.Ptx = baton::ptx::printModule(*Parsed.Mod);
+  Out.Report = baton::reportToJson(R, Name);
+  for (const auto &D : R.Diagnostics)
+    Out.Diagnostics.push_back(D.str());
+  return Out;
+}
+
+py::tuple transformPtx(std::string Source, const std::string &Name, bool Slice,
+                       bool Ptb, std::optional<std::vector<std::string>> Kernels) {
+  TransformOutput Out;
+  {
+    py::gil_scoped_release NoGil;
+    Out = transform(std::move(Source), Name, Slice, Ptb, Kernels);
+  }
+  return py::make_tuple(std::move(Out.Ptx), std::move(Out.Report),
+                        std::move(Out.Diagnostics));
+}
+
+#ifdef BATON_PYTHON_RUNTIME
+using baton::python::Router;
+
+/// A CUfunction or CUstream as Triton and PyTorch pass them: an integer.
+template <class Handle> Handle handle(uint64_t Value) {
+  return reinterpret_cast<Handle>(static_cast<uintptr_t>(Value));
+}
+
+py::dict bindingDict(const baton::python::KernelBinding &B) {
+  py::dict D;
+  D["name"] = B.Name;
+  D["slice"] = B.Slice;
+  D["ptb"] = B.Ptb;
+  D["param_sizes"] = B.ParamSizes;
+  D["own_module"] = B.OwnModule;
+  return D;
+}
+
+void bindRouter(py::module_ &M) {
+  M.def("router_start", [] {
+        py::gil_scoped_release NoGil;
+        Router::get();
+      },
+      "Starts the process's router (runtime and scheduler thread) if it is "
+      "not running; raises RuntimeError if the runtime cannot start (no "
+      "driver, no device).");
+  M.def("router_running", &Router::running,
+        "Whether the router has started.");
+  M.def("bind", [](uint64_t Function) {
+        baton::python::KernelBinding B;
+        {
+          py::gil_scoped_release NoGil;
+          B = Router::get().bind(handle<CUfunction>(Function));
+        }
+        return bindingDict(B);
+      },
+      py::arg("function"),
+      "Binds a loaded kernel (a CUfunction) to the variants found beside it "
+      "in its module; returns {name, slice, ptb, param_sizes, own_module}.");
+  M.def("bind_image", [](uint64_t Function, py::bytes Image,
+                         const std::string &Name) {
+        std::string_view Bytes = Image;
+        baton::python::KernelBinding B;
+        {
+          py::gil_scoped_release NoGil;
+          B = Router::get().bindImage(
+              handle<CUfunction>(Function),
+              std::as_bytes(std::span(Bytes.data(), Bytes.size())), Name);
+        }
+        return bindingDict(B);
+      },
+      py::arg("function"), py::arg("image"), py::arg("name"),
+      "Binds a loaded kernel to kernel `name` of `image` (a cubin that holds "
+      "its variants): launches of `function` routed by submit() run that "
+      "module's variants.");
+  M.def("submit",
+        [](uint64_t Function, uint32_t Gx, uint32_t Gy, uint32_t Gz,
+           uint32_t Bx, uint32_t Shared, uint64_t Stream, py::bytes Params) {
+          std::string_view Bytes = Params;
+          py::gil_scoped_release NoGil;
+          Router::get().submit(
+              handle<CUfunction>(Function), {Gx, Gy, Gz}, {Bx, 1, 1}, Shared,
+              handle<CUstream>(Stream),
+              std::as_bytes(std::span(Bytes.data(), Bytes.size())));
+        },
+        py::arg("function"), py::arg("gx"), py::arg("gy"), py::arg("gz"),
+        py::arg("block_x"), py::arg("shared"), py::arg("stream"),
+        py::arg("params"),
+        "Hands one launch of a bound kernel to the scheduler as best-effort "
+        "work on `stream` (0: the legacy default stream). `params` holds "
+        "the kernel's parameter values back to back, in the sizes bind() "
+        "returned.");
+  M.def("lc_begin", [](uint32_t Sms) {
+        py::gil_scoped_release NoGil;
+        return Router::get().lcBegin(Sms);
+      },
+      py::arg("sms") = 0,
+      "Latency-critical work starts: best-effort launches yield (pause with "
+      "sms=0, shrink to the other SMs otherwise). Returns its id.");
+  M.def("lc_end", [](uint64_t Id) {
+        py::gil_scoped_release NoGil;
+        Router::get().lcEnd(Id);
+      },
+      py::arg("id"));
+  M.def("lc_touch", [](uint64_t Stream, uint32_t Sms, double GraceUs) {
+        py::gil_scoped_release NoGil;
+        Router::get().lcTouch(handle<CUstream>(Stream), Sms,
+                              std::chrono::microseconds(int64_t(GraceUs)));
+      },
+      py::arg("stream"), py::arg("sms") = 0, py::arg("grace_us") = 200.0,
+      "Latency-critical work was just queued on `stream`: opens a bracket if "
+      "none is open; it closes once every stream touched is idle and none "
+      "was touched for grace_us.");
+  M.def("lc_active", [] { return Router::get().lcActive(); });
+  M.def("synchronize", [] {
+        py::gil_scoped_release NoGil;
+        Router::get().synchronize();
+      },
+      "Waits until every routed launch has completed; raises RuntimeError "
+      "if one failed.");
+  M.def("stats", [] {
+        baton::python::RouterStats S = Router::get().stats();
+        py::dict D;
+        D["latency_critical"] = S.LatencyCritical;
+        D["best_effort"] = S.BestEffort;
+        D["resumes"] = S.Resumes;
+        D["pauses"] = S.Pauses;
+        D["brackets"] = S.Brackets;
+        D["auto_brackets"] = S.AutoBrackets;
+        return D;
+      });
+}
+#endif
+
+} // namespace
+
+PYBIND11_MODULE(_core, M) {
+  M.doc() = "baton._core: the PTX transform and the launch router of Baton";
+  py::register_exception<PtxError>(M, "PtxError", PyExc_ValueError);
+
+  M.def("transform_ptx", &transformPtx, py::arg("ptx"),
+        py::arg("name") = "<ptx>", py::arg("slice") = true,
+        py::arg("ptb") = true, py::arg("kernels") = py::none(),
+        "Adds Baton variants to the kernels of a PTX module, as baton-ptx "
+        "does. Returns (ptx, report_json, diagnostics); raises PtxError if "
+        "the module does not parse.");
+  M.attr("SLICE_SUFFIX") = BATON_SLICE_SUFFIX;
+  M.attr("PTB_SUFFIX") = BATON_PTB_SUFFIX;
+  M.attr("PTB_DYNAMIC_SHARED_BYTES") = BATON_PTB_DYNAMIC_SHARED_BYTES;
+#ifdef BATON_PYTHON_RUNTIME
+  M.attr("HAS_RUNTIME") = true;
+  bindRouter(M);
+#else
+  M.attr("HAS_RUNTIME") = false;
+#endif
+}

@@ -1,0 +1,214 @@
+"""Shared by the package's CPU tests: where the corpus and tools are, and a
+stand-in for the parts of Triton 3.6 that baton.triton touches, so that
+the hook and launcher plumbing is tested without Triton or a GPU."""
+
+import os
+import shutil
+import sys
+import tempfile
+import types
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+CORPUS = Path(os.environ.get("BATON_TEST_CORPUS", REPO / "test" / "corpus"))
+
+
+def triton_corpus():
+    return sorted((CORPUS / "triton").glob("*.ptx"))
+
+
+def tool(env_name, *names):
+    """A tool named by the environment (ctest sets it), else on PATH."""
+    path = os.environ.get(env_name)
+    if path and os.access(path, os.X_OK):
+        return path
+    for name in names:
+        found = shutil.which(name)
+        if found:
+            return found
+    for candidate in ["/usr/local/cuda/bin/" + n for n in names]:
+        if os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def baton_ptx():
+    path = tool("BATON_TEST_BATON_PTX", "baton-ptx")
+    if path:
+        return path
+    for build in ("build", "build-py", "build-gpu"):
+        candidate = REPO / build / "tools" / "baton-ptx" / "baton-ptx"
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    return None
+
+
+def ptxas():
+    return tool("BATON_TEST_PTXAS", "ptxas")
+
+
+def have_module(name):
+    try:
+        __import__(name)
+        return True
+    except Exception:
+        return False
+
+
+class TempCache:
+    """A fresh cache directory for one test."""
+
+    def __enter__(self):
+        import baton
+        self.dir = tempfile.mkdtemp(prefix="baton-test-cache-")
+        return baton.Cache(self.dir, enabled=True)
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# ------------------------------------------------------- a fake Triton 3.6
+
+class HookChain:
+    def __init__(self, reversed=False):
+        self.calls = []
+
+    def add(self, f):
+        if f not in self.calls:
+            self.calls.append(f)
+
+    def remove(self, f):
+        if f in self.calls:
+            self.calls.remove(f)
+
+    def __call__(self, *args, **kwargs):
+        for f in self.calls:
+            f(*args, **kwargs)
+
+
+class FakeCudaLauncher:
+    """Records launches as Triton's CudaLauncher would make them."""
+    launches = []
+
+    def __init__(self, src, metadata):
+        self.src, self.metadata = src, metadata
+
+    def __call__(self, gx, gy, gz, stream, function, *args):
+        FakeCudaLauncher.launches.append((gx, gy, gz, stream, function, args))
+
+
+class FakeDriver:
+    def __init__(self):
+        self.launcher_cls = FakeCudaLauncher
+        self.utils = types.SimpleNamespace(
+            get_device_properties=lambda device: {"max_shared_mem": 232448})
+
+    def get_current_device(self):
+        return 0
+
+
+class FakeTool:
+    def __init__(self, path, version):
+        self.path, self.version = path, version
+
+
+class Allocations:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, size, align, stream):
+        self.calls.append((size, align, stream))
+        return types.SimpleNamespace(data_ptr=lambda: 0x7000_0000 + size)
+
+
+def install_fake_triton(ptxas_path=None):
+    """Puts a fake `triton` into sys.modules; returns (modules, restore)."""
+    saved = {k: v for k, v in sys.modules.items()
+             if k == "triton" or k.startswith("triton.")}
+    for k in saved:
+        del sys.modules[k]
+    triton = types.ModuleType("triton")
+    triton.__version__ = "3.6.0+fake"
+    knobs = types.ModuleType("triton.knobs")
+    knobs.runtime = types.SimpleNamespace(
+        kernel_load_end_hook=HookChain(reversed=True),
+        add_stages_inspection_hook=None)
+    knobs.compilation = types.SimpleNamespace(disable_line_info=False)
+    knobs.nvidia = types.SimpleNamespace(disable_ptxas_opt=False)
+    runtime = types.ModuleType("triton.runtime")
+    runtime.driver = types.SimpleNamespace(active=FakeDriver())
+    allocation = types.ModuleType("triton.runtime._allocation")
+    allocation.global_calls = Allocations()
+    allocation.profile_calls = Allocations()
+    allocation._allocator = types.SimpleNamespace(get=lambda: allocation.global_calls)
+    allocation._profile_allocator = types.SimpleNamespace(
+        get=lambda: allocation.profile_calls)
+    runtime._allocation = allocation
+    backends = types.ModuleType("triton.backends")
+    nvidia = types.ModuleType("triton.backends.nvidia")
+    nvdriver = types.ModuleType("triton.backends.nvidia.driver")
+    nvdriver.make_tensordesc_arg = None
+    compiler = types.ModuleType("triton.backends.nvidia.compiler")
+    compiler.get_ptxas = lambda arch: FakeTool(ptxas_path or "ptxas", "13.0")
+    compiler.sm_arch_from_capability = (
+        lambda c: f"sm_{c}{'a' if c >= 90 else ''}")
+    nvidia.driver, nvidia.compiler = nvdriver, compiler
+    backends.nvidia = nvidia
+    triton.knobs, triton.runtime, triton.backends = knobs, runtime, backends
+    modules = {"triton": triton, "triton.knobs": knobs,
+               "triton.runtime": runtime,
+               "triton.runtime._allocation": allocation,
+               "triton.backends": backends, "triton.backends.nvidia": nvidia,
+               "triton.backends.nvidia.driver": nvdriver,
+               "triton.backends.nvidia.compiler": compiler}
+    sys.modules.update(modules)
+
+    def restore():
+        for k in list(sys.modules):
+            if k == "triton" or k.startswith("triton."):
+                del sys.modules[k]
+        sys.modules.update(saved)
+
+    return modules, restore
+
+
+class FakeCore:
+    """Stands in for baton._core's router calls in baton.triton."""
+
+    def __init__(self, real, variants=("slice", "ptb"), in_triton_cubin=False):
+        self._real = real
+        self.HAS_RUNTIME = True
+        self.PTB_DYNAMIC_SHARED_BYTES = real.PTB_DYNAMIC_SHARED_BYTES
+        self.SLICE_SUFFIX, self.PTB_SUFFIX = real.SLICE_SUFFIX, real.PTB_SUFFIX
+        self.transform_ptx = real.transform_ptx
+        self.variants = variants
+        self.in_triton_cubin = in_triton_cubin
+        self.submits, self.binds, self.images, self.touches = [], [], [], []
+        self.started = False
+
+    def router_start(self):
+        self.started = True
+
+    def router_running(self):
+        return self.started
+
+    def _binding(self, name, variants):
+        return {"name": name, "slice": "slice" in variants,
+                "ptb": "ptb" in variants, "param_sizes": [],
+                "own_module": False}
+
+    def bind(self, function):
+        self.binds.append(function)
+        return self._binding("k", self.variants if self.in_triton_cubin else ())
+
+    def bind_image(self, function, image, name):
+        self.images.append((function, image, name))
+        return self._binding(name, self.variants)
+
+    def submit(self, function, gx, gy, gz, block_x, shared, stream, params):
+        self.submits.append((function, gx, gy, gz, block_x, shared, stream,
+                             params))
+
+    def lc_touch(self, stream, sms, grace_us):
+        self.touches.append((stream, sms, grace_us))
