@@ -55,7 +55,10 @@ step configure "$logs/build.log" 120 \
 targets=(baton-ptx exactly_once c_api_check corpus_check runtime_hostile
          scheduler_check)
 bench_targets=(preempt_latency_runtime variant_overhead_runtime)
-if ninja -C "$build" -t targets all 2>/dev/null | grep -q '^preempt_latency_runtime:'; then
+# (Not a pipe into grep -q: grep exits at the first match, ninja dies of
+# SIGPIPE, and pipefail turns that into "not configured".)
+all_targets=$(ninja -C "$build" -t targets all 2>/dev/null)
+if grep -q '^preempt_latency_runtime:' <<<"$all_targets"; then
   targets+=("${bench_targets[@]}")
 else
   echo "gpu-check: benchmarks not configured (bench/CMakeLists.txt needs" \

@@ -92,9 +92,14 @@ struct SchedulerOptions {
   /// bounded; info() then throws for it.
   bool ForgetDoneWork = false;
   /// Launches of a BE queue resumed behind its running head (see above).
-  /// More hides the host's reaction time behind more short kernels; each
-  /// one also costs a pause and a resume when LC work arrives.
-  uint32_t LaunchesAhead = 3;
+  /// Each one ahead hides the host's reaction time behind one more short
+  /// kernel, and costs a pause and a host round trip whenever LC work
+  /// arrives, since it has to start, see the flag and leave before it can
+  /// be resumed. On the H200 colocation benchmark one ahead took training
+  /// alone from 0.86x to 0.92x of exclusive; three ahead kept less training
+  /// next to inference (0.31 of exclusive at 50% load, against 0.49-0.53)
+  /// and raised inference p99 (docs/benchmarks.md).
+  uint32_t LaunchesAhead = 1;
 };
 
 enum class Sharing { Time, Space };

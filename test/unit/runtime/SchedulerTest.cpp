@@ -213,9 +213,8 @@ TEST_F(SchedulerSimTest, LaunchBehindARunningHeadStartsWhenItCompletes) {
     W.IssueAtOnce = true;
     Ids.push_back(S.submit(std::move(W)));
   }
-  for (int I = 1; I <= 3; ++I) // SchedulerOptions::LaunchesAhead
-    EXPECT_EQ(S.info(Ids[I]).State, WorkState::Running);
-  EXPECT_EQ(S.info(Ids[4]).State, WorkState::Paused);
+  EXPECT_EQ(S.info(Ids[1]).State, WorkState::Running);
+  EXPECT_EQ(S.info(Ids[2]).State, WorkState::Paused); // one ahead, by default
   simulateToEnd(Sim, S);
   for (size_t I = 1; I < Ids.size(); ++I) {
     EXPECT_EQ(*Sim.record(Ids[I]).FirstBlockAt, *S.info(Ids[I - 1]).DoneAt);
@@ -224,6 +223,33 @@ TEST_F(SchedulerSimTest, LaunchBehindARunningHeadStartsWhenItCompletes) {
   // The wait for the launch ahead is not taken for the kernel's blocks.
   EXPECT_EQ(S.blockDuration("train"), 10us);
   EXPECT_EQ(S.pauses(), 0u);
+}
+
+TEST(SchedulerSim, LaunchesAheadSetsHowManyFollowTheHead) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.LaunchesAhead = 3;
+  Scheduler S{Sim, O};
+  std::vector<uint64_t> Ids;
+  for (int I = 0; I < 5; ++I) {
+    Work W = be(640, 10us, 1);
+    W.IssueAtOnce = true;
+    Ids.push_back(S.submit(std::move(W)));
+  }
+  for (int I = 1; I <= 3; ++I)
+    EXPECT_EQ(S.info(Ids[I]).State, WorkState::Running);
+  EXPECT_EQ(S.info(Ids[4]).State, WorkState::Paused);
+  // LC work arrives: the head and all three behind it yield; those that had
+  // not started report Paused only once they have (after the head).
+  uint64_t Lc = S.beginExternal();
+  simulateUntil(Sim, S, 100us);
+  EXPECT_EQ(S.pauses(), 4u);
+  S.endExternal(Lc);
+  simulateToEnd(Sim, S);
+  for (size_t I = 1; I < Ids.size(); ++I)
+    EXPECT_GE(*Sim.record(Ids[I]).FirstBlockAt, *S.info(Ids[I - 1]).DoneAt);
+  for (uint64_t Id : Ids)
+    expectExactlyOnce(Sim.record(Id));
 }
 
 TEST_F(SchedulerSimTest, ExternalLcWorkPausesOrShrinksBe) {
