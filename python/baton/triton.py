@@ -265,8 +265,8 @@ def _request(function: int, launcher: "BatonLauncher") -> _Kernel:
         kernel = _Kernel(launcher.name)
         st.kernels[function] = kernel
         if st.pool is None:
-            workers = int(os.environ.get("BATON_TRITON_PREPARE_WORKERS", "0")
-                          or max(1, min(8, (os.cpu_count() or 2) // 2)))
+            workers = (int(os.environ.get("BATON_TRITON_PREPARE_WORKERS") or 0)
+                       or max(1, min(8, (os.cpu_count() or 2) // 2)))
             st.pool = concurrent.futures.ThreadPoolExecutor(
                 workers, thread_name_prefix="baton-prepare")
         kernel.future = st.pool.submit(_prepare, function, kernel,
@@ -396,7 +396,8 @@ class BatonLauncher:
             packer = self.packer()
             scratch = packer.scratch(gx * gy * gz, stream)
             params = packer.pack(args[4:], scratch)
-        except (PackError, struct.error, TypeError, ValueError) as e:
+        except (PackError, struct.error, TypeError, ValueError,
+                AttributeError) as e:
             kernel.reason = f"arguments do not pack: {e}"
             kernel.state = _NONE
             _warn(f"kernel '{self.name}': {kernel.reason}; it is not routed")

@@ -1,0 +1,246 @@
+"""baton.torch without PyTorch: enable()/disable() against stand-ins for
+the parts of torch they touch (Inductor's config, SDPA switches, streams)
+and for Triton; the routing decisions, thread classes, settings applied and
+restored, and the kernel classification of the bypass report."""
+
+import os
+import sys
+import threading
+import types
+import unittest
+from unittest import mock
+
+import baton.torch as btorch
+import baton.triton as bt
+from baton import _core
+
+from helpers import FakeCore, TempCache, install_fake_triton
+
+
+class ExternKernelCaller:
+    pass
+
+
+class TritonTemplateCaller:
+    pass
+
+
+def fake_torch():
+    torch = types.ModuleType("torch")
+    inductor = types.ModuleType("torch._inductor")
+    config = types.ModuleType("torch._inductor.config")
+    config.use_static_cuda_launcher = True
+    config.max_autotune_gemm = False
+    config.max_autotune_gemm_backends = "ATEN,TRITON,CPP"
+    config.max_autotune_conv_backends = "ATEN,TRITON"
+    config.triton = types.SimpleNamespace(cudagraphs=False)
+    select = types.ModuleType("torch._inductor.select_algorithm")
+    select.ExternKernelCaller = ExternKernelCaller
+    select.preprocessing = []
+    select.add_preprocessing_fn = select.preprocessing.append
+    inductor.config, inductor.select_algorithm = config, select
+
+    class Stream:
+        made = []
+
+        def __init__(self, priority=0):
+            self.priority = priority
+            Stream.made.append(self)
+
+        @staticmethod
+        def priority_range():
+            return (0, -5)
+
+    current = {"stream": "default"}
+    cuda = types.SimpleNamespace(
+        is_initialized=lambda: False, Stream=Stream,
+        current_stream=lambda: current["stream"],
+        set_stream=lambda s: current.update(stream=s))
+    sdp = {"flash": True, "mem": True, "cudnn": True}
+    backends_cuda = types.SimpleNamespace(
+        flash_sdp_enabled=lambda: sdp["flash"],
+        mem_efficient_sdp_enabled=lambda: sdp["mem"],
+        cudnn_sdp_enabled=lambda: sdp["cudnn"],
+        enable_flash_sdp=lambda v: sdp.update(flash=v),
+        enable_mem_efficient_sdp=lambda v: sdp.update(mem=v),
+        enable_cudnn_sdp=lambda v: sdp.update(cudnn=v))
+    torch.cuda, torch._inductor = cuda, inductor
+    torch.backends = types.SimpleNamespace(cuda=backends_cuda)
+    torch._sdp, torch._current = sdp, current
+    return {"torch": torch, "torch._inductor": inductor,
+            "torch._inductor.config": config,
+            "torch._inductor.select_algorithm": select}
+
+
+class TorchPlumbingTest(unittest.TestCase):
+    def setUp(self):
+        self.saved_torch = {k: v for k, v in sys.modules.items()
+                            if k == "torch" or k.startswith("torch.")}
+        for k in self.saved_torch:
+            del sys.modules[k]
+        self.mods = fake_torch()
+        sys.modules.update(self.mods)
+        self.torch = self.mods["torch"]
+        self.config = self.mods["torch._inductor.config"]
+        self.triton_mods, self.restore_triton = install_fake_triton()
+        self.core = FakeCore(_core)
+        self.core.stats = lambda: {"best_effort": 0}
+        self.core.synchronize = lambda: None
+        self.core.lc_begin = lambda sms: 42
+        self.core.lc_end = lambda work: self.ended.append(work)
+        self.ended = []
+        self.saved_cores = (bt._core, btorch._core)
+        bt._core = btorch._core = self.core
+        self.cache_ctx = TempCache()
+        self.cache_ctx.__enter__()
+        bt._reset()
+        btorch._S = btorch._State()
+        btorch._S.exit_registered = True  # no atexit handler from tests
+        self.env = mock.patch.dict(os.environ, {}, clear=False)
+        self.env.start()
+        for k in ("CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS",
+                  "BATON_TORCH", "BATON_TORCH_SCHEDULE", "BATON_LC_GRACE_US"):
+            os.environ.pop(k, None)
+
+    def tearDown(self):
+        bt.uninstall()
+        bt._reset()
+        btorch._S = btorch._State()
+        bt._core, btorch._core = self.saved_cores
+        self.env.stop()
+        self.cache_ctx.__exit__(None, None, None)
+        self.restore_triton()
+        for k in list(sys.modules):
+            if k == "torch" or k.startswith("torch."):
+                del sys.modules[k]
+        sys.modules.update(self.saved_torch)
+
+    def test_best_effort_alone_is_not_routed(self):
+        btorch.enable("best-effort")
+        self.assertTrue(bt.installed())
+        self.assertFalse(bt._STATE.route_be)  # auto: no latency-critical client
+        self.assertEqual(self.config.use_static_cuda_launcher, False)
+        self.assertEqual(self.config.max_autotune_gemm, True)
+        self.assertEqual(self.config.max_autotune_gemm_backends, "ATEN,TRITON")
+        self.assertEqual(self.mods["torch._inductor.select_algorithm"].preprocessing,
+                         [btorch._prefer_triton])
+        self.assertEqual(os.environ["CUDA_MODULE_LOADING"], "EAGER")
+        self.assertEqual(os.environ["CUDA_DEVICE_MAX_CONNECTIONS"], "32")
+        self.assertEqual(bt._STATE.default_class, bt.BEST_EFFORT)
+        btorch.disable()
+        self.assertFalse(bt.installed())
+        self.assertEqual(self.config.use_static_cuda_launcher, True)
+        self.assertEqual(self.config.max_autotune_gemm, False)
+        self.assertEqual(self.config.max_autotune_gemm_backends, "ATEN,TRITON,CPP")
+
+    def test_latency_critical_client_turns_routing_on(self):
+        btorch.enable("best-effort")
+        seen = {}
+
+        def inference():
+            btorch.enable("latency-critical", slo_ms=5, grace_us=300)
+            seen["class"] = bt._STATE.thread_class[threading.get_ident()]
+            seen["routing"] = bt._STATE.route_be
+            seen["stream"] = self.torch.cuda.current_stream()
+            btorch.disable()
+            seen["after"] = bt._STATE.route_be
+
+        t = threading.Thread(target=inference)
+        t.start()
+        t.join()
+        self.assertEqual(seen["class"], bt.LATENCY_CRITICAL)
+        self.assertTrue(seen["routing"])
+        self.assertEqual(seen["stream"].priority, -5)  # the highest priority
+        self.assertFalse(seen["after"])
+        self.assertEqual(bt._STATE.grace_us, 300.0)
+        # The LC job does not change the routing settings of the BE job.
+        self.assertEqual(self.config.max_autotune_gemm_backends, "ATEN,TRITON")
+        self.assertEqual(bt._STATE.default_class, bt.BEST_EFFORT)
+        btorch.disable()
+
+    def test_latency_critical_only_process(self):
+        btorch.enable("latency-critical")
+        self.assertEqual(bt._STATE.default_class, bt.LATENCY_CRITICAL)
+        self.assertEqual(self.config.use_static_cuda_launcher, False)
+        self.assertFalse(self.config.max_autotune_gemm)  # no routing settings
+        btorch.disable()
+        self.assertEqual(self.torch.cuda.current_stream(), "default")
+
+    def test_schedules(self):
+        btorch.enable("best-effort", schedule="always")
+        self.assertTrue(bt._STATE.route_be)
+        btorch.set_schedule("never")
+        self.assertFalse(bt._STATE.route_be)
+        btorch._S.lc_clients = 1
+        btorch.set_schedule("auto")
+        self.assertTrue(bt._STATE.route_be)
+        btorch._S.lc_clients = 0
+        with self.assertRaises(ValueError):
+            btorch.set_schedule("sometimes")
+        with self.assertRaises(ValueError):
+            btorch.enable("urgent")
+        btorch.disable()
+
+    def test_environment(self):
+        os.environ["BATON_TORCH"] = "latency-critical"
+        os.environ["BATON_TORCH_SCHEDULE"] = "never"
+        btorch.enable()
+        self.assertEqual(bt._STATE.default_class, bt.LATENCY_CRITICAL)
+        self.assertEqual(btorch._S.schedule, "never")
+        btorch.disable()
+
+    def test_context_manager_and_explicit_bracket(self):
+        with btorch.enabled("best-effort", schedule="auto"):
+            self.assertTrue(bt.installed())
+            with mock.patch.object(self.torch.cuda, "current_stream",
+                                   lambda: types.SimpleNamespace(
+                                       synchronize=lambda: None)):
+                with btorch.latency_critical():
+                    self.assertTrue(bt._STATE.route_be)
+            self.assertEqual(self.ended, [42])
+            self.assertFalse(bt._STATE.route_be)
+        self.assertFalse(bt.installed())
+
+    def test_attention_routing_is_opt_in_and_restored(self):
+        btorch.enable("best-effort")
+        self.assertTrue(self.torch._sdp["flash"])
+        btorch.disable()
+        btorch.enable("best-effort", attention="triton")
+        self.assertEqual(self.torch._sdp, {"flash": False, "mem": False,
+                                           "cudnn": False})
+        btorch.disable()
+        self.assertEqual(self.torch._sdp, {"flash": True, "mem": True,
+                                           "cudnn": True})
+
+    def test_missing_settings_are_reported_not_fatal(self):
+        del self.config.max_autotune_conv_backends
+        btorch.enable("best-effort")
+        r = btorch.report()
+        self.assertIn("max_autotune_conv_backends", r["settings_missing"])
+        self.assertEqual(r["settings"]["use_static_cuda_launcher"], False)
+        self.assertTrue(any("flash" in b for b in r["bypass"]))
+        self.assertIn("baton.torch:", str(r))
+        btorch.disable()
+
+    def test_prefer_triton_drops_aten_only_where_a_template_exists(self):
+        aten, tmpl = ExternKernelCaller(), TritonTemplateCaller()
+        self.assertEqual(btorch._prefer_triton([aten, tmpl]), [tmpl])
+        self.assertEqual(btorch._prefer_triton([aten]), [aten])
+        self.assertEqual(btorch._prefer_triton([]), [])
+
+
+class ClassifyTest(unittest.TestCase):
+    def test_runs_between_baton_launches(self):
+        names = ["triton_poi_0__baton_ptb", "baton_finalize", "sm90_gemm",
+                 "flash_fwd", "triton_red_1", "triton_poi_2__baton_slice",
+                 "elementwise_kernel"]
+        r = btorch.classify_kernels(names, {"triton_red_1"})
+        self.assertEqual((r["baton"], r["triton_not_routed"], r["external"]),
+                         (3, 1, 3))
+        self.assertEqual(r["max_unrouted_run"], 3)
+        self.assertEqual(dict(r["external_top"]),
+                         {"sm90_gemm": 1, "flash_fwd": 1, "elementwise_kernel": 1})
+
+
+if __name__ == "__main__":
+    unittest.main()

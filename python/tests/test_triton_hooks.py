@@ -1,0 +1,334 @@
+"""baton.triton's plumbing against a stand-in for Triton 3.6 (helpers.py):
+the launcher and hooks are installed and removed, launches pass through or
+are routed with the right bytes, variants are found or built, refusals and
+unroutable kernels pass through and are reported."""
+
+import struct
+import tempfile
+import threading
+import types
+import unittest
+from pathlib import Path
+
+import baton
+import baton.triton as bt
+from baton import _core
+
+from helpers import (CORPUS, FakeCore, FakeCudaLauncher, TempCache,
+                     install_fake_triton, ptxas)
+
+FUNCTION = 0xF00
+VECTOR_ADD_SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32",
+                  "n_elements": "i32", "BLOCK_SIZE": "constexpr"}
+
+
+def metadata(name="vector_add_kernel", **overrides):
+    md = dict(name=name, num_warps=4, shared=0, num_ctas=1,
+              launch_cooperative_grid=False, launch_pdl=False,
+              global_scratch_size=0, global_scratch_align=1,
+              profile_scratch_size=0, profile_scratch_align=1,
+              target=types.SimpleNamespace(arch=90), enable_fp_fusion=True,
+              ptx_options=None, tensordesc_meta=None)
+    md.update(overrides)
+    return types.SimpleNamespace(**md)
+
+
+class Tensor:
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def data_ptr(self):
+        return self.ptr
+
+
+class HookRecorder:
+    def __init__(self):
+        self.calls = []
+
+    def __call__(self, launch_metadata):
+        self.calls.append(launch_metadata)
+
+
+class TritonHooksTest(unittest.TestCase):
+    def setUp(self):
+        self.modules, self.restore = install_fake_triton(ptxas())
+        self.core = FakeCore(_core)
+        self.real_core = bt._core
+        bt._core = self.core
+        self.real_assemble = bt.assemble
+        self.assembled = []
+        self.gate = threading.Event()
+        self.gate.set()
+
+        def fake_assemble(ptx, arch, enable_fp_fusion=True, ptx_options=None,
+                          cache=None):
+            self.gate.wait(60)
+            self.assembled.append((ptx, arch, enable_fp_fusion, ptx_options))
+            return b"\x7fELF fake cubin"
+
+        bt.assemble = fake_assemble
+        self.cache_ctx = TempCache()
+        self.cache = self.cache_ctx.__enter__()
+        bt._reset()
+        bt.install(cache=self.cache)
+        FakeCudaLauncher.launches = []
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        bt.uninstall()
+        bt._reset()
+        bt._core = self.real_core
+        bt.assemble = self.real_assemble
+        self.cache_ctx.__exit__(None, None, None)
+        self.restore()
+        self.tmp.cleanup()
+
+    # helpers
+    def driver(self):
+        return self.modules["triton.runtime"].driver.active
+
+    def load(self, name="vector_add_kernel", ptx_file="vector_add.ptx",
+             function=FUNCTION, **md):
+        """What CompiledKernel._init_handles does: make the launcher, load,
+        call the load hooks."""
+        src = types.SimpleNamespace(signature=dict(VECTOR_ADD_SIG))
+        launcher = self.driver().launcher_cls(src, metadata(name, **md))
+        files = {}
+        if ptx_file:
+            path = Path(self.tmp.name) / f"{name}.ptx"
+            path.write_text((CORPUS / "triton" / ptx_file).read_text()
+                            if "/" not in ptx_file else Path(ptx_file).read_text())
+            files[f"{name}.ptx"] = str(path)
+        files[f"{name}.json"] = "/nonexistent.json"
+        knobs = self.modules["triton.knobs"]
+        knobs.runtime.kernel_load_end_hook(None, function, name, files, "h")
+        return launcher
+
+    def launch(self, launcher, n=1000003, enter=None, exit=None, stream=0x55,
+               grid=(977, 1, 1)):
+        args = (Tensor(0x1000), Tensor(0x2000), Tensor(0x3000), n, 1024)
+        launcher(*grid, stream, FUNCTION, ("packed",), "launch-md", enter, exit,
+                 *args)
+        return args
+
+    def wait(self):
+        bt.prepare_loaded(wait=True, timeout=60)
+
+    # tests
+    def test_install_and_uninstall(self):
+        self.assertIs(self.driver().launcher_cls, bt.BatonLauncher)
+        knobs = self.modules["triton.knobs"]
+        self.assertIn(bt._load_hook, knobs.runtime.kernel_load_end_hook.calls)
+        self.assertIsNone(knobs.runtime.add_stages_inspection_hook)
+        bt.install(cache=self.cache)  # idempotent
+        self.assertIs(self.driver().launcher_cls, bt.BatonLauncher)
+        bt.uninstall()
+        self.assertIs(self.driver().launcher_cls, FakeCudaLauncher)
+        self.assertEqual(knobs.runtime.kernel_load_end_hook.calls, [])
+        bt.install(cache=self.cache)
+
+    def test_compile_hook_chains_the_previous_one(self):
+        knobs = self.modules["triton.knobs"]
+        bt.uninstall()
+        seen = []
+        knobs.runtime.add_stages_inspection_hook = (
+            lambda *a: seen.append(a[-1]))
+        previous = knobs.runtime.add_stages_inspection_hook
+        bt.install(compile_hook=True, cache=self.cache)
+        self.assertIs(knobs.runtime.add_stages_inspection_hook, bt.stage_hook)
+        ptx = (CORPUS / "triton" / "softmax.ptx").read_text()
+        stages = {"ptx": lambda src, md: ptx, "cubin": lambda src, md: b""}
+        knobs.runtime.add_stages_inspection_hook(None, stages, None, None, 90)
+        self.assertEqual(seen, [90])
+        out = stages["ptx"]("ir", {"name": "softmax_kernel"})
+        self.assertIn(".entry softmax_kernel__baton_ptb(", out)
+        self.assertIn(".entry softmax_kernel(", out)
+        self.assertEqual(bt._STATE.compiled["softmax_kernel"][0],
+                         ("slice", "ptb"))
+        # A PTX the transform cannot read is compiled as it is.
+        stages = {"ptx": lambda src, md: "not ptx {"}
+        bt.stage_hook(None, stages, None, None, 90)
+        self.assertEqual(stages["ptx"]("ir", {"name": "k"}), "not ptx {")
+        bt.uninstall()
+        self.assertIs(knobs.runtime.add_stages_inspection_hook, previous)
+        bt.install(cache=self.cache)
+
+    def test_pass_through_when_not_routed(self):
+        launcher = self.load()
+        enter, exit = HookRecorder(), HookRecorder()
+        args = self.launch(launcher, enter=enter, exit=exit)
+        (launch,) = FakeCudaLauncher.launches
+        self.assertEqual(launch, (977, 1, 1, 0x55, FUNCTION,
+                                  (("packed",), "launch-md", enter, exit, *args)))
+        self.assertEqual(self.core.submits, [])
+        self.assertEqual(bt._STATE.kernels, {})  # nothing prepared
+        self.assertEqual(launcher.passed, 1)
+
+    def test_routed_launch_submits_packed_arguments(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.assertTrue(self.core.started)
+        self.gate.clear()  # hold the preparation: the launch must not wait
+        self.launch(launcher)
+        self.assertEqual(len(FakeCudaLauncher.launches), 1)
+        self.assertEqual(bt._STATE.kernels[FUNCTION].state, "pending")
+        self.gate.set()
+        self.wait()
+        kernel = bt._STATE.kernels[FUNCTION]
+        self.assertEqual(kernel.state, "ready", kernel.reason)
+        self.assertEqual(kernel.source, "baton-cubin")
+        (ptx, arch, fma, opts), = self.assembled
+        self.assertIn(".entry vector_add_kernel__baton_ptb(", ptx)
+        self.assertEqual((arch, fma, opts), (90, True, None))
+        self.assertEqual(self.core.images[0][1:], (b"\x7fELF fake cubin",
+                                                   "vector_add_kernel"))
+        enter, exit = HookRecorder(), HookRecorder()
+        self.launch(launcher, n=77, enter=enter, exit=exit)
+        self.assertEqual(len(FakeCudaLauncher.launches), 1)
+        (sub,) = self.core.submits
+        self.assertEqual(sub[:7], (FUNCTION, 977, 1, 1, 128, 0, 0x55))
+        self.assertEqual(sub[7], struct.pack("<QQQiQQ", 0x1000, 0x2000, 0x3000,
+                                             77, 0, 0))
+        self.assertEqual((enter.calls, exit.calls), (["launch-md"], ["launch-md"]))
+        self.assertEqual((launcher.scheduled, launcher.passed), (1, 1))
+        (entry,) = bt.kernels()
+        self.assertEqual((entry["state"], entry["variants"], entry["scheduled"]),
+                         ("ready", ("slice", "ptb"), 1))
+
+    def test_variants_from_triton_cubin_need_no_assembly(self):
+        self.core.in_triton_cubin = True
+        launcher = self.load()
+        bt.set_routing(True)
+        self.launch(launcher)
+        self.wait()
+        self.assertEqual(bt._STATE.kernels[FUNCTION].source, "triton-cubin")
+        self.assertEqual(self.assembled, [])
+        before = len(self.core.submits)  # the first launch may have raced
+        self.launch(launcher)
+        self.assertEqual(len(self.core.submits), before + 1)
+
+    def test_refused_kernel_passes_through_and_says_why(self):
+        launcher = self.load(name="smid_probe",
+                             ptx_file=str(CORPUS / "nvcc" / "refuse_smid.ptx"))
+        bt.set_routing(True)
+        self.launch(launcher)
+        self.wait()
+        self.launch(launcher)
+        self.assertEqual(self.core.submits, [])
+        self.assertEqual(len(FakeCudaLauncher.launches), 2)
+        (entry,) = bt.kernels()
+        self.assertEqual(entry["state"], "none")
+        self.assertIn("hardware-id", entry["reason"])
+        self.assertTrue(entry["refusals"])
+
+    def test_no_ptx_kept(self):
+        launcher = self.load(ptx_file=None)
+        bt.set_routing(True)
+        self.launch(launcher)
+        self.wait()
+        self.assertIn("no PTX", bt.kernels()[0]["reason"])
+
+    def test_unroutable_kernels(self):
+        cases = {"num_ctas": (2, "clusters"),
+                 "launch_cooperative_grid": (True, "cooperative"),
+                 "launch_pdl": (True, "dependent launch")}
+        bt.set_routing(True)
+        for field, (value, words) in cases.items():
+            with self.subTest(field=field):
+                launcher = self.load(**{field: value})
+                self.launch(launcher)
+                self.assertIn(words, launcher.unroutable)
+        self.assertEqual(self.core.submits, [])
+        self.assertEqual(bt._STATE.kernels, {})
+
+    def test_ptb_not_made_when_shared_memory_is_too_large(self):
+        launcher = self.load(shared=232448 - 16)
+        self.assertFalse(launcher.prepare_metadata["ptb_allowed"])
+        bt.set_routing(True)
+        self.launch(launcher)
+        self.wait()
+        ptx = self.assembled[0][0]
+        self.assertIn("__baton_slice(", ptx)
+        self.assertNotIn("__baton_ptb(", ptx)
+
+    def test_arguments_that_do_not_pack_pass_through(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.launch(launcher)
+        self.wait()
+        launcher(977, 1, 1, 0, FUNCTION, ("p",), None, None, None,
+                 "not a tensor", Tensor(1), Tensor(2), 5, 1024)
+        self.assertEqual(self.core.submits, [])
+        self.assertIn("do not pack", bt.kernels()[0]["reason"])
+
+    def test_refused_submit_passes_through(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.launch(launcher)
+        self.wait()
+
+        def refuse(*a):
+            raise RuntimeError("no such kernel")
+
+        self.core.submit = refuse
+        self.launch(launcher)
+        self.assertEqual(len(FakeCudaLauncher.launches), 2)
+        self.assertIn("scheduler refused", bt.kernels()[0]["reason"])
+
+    def test_latency_critical_threads_touch_and_pass_through(self):
+        launcher = self.load()
+        bt.set_routing(True, lc_sms=0, grace_us=150)
+        bt.set_thread_class(bt.LATENCY_CRITICAL)
+        try:
+            self.launch(launcher, stream=0x99)
+        finally:
+            bt.clear_thread_class()
+        self.assertEqual(self.core.touches, [(0x99, 0, 150.0)])
+        self.assertEqual(len(FakeCudaLauncher.launches), 1)
+        self.assertEqual(launcher.latency_critical, 1)
+        # Other threads keep the default class (best-effort).
+        done = []
+        t = threading.Thread(target=lambda: done.append(self.launch(launcher)))
+        t.start()
+        t.join()
+        self.assertEqual(len(self.core.touches), 1)
+
+    def test_grid_of_zero_blocks_is_triton_s_business(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.launch(launcher, grid=(0, 1, 1))
+        self.assertEqual(len(FakeCudaLauncher.launches), 1)
+        self.assertEqual(bt._STATE.kernels, {})
+
+
+@unittest.skipUnless(ptxas(), "ptxas not found: assembly not checked")
+class AssembleTest(unittest.TestCase):
+    def setUp(self):
+        self.modules, self.restore = install_fake_triton(ptxas())
+
+    def tearDown(self):
+        self.restore()
+
+    def test_assemble_is_cached_by_content(self):
+        ptx = baton.transform_ptx(
+            (CORPUS / "triton" / "bias_relu_2d.ptx").read_text(), cache=False).ptx
+        with TempCache() as cache:
+            cubin = bt.assemble(ptx, 90, True, None, cache=cache)
+            self.assertEqual(cubin[:4], b"\x7fELF")
+            self.assertEqual(cache.writes, 1)
+            self.assertEqual(bt.assemble(ptx, 90, True, None, cache=cache), cubin)
+            self.assertEqual(cache.hits, 1)
+            # Other ptxas options are another entry.
+            bt.assemble(ptx, 90, False, None, cache=cache)
+            self.assertEqual(cache.writes, 2)
+
+    def test_ptxas_failure_is_reported(self):
+        with TempCache() as cache:
+            with self.assertRaises(RuntimeError) as cm:
+                bt.assemble(".version 8.7\n.target sm_90a\n.address_size 64\n"
+                            ".visible .entry k() { bogus; }", 90, cache=cache)
+            self.assertIn("ptxas failed", str(cm.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
