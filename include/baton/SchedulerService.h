@@ -22,6 +22,7 @@
 #include "baton/SchedulerRuntime.h"
 
 #include <chrono>
+#include <functional>
 #include <memory>
 
 namespace baton::sched {
@@ -57,6 +58,15 @@ public:
   /// the client launches itself.
   uint64_t beginExternal(uint32_t Sms = 0);
   void endExternal(uint64_t Id);
+  /// LC work that this process does not see: that of other processes
+  /// sharing the GPU (baton/share.h). While \p Busy returns true and the
+  /// service has other work, BE work yields to it as to beginExternal(0)
+  /// (time sharing). \p Busy is called with the service's lock held, by
+  /// submit() of BE work and on every poll of the service thread, which
+  /// polls only while work is outstanding: it must be cheap (a few atomic
+  /// reads) and must not call the service. Replaces an earlier one; an empty
+  /// function removes it.
+  void yieldWhile(std::function<bool()> Busy);
   /// Returns once every piece of work submitted so far is done.
   void waitIdle();
   WorkInfo info(uint64_t Id) const;

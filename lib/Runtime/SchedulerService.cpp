@@ -16,6 +16,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -30,6 +31,7 @@ struct SchedulerService::Impl {
 
   void loop();
   void rethrowFailure();
+  void followPeers(bool WorkComing);
 
   RuntimeExecutor Exec;
   Scheduler Sched;
@@ -41,8 +43,30 @@ struct SchedulerService::Impl {
   bool Stopping = false;
   std::exception_ptr Failure;
   ServiceStats Counts;
+  std::function<bool()> PeersBusy; ///< see yieldWhile()
+  uint64_t PeersWork = 0; ///< external work standing for peers, 0 if none
   std::thread Thread;
 };
+
+/// Begins or ends the external work that stands for peers' LC work. It is
+/// held only while the scheduler has work of this process (or \p
+/// WorkComing): it must neither keep waitIdle() waiting nor this thread
+/// polling when there is nothing of ours to pause.
+void SchedulerService::Impl::followPeers(bool WorkComing) {
+  if (!PeersBusy && !PeersWork)
+    return;
+  bool OurWork = WorkComing || Sched.outstanding() > (PeersWork ? 1 : 0);
+  bool Yield = OurWork && PeersBusy && PeersBusy();
+  if (Yield && !PeersWork) {
+    PeersWork = Sched.beginExternal(0);
+    BATON_TRACE("peers' LC work: BE yields (external %llu)",
+                (unsigned long long)PeersWork);
+  } else if (!Yield && PeersWork) {
+    BATON_TRACE("peers' LC work over: BE resumes (external %llu)",
+                (unsigned long long)PeersWork);
+    Sched.endExternal(std::exchange(PeersWork, 0));
+  }
+}
 
 void SchedulerService::Impl::loop() {
   // Linux rounds sleeps up by the thread's timer slack (50 us by default).
@@ -51,6 +75,7 @@ void SchedulerService::Impl::loop() {
   while (!Stopping) {
     try {
       Sched.poll();
+      followPeers(/*WorkComing=*/false);
     } catch (const std::exception &E) {
       // Reported at once: a client blocked in a stream synchronisation may
       // never call submit() or waitIdle() again to see it.
@@ -113,6 +138,8 @@ uint64_t SchedulerService::submit(Work W) {
     BATON_TRACE("submit %s '%s', %llu blocks, queue %u",
                 Lc ? "LC" : "BE", W.Kernel.Name.c_str(),
                 (unsigned long long)W.Kernel.Blocks, W.Queue);
+    if (!Lc)
+      P->followPeers(/*WorkComing=*/true);
     Id = P->Sched.submit(std::move(W));
     ++(Lc ? P->Counts.LatencyCritical : P->Counts.BestEffort);
   }
@@ -138,6 +165,15 @@ void SchedulerService::endExternal(uint64_t Id) {
     std::lock_guard Lock(P->Mutex);
     BATON_TRACE("end external LC %llu", (unsigned long long)Id);
     P->Sched.endExternal(Id);
+  }
+  P->Wake.notify_all();
+}
+
+void SchedulerService::yieldWhile(std::function<bool()> Busy) {
+  {
+    std::lock_guard Lock(P->Mutex);
+    P->PeersBusy = std::move(Busy);
+    P->followPeers(/*WorkComing=*/false);
   }
   P->Wake.notify_all();
 }

@@ -115,8 +115,9 @@ struct alignas(64) Slot {
   alignas(64) Lane Lanes[LaneCount];
 };
 
-/// The whole segment.
-struct Registry {
+/// The whole segment: whole pages, as the driver registers it for the GPU
+/// (StreamEnd.cpp) and cuMemHostRegister works on pages.
+struct alignas(4096) Registry {
   alignas(64) Header Head;
   Slot Slots[SlotCount];
 };
@@ -125,7 +126,7 @@ static_assert(std::is_standard_layout_v<Registry>);
 static_assert(offsetof(Header, Magic) == 0 && offsetof(Header, Version) == 8 &&
                   offsetof(Header, Bytes) == 12,
               "the first 16 bytes identify every version of the layout");
-static_assert(sizeof(Slot) == 448);
+static_assert(sizeof(Slot) == 448 && sizeof(Registry) == 32768);
 static_assert(std::atomic_ref<uint64_t>::is_always_lock_free &&
                   std::atomic_ref<uint32_t>::is_always_lock_free,
               "lock-free atomics work across processes; others do not");

@@ -2,7 +2,7 @@
 //
 // A slot names its owner by pid, pid namespace and start time. The pid alone
 // is not enough: a dead peer's pid may be reused, and a zombie (killed, not
-// yet reaped by its parent) still answers kill(pid, 0).
+// yet reaped by its parent) or a process still exiting answers kill(pid, 0).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_SHARE_PROCESS_H
@@ -34,7 +34,10 @@ enum class Liveness {
   Unknown, ///< in another pid namespace: its pid means nothing here
 };
 
-/// Checks \p Id with kill(pid, 0) and /proc/PID/stat: a few microseconds.
+/// Checks \p Id with kill(pid, 0) and /proc/PID/stat: a few microseconds
+/// (more for a process whose main thread ended: then each of its tasks is
+/// read). A process counts as dead from the moment it starts to exit: a
+/// killed CUDA process may take long to tear its context down.
 Liveness liveness(const ProcessId &Id);
 
 } // namespace baton::share

@@ -96,6 +96,7 @@ bool StreamEnds::mapped() {
     return false;
   }
   State = Mapping::Mapped;
+  Registered = true;
   return true;
 }
 
@@ -143,12 +144,19 @@ StreamEnds::Path StreamEnds::queue(CUstream Stream, uint64_t Ticket,
                                    static_cast<std::byte *>(Base));
       CUresult R = D.cuStreamWriteValue32(Stream, Done, Before + 1,
                                           CU_STREAM_WRITE_VALUE_DEFAULT);
-      if (R != CUDA_SUCCESS) {
-        field(L.Issued).store(Before, Relaxed); // nothing was queued
-        check(R, "cuStreamWriteValue32");
+      if (R == CUDA_SUCCESS) {
+        field(Mine.Flags).fetch_or(FlagGpuWrite, Relaxed);
+        return Path::GpuWrite;
       }
-      field(Mine.Flags).fetch_or(FlagGpuWrite, Relaxed);
-      return Path::GpuWrite;
+      // Nothing was queued. Stream memory operations may be unsupported
+      // (some virtualised or MPS setups): events from now on.
+      field(L.Issued).store(Before, Relaxed);
+      std::fprintf(stderr,
+                   "baton: share: cuStreamWriteValue32 into the registry "
+                   "failed (%s); ends on streams are seen by polling events "
+                   "from a host thread instead\n",
+                   describe(R).c_str());
+      State = Mapping::Failed;
     }
   }
   Pending P{Ticket, nullptr, Ctx};
@@ -257,7 +265,7 @@ uint64_t StreamEnds::retireAll() {
 }
 
 void StreamEnds::unmap() {
-  if (State == Mapping::Mapped)
+  if (Registered)
     driver().cuMemHostUnregister(Base);
-  State = Mapping::NotYet;
+  Registered = false;
 }

@@ -75,7 +75,9 @@ private:
   Slot &Mine;
   void *Base;
   size_t Bytes;
+  /// Failed: registering, or a stream write, failed; ends use events.
   enum class Mapping { NotYet, Mapped, Failed } State = Mapping::NotYet;
+  bool Registered = false;
   bool EventsOnly;
   CUdeviceptr DeviceBase = 0;
   std::unordered_map<CUstream, uint32_t> LaneOf;

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <memory>
@@ -212,6 +213,31 @@ TEST(ShareProcesses, KilledAndReapedPeerReleasesWithinTheBound) {
   kill(Lc.pid(), SIGKILL);
   EXPECT_EQ(Lc.reap(), -1);
   EXPECT_LT(waitFor([&] { return !Be.yields(); }, 2s), 200ms);
+}
+
+// A program whose main thread ended shows as a zombie in /proc/PID/stat
+// while its other threads (here, the heartbeat) run: it is alive.
+TEST(ShareProcesses, PeerWhoseMainThreadEndedIsAlive) {
+  ScratchRegistry R;
+  BeMember Be(R.name());
+  const char *Name = R.name();
+  Peer Lc([Name](Peer &P) {
+    baton_share S = joinOrExit(Name, BATON_SHARE_LATENCY_CRITICAL, "lc");
+    uint64_t T = 0;
+    baton_share_announce(S, &T);
+    P.tell('a');
+    // The main thread alone ends (pthread_exit would unwind into the
+    // test's frames, which catch everything).
+    syscall(SYS_exit, 0);
+    return 0;
+  });
+  ASSERT_EQ(Lc.listen(), 'a');
+  // Checked every 10 ms; a misjudged peer would be released at once.
+  for (int I = 0; I < 30; ++I) {
+    EXPECT_TRUE(Be.yields()) << "after " << I * 10 << " ms";
+    std::this_thread::sleep_for(10ms);
+  }
+  EXPECT_EQ(listOf(R.name()).at(1).alive, 1);
 }
 
 TEST(ShareProcesses, StaleSlotsAreReclaimedByTheNextJoin) {
