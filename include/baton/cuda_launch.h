@@ -30,6 +30,8 @@
  * stream waiting on the device, and a waiting stream holds up the other
  * streams of its hardware queue and any lazy module load.
  *
+ * BATON_LAUNCHES_AHEAD=N sets how many best-effort launches of a stream
+ * are started behind the one running (SchedulerOptions::LaunchesAhead);
  * BATON_VERBOSE=1 prints, once per kernel, how its launches are routed;
  * BATON_TRACE=1 prints every scheduling decision.
  *

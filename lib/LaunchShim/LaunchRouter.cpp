@@ -66,6 +66,9 @@ LaunchRouter::LaunchRouter()
     : Service(R, [] {
         SchedulerOptions O;
         O.ForgetDoneWork = true; // a training job launches without end
+        // BATON_LAUNCHES_AHEAD: SchedulerOptions::LaunchesAhead, for tuning.
+        if (const char *V = std::getenv("BATON_LAUNCHES_AHEAD"); V && *V)
+          O.LaunchesAhead = static_cast<uint32_t>(std::strtoul(V, nullptr, 10));
         return O;
       }()) {}
 
@@ -102,18 +105,54 @@ bool LaunchRouter::submit(const Kernel &K, const RoutedLaunch &Launch,
   // A null stream in RuntimeWork means "any stream", so the default stream
   // is named explicitly: CUDA's 0 is the legacy default stream.
   Config.Stream = Launch.Stream ? Launch.Stream : CU_STREAM_LEGACY;
+  bool Lc = Class == PriorityClass::LatencyCritical;
+  baton_share Share = shareFor(Class);
+  uint64_t Ticket = 0; // peers' BE work yields from before the launch
+  if (Share && Lc && baton_share_announce(Share, &Ticket) != BATON_SHARE_OK)
+    Ticket = 0;
   try {
-    bool Lc = Class == PriorityClass::LatencyCritical;
     Work W = makeWork(RuntimeWork::capture(K, Config, Launch.Args), Class,
                       Lc ? 0 : queueOf(Config.Stream));
     W.IssueAtOnce = true;
     Service.submit(std::move(W));
-    return true;
   } catch (const std::exception &Err) {
     std::fprintf(stderr, "baton: launch of '%s' failed: %s\n",
                  K.name().c_str(), Err.what());
+    if (Ticket)
+      baton_share_end(Share, Ticket);
     return false;
   }
+  // An LC launch runs on Config.Stream: its end is the stream reaching
+  // this point.
+  if (Ticket &&
+      baton_share_end_on_stream(Share, Ticket, Config.Stream) != BATON_SHARE_OK)
+    baton_share_end(Share, Ticket);
+  if (Share && !Lc)
+    baton_share_count_launches(Share, 1);
+  return true;
+}
+
+baton_share LaunchRouter::shareFor(PriorityClass Class) {
+  bool Lc = Class == PriorityClass::LatencyCritical;
+  std::call_once(Joined[Lc], [&] {
+    if (const char *V = std::getenv("BATON_SHARE"); V && !std::strcmp(V, "0"))
+      return;
+    baton_share S = nullptr;
+    if (baton_share_join(nullptr, R.options().Device,
+                         Lc ? BATON_SHARE_LATENCY_CRITICAL
+                            : BATON_SHARE_BEST_EFFORT,
+                         nullptr, &S) != BATON_SHARE_OK) {
+      std::fprintf(stderr,
+                   "baton: not sharing the GPU with other processes: %s\n",
+                   baton_share_last_error());
+      return;
+    }
+    // The membership lasts as long as the process, like the router.
+    if (!Lc)
+      Service.yieldWhile([S] { return baton_share_should_yield(S) == 1; });
+    Shares[Lc] = S;
+  });
+  return Shares[Lc];
 }
 
 int LaunchRouter::synchronize() {
