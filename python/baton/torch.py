@@ -55,8 +55,9 @@ from typing import Any, Callable, Optional
 from . import _core
 from . import triton as _bt
 
-__all__ = ["enable", "disable", "enabled", "latency_critical", "report",
-           "profile_bypass", "inductor_settings", "Report"]
+__all__ = ["enable", "disable", "enabled", "set_schedule",
+           "latency_critical", "report", "profile_bypass", "inductor_settings",
+           "apply_inductor_settings", "Report"]
 
 BEST_EFFORT = "best-effort"
 LATENCY_CRITICAL = "latency-critical"
@@ -177,6 +178,17 @@ def inductor_settings(priority: str = BEST_EFFORT) -> dict:
     return settings
 
 
+def apply_inductor_settings(priority: str = BEST_EFFORT) -> dict:
+    """Applies inductor_settings(priority) (and, for best-effort, the
+    autotuning preference for Triton templates) without installing any
+    hook: what a comparison run without Baton uses to train the same
+    kernels. Returns the settings applied."""
+    _apply_settings(inductor_settings(priority))
+    if priority == BEST_EFFORT:
+        _install_preprocessing()
+    return dict(_S.applied_settings)
+
+
 def _route_attention(on: bool) -> None:
     """attention="triton": scaled_dot_product_attention decomposes into
     matmuls and a softmax that Inductor compiles to Triton, instead of the
@@ -288,9 +300,7 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
             _bt.install(compile_hook=True)
         _S.schedule = schedule
         if inductor:
-            _apply_settings(inductor_settings(priority))
-            if priority == BEST_EFFORT:
-                _install_preprocessing()
+            apply_inductor_settings(priority)
         if attention is not None:
             if attention not in ("triton", "library"):
                 raise ValueError("attention must be 'triton' or 'library'")
@@ -501,6 +511,7 @@ def profile_bypass(step: Callable[[], Any], steps: int = 1) -> dict:
     Triton kernels that ran as originals): how many kernels that cannot be
     paused latency-critical work may find queued ahead of it."""
     import torch
+    from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
 
     torch.cuda.synchronize()
@@ -513,8 +524,7 @@ def profile_bypass(step: Callable[[], Any], steps: int = 1) -> dict:
     triton_names = {k["name"] for k in _bt.kernels()}
     kernels = []
     for e in prof.events():
-        if getattr(e, "device_type", None) is None or \
-                str(e.device_type) != "DeviceType.CUDA":
+        if getattr(e, "device_type", None) != DeviceType.CUDA:
             continue
         name = e.name
         if name.startswith(("Memcpy", "Memset", "cudaMemcpy", "cudaMemset")):

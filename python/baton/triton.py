@@ -45,6 +45,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import weakref
 from pathlib import Path
 from typing import Any, Optional
@@ -61,6 +62,8 @@ __all__ = ["install", "uninstall", "installed", "set_routing",
 
 BEST_EFFORT = 0
 LATENCY_CRITICAL = 1
+
+_now = time.monotonic
 
 # Kernel states.
 _PENDING, _READY, _NONE = "pending", "ready", "none"
@@ -221,7 +224,11 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
     """Finds or builds the variants of one kernel and binds them."""
     try:
         binding = _core.bind(function)
-        if binding["ptb"] or binding["slice"]:
+        # Variants in Triton's cubin (the compile hook ran), unless its PTB
+        # variant would need more shared memory than the device has: then
+        # a cubin of Baton's own, with the slice variant only.
+        if (binding["ptb"] or binding["slice"]) and (
+                md["ptb_allowed"] or not binding["ptb"]):
             kernel.source = "triton-cubin"
             kernel.variants = tuple(v for v in ("slice", "ptb") if binding[v])
             kernel.state = _READY
@@ -274,12 +281,17 @@ def _request(function: int, launcher: "BatonLauncher") -> _Kernel:
     return kernel
 
 
-def prepare_loaded(wait: bool = True, timeout: Optional[float] = None) -> int:
-    """Prepares the variants of every kernel launched so far (through a
-    BatonLauncher), and waits for them if `wait`. Returns how many kernels
-    are ready. A job calls it after its warm-up, so that its first routed
-    step does not run originals while ptxas works."""
+def prepare_loaded(wait: bool = True, timeout: Optional[float] = None,
+                   launched_since: Optional[float] = None) -> int:
+    """Prepares the variants of every kernel launched so far through a
+    BatonLauncher (or since `launched_since`, a time.monotonic() value: a
+    job that warms up with autotuning skips the candidates it discarded),
+    and waits for them if `wait`. Returns how many kernels are ready. A job
+    calls it after its warm-up, so that its first routed step does not run
+    originals while ptxas works."""
     for launcher in list(_STATE.launchers):
+        if launched_since is not None and launcher.last_launch < launched_since:
+            continue
         for function in list(launcher.functions):
             if launcher.unroutable is None:
                 _request(function, launcher)
@@ -324,6 +336,7 @@ class BatonLauncher:
         self.block_x = 32 * metadata.num_warps
         self.shared = metadata.shared
         self.functions = set()
+        self.last_launch = 0.0
         self.scheduled = 0
         self.passed = 0
         self.latency_critical = 0
@@ -368,6 +381,7 @@ class BatonLauncher:
 
     def __call__(self, gx, gy, gz, stream, function, *args):
         st = _STATE
+        self.last_launch = _now()
         cls = st.thread_class.get(threading.get_ident(), st.default_class)
         if cls == LATENCY_CRITICAL:
             self.latency_critical += 1

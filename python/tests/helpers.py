@@ -200,7 +200,7 @@ class FakeCore:
 
     def bind(self, function):
         self.binds.append(function)
-        return self._binding("k", self.variants if self.in_triton_cubin else ())
+        return self._binding("k", ("slice", "ptb") if self.in_triton_cubin else ())
 
     def bind_image(self, function, image, name):
         self.images.append((function, image, name))

@@ -251,6 +251,16 @@ class TritonHooksTest(unittest.TestCase):
         self.assertIn("__baton_slice(", ptx)
         self.assertNotIn("__baton_ptb(", ptx)
 
+    def test_triton_cubin_with_a_ptb_too_large_is_rebuilt_slice_only(self):
+        self.core.in_triton_cubin = True
+        launcher = self.load(shared=232448 - 16)
+        bt.set_routing(True)
+        self.launch(launcher)
+        self.wait()
+        kernel = bt._STATE.kernels[FUNCTION]
+        self.assertEqual(kernel.source, "baton-cubin")
+        self.assertNotIn("__baton_ptb(", self.assembled[0][0])
+
     def test_arguments_that_do_not_pack_pass_through(self):
         launcher = self.load()
         bt.set_routing(True)

@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""GPU correctness test of baton.torch: training results are unchanged.
+
+For each model (a GPT-2-style language model and a small CNN), in one
+process, with deterministic settings and the same compiled kernels:
+
+  1. reference: N steps with Baton installed but nothing routed
+     (schedule="never": every launch goes to Triton's own launcher);
+  2. routed: the same N steps from the same initial state with every
+     best-effort Triton launch routed to the scheduler (schedule="always"),
+     i.e. run as a PTB or slice variant;
+  3. preempted: the same again while another thread opens and closes
+     latency-critical brackets every few hundred microseconds, so that
+     routed kernels are paused and resumed mid-flight.
+
+The losses of every step and the final parameters must be identical, bit
+for bit, across the three. It prints and writes (OUT/check-<model>.json)
+the report: kernels that got variants, were refused or not routed, and
+the kernels that bypass Baton in a profiled step. Exit status 0 when every
+model matches and kernels were routed, 1 on a mismatch, 2 if nothing was
+routed (the test would prove nothing).
+
+  python3 bench/torch/check_training.py [--models gpt,cnn] [--steps 12] [--out DIR]
+
+Needs PYTHONPATH with the built package (bench/torch/run.sh sets it).
+"""
+
+import argparse
+import copy
+import json
+import os
+import random
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+# Before CUDA starts: deterministic cuBLAS; Baton's driver settings.
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+os.environ.setdefault("CUDA_MODULE_LOADING", "EAGER")
+os.environ.setdefault("CUDA_DEVICE_MAX_CONNECTIONS", "32")
+
+import torch  # noqa: E402
+
+import baton  # noqa: E402
+import baton.torch  # noqa: E402
+import baton.triton  # noqa: E402
+from baton import _core  # noqa: E402
+
+import workloads  # noqa: E402
+
+
+def log(msg):
+    print(f"[check {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+class Storm:
+    """Latency-critical brackets opened and closed at random, 100-800 us
+    each, from another thread: routed kernels are paused and resumed."""
+
+    def __init__(self):
+        self.stop = threading.Event()
+        self.brackets = 0
+        self.thread = threading.Thread(target=self.run, daemon=True)
+
+    def run(self):
+        rng = random.Random(7)
+        while not self.stop.is_set():
+            work = _core.lc_begin(0)
+            time.sleep(rng.uniform(1e-4, 8e-4))
+            _core.lc_end(work)
+            self.brackets += 1
+            time.sleep(rng.uniform(1e-4, 8e-4))
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+
+
+def run_steps(step, data, steps):
+    losses = []
+    for i in range(steps):
+        x, y = data[i % len(data)]
+        losses.append(step(x, y))
+    if _core.router_running():
+        _core.synchronize()
+    torch.cuda.synchronize()
+    return torch.stack(losses).float().cpu()
+
+
+def check_model(kind, args):
+    log(f"{kind}: building")
+    model, opt = workloads.build(kind, "check")
+    compiled = torch.compile(model)
+    step = workloads.make_step(compiled, opt)
+    data = workloads.batches(kind, "check", 4)
+    model_state = copy.deepcopy(model.state_dict())
+    opt_state = copy.deepcopy(opt.state_dict())
+
+    def reset():
+        model.load_state_dict(model_state)
+        opt.load_state_dict(copy.deepcopy(opt_state))
+        opt.zero_grad(set_to_none=True)
+
+    def params():
+        return [p.detach().float().cpu().clone() for p in model.parameters()]
+
+    baton.torch.set_schedule("never")
+    t = time.time()
+    log(f"{kind}: compiling (one step)")
+    run_steps(step, data, 1)
+    log(f"{kind}: compiled in {time.time() - t:.1f} s")
+    reset()
+    since = time.monotonic()  # kernels of the steps, not autotuning's
+    reference = run_steps(step, data, args.steps)
+    ref_params = params()
+    log(f"{kind}: reference losses {reference[0]:.6f} .. {reference[-1]:.6f}")
+
+    t = time.time()
+    ready = baton.triton.prepare_loaded(wait=True, timeout=args.prepare_timeout,
+                                        launched_since=since)
+    log(f"{kind}: variants ready for {ready} kernels in {time.time() - t:.1f} s")
+
+    results = {}
+    for phase in ("routed", "preempted"):
+        reset()
+        baton.torch.set_schedule("always")
+        before = _core.stats()
+        if phase == "preempted":
+            with Storm() as storm:
+                losses = run_steps(step, data, args.steps)
+            brackets = storm.brackets
+        else:
+            losses = run_steps(step, data, args.steps)
+            brackets = 0
+        after = _core.stats()
+        baton.torch.set_schedule("never")
+        delta = {k: after[k] - before[k] for k in after}
+        same_loss = torch.equal(losses, reference)
+        same_params = all(torch.equal(a, b) for a, b in zip(params(), ref_params))
+        results[phase] = {"losses": losses.tolist(), "same_losses": same_loss,
+                          "same_parameters": same_params, "scheduler": delta,
+                          "brackets": brackets}
+        log(f"{kind}: {phase}: losses {'==' if same_loss else '!='} reference, "
+            f"parameters {'==' if same_params else '!='}; routed launches "
+            f"{delta['best_effort']}, pauses {delta['pauses']}, resumes "
+            f"{delta['resumes']}, brackets {brackets}")
+        if not same_loss:
+            for i, (a, b) in enumerate(zip(reference.tolist(), losses.tolist())):
+                if a != b:
+                    log(f"{kind}:   step {i}: reference {a!r} {phase} {b!r}")
+
+    # What bypasses Baton, from one profiled routed step.
+    reset()
+    baton.torch.set_schedule("always")
+    x, y = data[0]
+    profile = baton.torch.profile_bypass(lambda: step(x, y))
+    baton.torch.set_schedule("never")
+    rep = baton.torch.report(profile=profile)
+    print(str(rep), flush=True)
+    doc = {"model": kind, "steps": args.steps, "reference": reference.tolist(),
+           "phases": results, "report": rep}
+    with open(os.path.join(args.out, f"check-{kind}.json"), "w") as f:
+        json.dump(doc, f, indent=1, default=str)
+    ok = all(r["same_losses"] and r["same_parameters"] for r in results.values())
+    routed = results["routed"]["scheduler"]["best_effort"] > 0
+    return ok, routed, results
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--models", default="gpt,cnn")
+    p.add_argument("--steps", type=int, default=12)
+    p.add_argument("--out", default=os.environ.get("OUT", "."))
+    p.add_argument("--prepare-timeout", type=float, default=240)
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if not torch.cuda.is_available():
+        print("SKIPPED: no CUDA device", flush=True)
+        return 77
+    workloads.deterministic()
+    baton.torch.enable("best-effort", schedule="never")
+    log(f"torch {torch.__version__}, triton "
+        f"{__import__('triton').__version__}, {torch.cuda.get_device_name()}")
+    summary, status = [], 0
+    for kind in args.models.split(","):
+        try:
+            ok, routed, results = check_model(kind, args)
+        except Exception as e:  # keep checking the other model
+            import traceback
+            traceback.print_exc()
+            summary.append(f"{kind}: ERROR {type(e).__name__}: {e}")
+            status = 1
+            continue
+        routed_n = results["routed"]["scheduler"]["best_effort"]
+        pauses = results["preempted"]["scheduler"]["pauses"]
+        verdict = "PASS" if ok and routed else ("FAIL" if not ok else "NOT ROUTED")
+        summary.append(f"{kind}: {verdict}: losses and parameters "
+                       f"{'identical' if ok else 'DIFFER'} over {args.steps} "
+                       f"steps; {routed_n} launches routed, {pauses} pauses "
+                       f"in the preempted run")
+        if not ok:
+            status = 1
+        elif not routed and status == 0:
+            status = 2
+    print("\n==== check_training summary ====")
+    for line in summary:
+        print(line)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

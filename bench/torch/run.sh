@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The PyTorch / Triton GPU runs of baton.torch, from the repository root on
+# a machine with an NVIDIA GPU, PyTorch and Triton (no network needed;
+# pybind11 headers carried in .deps/pybind11, see docs/torch.md):
+#
+#   bench/torch/run.sh check        # loss with Baton == loss without (GPT, CNN)
+#   bench/torch/run.sh bench [ARGS] # colocation benchmark (GPT training);
+#                                   # ARGS go to colocate_torch.py, e.g.
+#                                   # --train cnn, --systems baton,priority
+#   bench/torch/run.sh all          # both
+#
+# Builds baton._core into build-torch/ first (seconds once built). Output
+# goes to $OUT (or build-torch/out): logs, JSON, PNG plots; a summary is
+# printed last. Every step runs under a time limit; the exit status is
+# nonzero if a step failed.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+build=${BATON_TORCH_BUILD_DIR:-build-torch}
+out=${OUT:-$build/out}
+what=${1:-all}
+shift || true
+mkdir -p "$out"
+summary=()
+failed=0
+
+# step NAME LIMIT_S LOG COMMAND...
+step() {
+  local name=$1 limit=$2 log=$3
+  shift 3
+  local start=$SECONDS
+  echo "=== $name ($(date +%H:%M:%S)): $*"
+  timeout --kill-after=15 "$limit" "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local status=PASS
+  case $rc in
+    0) ;;
+    77) status=SKIP ;;
+    124|137) status=TIMEOUT; failed=1 ;;
+    *) status="FAIL(rc=$rc)"; failed=1 ;;
+  esac
+  summary+=("$(printf '%-10s %-12s %4ss  %s' "$name" "$status" \
+                "$((SECONDS - start))" "$(basename "$log")")")
+  return $rc
+}
+
+python=$(command -v python3)
+gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
+step build 300 "$out/build.log" bash -c "
+  cmake -S . -B '$build' ${gen[*]} -DCMAKE_BUILD_TYPE=Release \
+    -DBATON_ENABLE_LLVM=OFF -DBATON_ENABLE_TESTS=OFF -DBATON_ENABLE_TOOLS=OFF \
+    -DPython3_EXECUTABLE='$python' ${BATON_CMAKE_ARGS:-} &&
+  cmake --build '$build' -j $(nproc) --target baton_python" || {
+  printf '%s\n' "${summary[@]}"; exit 1; }
+export PYTHONPATH=$root/$build/python${PYTHONPATH:+:$PYTHONPATH}
+export BATON_CACHE_DIR=${BATON_CACHE_DIR:-$HOME/.cache/baton}
+
+# The CPU tests first (seconds): a broken package fails here, not on the GPU.
+step unit 120 "$out/unit.log" "$python" -m unittest discover \
+  -s python/tests -t python/tests
+
+if [[ $what == check || $what == all ]]; then
+  step check 480 "$out/check.log" "$python" bench/torch/check_training.py \
+    --out "$out"
+fi
+
+if [[ $what == bench || $what == all ]]; then
+  step bench 480 "$out/bench.log" "$python" bench/torch/colocate_torch.py \
+    --out "$out/bench" "$@"
+  if "$python" -c "import matplotlib" 2>/dev/null; then
+    step plot 60 "$out/plot.log" "$python" bench/colocation/plot.py \
+      "$out/bench/results.json" "$out"
+  else
+    summary+=("plot       SKIP (no matplotlib: plot with bench/colocation/plot.py elsewhere)")
+  fi
+fi
+
+echo
+echo "================ bench/torch summary ================"
+printf '%s\n' "${summary[@]}"
+[[ -f $out/check.log ]] && sed -n '/==== check_training summary/,$p' "$out/check.log"
+[[ -f $out/bench.log ]] && sed -n '/==== torch colocation/,$p' "$out/bench.log"
+exit $failed

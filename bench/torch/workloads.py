@@ -1,0 +1,191 @@
+"""Training workloads of the PyTorch benchmarks: a GPT-2-style language
+model and a small CNN, trained with torch.compile, with synthetic data made
+once on the GPU (so that a step never waits for the host). Shared by
+check_training.py (loss with Baton == loss without) and colocate_torch.py
+(inference next to training)."""
+
+import math
+import os
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+# Sizes: "check" is small (quick to compile, for the correctness test);
+# "bench" is what the colocation benchmark trains.
+GPT_SIZES = {
+    "check": dict(layers=2, d=256, heads=4, seq=128, vocab=2048, batch=8),
+    "bench": dict(layers=4, d=768, heads=12, seq=512, vocab=50304, batch=12),
+}
+CNN_SIZES = {
+    "check": dict(width=32, blocks=2, image=32, classes=10, batch=32),
+    "bench": dict(width=64, blocks=3, image=64, classes=100, batch=128),
+}
+
+
+class Block(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.heads = heads
+        self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+        self.fc = nn.Linear(d, 4 * d)
+        self.fc2 = nn.Linear(4 * d, d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
+        q, k, v = (z.view(b, t, self.heads, d // self.heads).transpose(1, 2)
+                   for z in (q, k, v))
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(y.transpose(1, 2).reshape(b, t, d))
+        return x + self.fc2(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
+
+
+class GPT(nn.Module):
+    """GPT-2 style (nanoGPT's layout: pre-norm blocks, tied embedding)."""
+
+    def __init__(self, layers, d, heads, seq, vocab, **_):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d)
+        self.pos = nn.Embedding(seq, d)
+        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
+        self.ln = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab, bias=False)
+        self.head.weight = self.tok.weight
+        for name, p in self.named_parameters():
+            if p.dim() > 1:
+                nn.init.normal_(p, std=0.02 / (math.sqrt(2 * layers)
+                                                 if name.endswith("proj.weight")
+                                                 else 1))
+
+    def forward(self, idx, targets):
+        t = idx.shape[1]
+        x = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))
+        for block in self.blocks:
+            x = block(x)
+        logits = self.head(self.ln(x))
+        return F.cross_entropy(logits.float().view(-1, logits.shape[-1]),
+                               targets.view(-1))
+
+
+class ResBlock(nn.Module):
+    def __init__(self, c_in, c_out, stride):
+        super().__init__()
+        self.c1 = nn.Conv2d(c_in, c_out, 3, stride, 1, bias=False)
+        self.b1 = nn.BatchNorm2d(c_out)
+        self.c2 = nn.Conv2d(c_out, c_out, 3, 1, 1, bias=False)
+        self.b2 = nn.BatchNorm2d(c_out)
+        self.skip = (nn.Sequential(nn.Conv2d(c_in, c_out, 1, stride, bias=False),
+                                   nn.BatchNorm2d(c_out))
+                     if stride != 1 or c_in != c_out else nn.Identity())
+
+    def forward(self, x):
+        y = F.relu(self.b1(self.c1(x)))
+        return F.relu(self.b2(self.c2(y)) + self.skip(x))
+
+
+class CNN(nn.Module):
+    """A small ResNet: a stem, `blocks` stages of two residual blocks."""
+
+    def __init__(self, width, blocks, classes, **_):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, width, 3, 1, 1, bias=False),
+                                  nn.BatchNorm2d(width), nn.ReLU())
+        layers, c = [], width
+        for i in range(blocks):
+            out = width * 2 ** i
+            layers += [ResBlock(c, out, 1 if i == 0 else 2), ResBlock(out, out, 1)]
+            c = out
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(c, classes)
+
+    def forward(self, x, targets):
+        y = self.layers(self.stem(x))
+        logits = self.fc(F.adaptive_avg_pool2d(y, 1).flatten(1))
+        return F.cross_entropy(logits.float(), targets)
+
+
+def sizes(kind, scale):
+    return (GPT_SIZES if kind == "gpt" else CNN_SIZES)[scale]
+
+
+def build(kind, scale, seed=0, device="cuda"):
+    """The model (uncompiled, on the GPU) and its optimizer."""
+    torch.manual_seed(seed)
+    cfg = sizes(kind, scale)
+    model = (GPT(**cfg) if kind == "gpt" else CNN(**cfg)).to(device)
+    if kind == "cnn":
+        model = model.to(memory_format=torch.channels_last)
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.01,
+                            fused=True)
+    return model, opt
+
+
+def batches(kind, scale, count, seed=1, device="cuda"):
+    """`count` synthetic batches, made once on the GPU."""
+    g = torch.Generator(device=device).manual_seed(seed)
+    cfg = sizes(kind, scale)
+    out = []
+    for _ in range(count):
+        if kind == "gpt":
+            x = torch.randint(0, cfg["vocab"], (cfg["batch"], cfg["seq"]),
+                              device=device, generator=g)
+            y = torch.roll(x, -1, dims=1)
+        else:
+            x = torch.randn(cfg["batch"], 3, cfg["image"], cfg["image"],
+                            device=device, generator=g)
+            x = x.to(memory_format=torch.channels_last)
+            y = torch.randint(0, cfg["classes"], (cfg["batch"],), device=device,
+                              generator=g)
+        out.append((x, y))
+    return out
+
+
+def make_step(compiled, opt):
+    """One training step; returns the loss (a GPU tensor: no host sync)."""
+    def step(x, y):
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = compiled(x, y)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+        return loss.detach()
+    return step
+
+
+def deterministic():
+    """Settings under which two runs of the same kernels give the same
+    bits (the environment variable must be set before CUDA starts)."""
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    torch.use_deterministic_algorithms(True)
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
+class Trainer:
+    """Runs steps on the calling thread until `stop` is set, recording when
+    each one finished. Each step ends with a wait on the stream (released
+    GIL), so the host never runs far ahead of the GPU: a thread of another
+    job in the process gets the interpreter between steps, and launches
+    never block in a full queue with the GIL held."""
+
+    def __init__(self, step, data):
+        self.step, self.data = step, data
+        self.stamps = []
+        self.last_loss = None
+
+    def run(self, stop, steps=None):
+        i = 0
+        stream = torch.cuda.current_stream()
+        while not stop.is_set() and (steps is None or i < steps):
+            x, y = self.data[i % len(self.data)]
+            self.last_loss = self.step(x, y)
+            stream.synchronize()
+            self.stamps.append(time.time())
+            i += 1
+        return i
