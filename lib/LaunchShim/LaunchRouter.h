@@ -16,6 +16,7 @@
 #define BATON_LIB_LAUNCHSHIM_LAUNCHROUTER_H
 
 #include "baton/SchedulerService.h"
+#include "baton/share.h"
 
 #include <atomic>
 #include <map>
@@ -57,6 +58,8 @@ public:
   /// Hands a launch of \p K to the scheduler as \p Class work on its
   /// stream (BE launches of one stream form one queue). False, with the
   /// reason on stderr, if it could not be submitted (nothing was issued).
+  /// An LC launch is announced to the other processes sharing the GPU
+  /// before it is issued, and ends for them when its stream reaches it.
   bool submit(const Kernel &K, const RoutedLaunch &Launch,
               sched::PriorityClass Class);
   /// Waits for every scheduled launch; -1 with a message if one failed.
@@ -67,11 +70,19 @@ public:
 private:
   LaunchRouter();
   uint32_t queueOf(CUstream Stream);
+  /// This process's membership, for \p Class, of the GPU's registry of
+  /// processes sharing it (baton/share.h; docs/sharing.md), joined at the
+  /// first launch of that class unless BATON_SHARE=0. A best-effort member
+  /// makes BE work yield while other processes' LC work is outstanding
+  /// (SchedulerService::yieldWhile). Null if not joined.
+  baton_share shareFor(sched::PriorityClass Class);
 
   Runtime R;
   sched::SchedulerService Service;
   std::mutex Mutex; ///< guards Queues
   std::map<CUstream, uint32_t> Queues;
+  std::once_flag Joined[2]; ///< indexed by "is latency-critical"
+  baton_share Shares[2] = {nullptr, nullptr};
 };
 
 } // namespace baton

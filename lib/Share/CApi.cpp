@@ -74,7 +74,7 @@ baton_share_process describe(const SlotView &V, uint64_t Now) {
   P.pid = int32_t(V.Id.Pid);
   P.cls = V.Class;
   P.alive = V.beating(Now) && liveness(V.Id) != Liveness::Dead;
-  std::strncpy(P.name, V.Name.c_str(), sizeof(P.name) - 1);
+  std::memcpy(P.name, V.Name, sizeof(P.name));
   P.heartbeat_age_us = microsBetween(V.HeartbeatNs, Now);
   P.joined_age_us = microsBetween(V.JoinedNs, Now);
   P.lc_announced = V.Announced;

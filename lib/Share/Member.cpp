@@ -315,6 +315,10 @@ uint64_t Member::lcOutstanding() {
       field(R.Head.SlotsUsed).load(std::memory_order_acquire), SlotCount);
   uint64_t Sum = 0;
   for (uint32_t I = 0; I < Used; ++I) {
+    // A cheap look first: most slots are best-effort processes. A slot
+    // that is changing class is read in full at the next call.
+    if (field(R.Slots[I].Class).load(Relaxed) != BATON_SHARE_LATENCY_CRITICAL)
+      continue;
     std::optional<SlotView> V = readSlot(R, I);
     if (!V || V->Class != BATON_SHARE_LATENCY_CRITICAL)
       continue;

@@ -42,14 +42,12 @@ void storeName(Slot &S, const std::string &Name) {
   }
 }
 
-std::string loadName(const Slot &S) {
-  char Bytes[BATON_SHARE_NAME_SIZE];
+void loadName(const Slot &S, char (&Bytes)[BATON_SHARE_NAME_SIZE]) {
   for (size_t I = 0; I < NameWords; ++I) {
     uint64_t Word = field(S.Name[I]).load(Relaxed);
     std::memcpy(Bytes + 8 * I, &Word, 8);
   }
   Bytes[BATON_SHARE_NAME_SIZE - 1] = 0;
-  return Bytes;
 }
 
 /// Writes \p Claim into \p S, claimed as \p Owner, and publishes it.
@@ -109,7 +107,7 @@ std::optional<SlotView> baton::share::readSlot(const Registry &R,
   V.Class = baton_share_class(field(S.Class).load(Relaxed));
   V.HeartbeatNs = field(S.HeartbeatNs).load(Relaxed);
   V.JoinedNs = field(S.JoinedNs).load(Relaxed);
-  V.Name = loadName(S);
+  loadName(S, V.Name);
   V.LeaseMs = field(S.LeaseMs).load(Relaxed);
   V.Flags = field(S.Flags).load(Relaxed);
   // Finished first, with acquire. The owner counts a piece of work in

@@ -28,7 +28,7 @@ struct SlotView {
   ProcessId Id;
   baton_share_class Class = BATON_SHARE_BEST_EFFORT;
   uint64_t HeartbeatNs = 0, JoinedNs = 0;
-  std::string Name;
+  char Name[BATON_SHARE_NAME_SIZE] = {}; ///< no allocation on a hot path
   uint32_t LeaseMs = 0, Flags = 0;
   uint64_t Announced = 0, Finished = 0, Expired = 0;
   uint64_t Launches = 0, Pauses = 0, Resumes = 0;
