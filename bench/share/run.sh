@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Two processes sharing one GPU through the registry (docs/sharing.md). Run
+# from the repository root on a GPU machine (cmake, ninja, nvcc; no LLVM):
+#
+#   bench/share/run.sh        # logs and JSON under $OUT/share if OUT is set,
+#                             # else build-gpu/logs/share
+#
+# 1. builds baton-ptx, share_gpu and batonctl (CLI11 headers from .deps/);
+# 2. transforms test/gpu/kernels/record.ptx with baton-ptx;
+# 3. runs the GPU test `share_gpu check`: ends on streams (GPU write and
+#    event poll), BE PTB work paused next to an LC peer, an LC peer killed
+#    while its work is outstanding;
+# 4. measures LC request latency (share_gpu lc: 264 blocks x 50 us of
+#    `record`, log-uniform gaps of 0.5-2 ms) and BE throughput (share_gpu
+#    be: PTB launches of 2^20 blocks x 50 us) in three setups: LC alone; LC
+#    next to BE with only the driver's time slicing; LC next to BE sharing
+#    through the registry (BE pauses while LC work is outstanding);
+# 5. kills an LC process (SIGKILL) in the middle of a 200 ms request and
+#    times how long the BE process stays paused (batonctl --json);
+# 6. repeats 4 and 5 under MPS if nvidia-cuda-mps-control exists (a private
+#    daemon, stopped afterwards);
+# 7. prints a summary table last; exits nonzero if a step failed.
+#
+# Environment: LC_SECONDS (default 10) per setup; BATON_GPU_BUILD_DIR
+# (default build-gpu); BATON_CMAKE_ARGS. About 3 minutes after the build.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+build=${BATON_GPU_BUILD_DIR:-build-gpu}
+logs=${OUT:-$build/logs}/share
+lc_seconds=${LC_SECONDS:-10}
+mkdir -p "$logs"
+summary=()
+failed=0
+
+# step NAME LIMIT_S COMMAND...: runs COMMAND under a time limit, output to
+# $logs/NAME.log; records PASS / FAIL / SKIP / TIMEOUT.
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS rc=0
+  echo "=== $name: $*"
+  timeout --kill-after=10 "$limit" "$@" >"$logs/$name.log" 2>&1 || rc=$?
+  local status=PASS
+  case $rc in
+    0) ;;
+    77) status=SKIP ;;
+    124|137) status=TIMEOUT; failed=1 ;;
+    *) status="FAIL(rc=$rc)"; failed=1 ;;
+  esac
+  local detail
+  detail=$(grep -E '^[0-9]+ passed, [0-9]+ failed|^SKIPPED' "$logs/$name.log" | tail -1 || true)
+  summary+=("$(printf '%-22s %-12s %4ss  %s' "$name" "$status" "$((SECONDS - start))" "$detail")")
+  echo "=== $name: $status after $((SECONDS - start)) s"
+  return 0
+}
+
+# jget FILE KEY: a number or word from the one-line JSON objects share_gpu
+# and batonctl write (no jq on the GPU machine).
+jget() {
+  sed -n "s/.*\"$2\": \"\{0,1\}\([^,\"}]*\).*/\1/p" "$1" 2>/dev/null | head -1
+}
+
+cli=()
+[[ -d .deps/CLI ]] && cli=(-DCLI11_INCLUDE_DIR="$root/.deps")
+step configure 180 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DBATON_ENABLE_LLVM=OFF "${cli[@]}" ${BATON_CMAKE_ARGS:-}
+step build 600 cmake --build "$build" --target baton-ptx share_gpu batonctl
+if ((failed)); then
+  tail -n 30 "$logs/configure.log" "$logs/build.log"
+  exit 1
+fi
+share_gpu=$build/test/share/share_gpu
+batonctl=$build/tools/batonctl/batonctl
+xformed=$build/xformed-share
+step transform 60 scripts/transform-tree.sh "$build/tools/baton-ptx/baton-ptx" \
+  "$xformed" test/gpu/kernels
+record=$xformed/record.ptx
+
+step share_check 300 "$share_gpu" check "$record"
+if grep -q '^SKIPPED' "$logs/share_check.log"; then
+  printf '%s\n' "${summary[@]}"
+  echo "no GPU: nothing measured"
+  exit 0
+fi
+
+results=()
+# scenario NAME SETUP: SETUP is alone, timeslice or baton.
+scenario() {
+  local name=$1 setup=$2
+  local reg=/baton-bench-$$-$name share=() bepid=
+  [[ $setup == baton ]] || share=(--no-share)
+  echo "=== scenario $name ($setup)"
+  if [[ $setup != alone ]]; then
+    timeout $((lc_seconds + 60)) "$share_gpu" be "$record" --registry "$reg" \
+      "${share[@]}" --seconds $((lc_seconds + 3)) --name bench-be \
+      --json "$logs/$name-be.json" >"$logs/$name-be.log" 2>&1 &
+    bepid=$!
+    sleep 1.5 # BE running before the first LC request
+  fi
+  local watch=
+  if [[ $setup == baton ]]; then
+    "$batonctl" -r "$reg" --watch -i 0.5 --json >"$logs/$name-batonctl.jsonl" 2>&1 &
+    watch=$!
+  fi
+  local rc=0
+  timeout $((lc_seconds + 60)) "$share_gpu" lc "$record" --registry "$reg" \
+    "${share[@]}" --seconds "$lc_seconds" --name bench-lc \
+    --json "$logs/$name-lc.json" >"$logs/$name-lc.log" 2>&1 || rc=$?
+  [[ -n $bepid ]] && { wait "$bepid" || rc=$?; }
+  [[ -n $watch ]] && { kill "$watch" 2>/dev/null || true; wait "$watch" 2>/dev/null || true; }
+  rm -f "/dev/shm$reg"
+  ((rc == 0)) || { failed=1; echo "scenario $name failed (rc=$rc): see $logs/$name-*.log"; }
+  local be=-
+  [[ -f $logs/$name-be.json ]] && be=$(jget "$logs/$name-be.json" blocks_per_s)
+  results+=("$(printf '%-16s %8s %9s %9s %9s %12s %7s %7s  %s' "$name" \
+    "$(jget "$logs/$name-lc.json" requests)" "$(jget "$logs/$name-lc.json" p50_us)" \
+    "$(jget "$logs/$name-lc.json" p99_us)" "$(jget "$logs/$name-lc.json" max_us)" \
+    "$be" "$(jget "$logs/$name-be.json" pauses)" "$(jget "$logs/$name-be.json" resumes)" \
+    "$( ((rc == 0)) && echo ok || echo "FAILED rc=$rc")")")
+}
+
+kill_results=()
+# kill_scenario NAME: BE sharing; an LC process with 200 ms requests is
+# killed in the middle of one; how long does BE stay paused?
+kill_scenario() {
+  local name=$1 reg=/baton-bench-$$-$1
+  echo "=== scenario $name"
+  timeout 120 "$share_gpu" be "$record" --registry "$reg" --seconds 8 \
+    --name bench-be --json "$logs/$name-be.json" >"$logs/$name-be.log" 2>&1 &
+  local bepid=$!
+  sleep 1.5
+  "$share_gpu" lc "$record" --registry "$reg" --seconds 30 --kernel-us 200000 \
+    --name bench-lc >"$logs/$name-lc.log" 2>&1 &
+  local lcpid=$!
+  local paused=no
+  for _ in $(seq 100); do # up to 2 s for BE to yield to it
+    "$batonctl" -r "$reg" --json >"$logs/$name-before.json" 2>/dev/null || true
+    if grep -q '"name": "bench-be"[^}]*"be_paused": true' "$logs/$name-before.json"; then
+      paused=yes
+      break
+    fi
+    sleep 0.02
+  done
+  local t0 released=never
+  t0=$(date +%s%N)
+  kill -9 "$lcpid" 2>/dev/null || true
+  for _ in $(seq 250); do # up to 5 s
+    "$batonctl" -r "$reg" --json >"$logs/$name-after.json" 2>/dev/null || true
+    if grep -q '"name": "bench-be"[^}]*"be_paused": false' "$logs/$name-after.json"; then
+      released=$(( ($(date +%s%N) - t0) / 1000000 ))ms
+      break
+    fi
+    sleep 0.02
+  done
+  wait "$lcpid" 2>/dev/null || true
+  local rc=0
+  wait "$bepid" || rc=$?
+  rm -f "/dev/shm$reg"
+  local ok=ok
+  if [[ $paused != yes || $released == never || $rc != 0 ]]; then
+    ok="FAILED (rc=$rc)"
+    failed=1
+  fi
+  kill_results+=("$(printf '%-16s %-10s %-12s %s' "$name" "$paused" "$released" "$ok")")
+}
+
+run_all() {
+  local suffix=$1
+  scenario "alone$suffix" alone
+  scenario "timeslice$suffix" timeslice
+  scenario "baton$suffix" baton
+  kill_scenario "kill$suffix"
+}
+
+run_all ""
+
+mps=no
+if command -v nvidia-cuda-mps-control >/dev/null; then
+  export CUDA_MPS_PIPE_DIRECTORY=$logs/mps-pipe CUDA_MPS_LOG_DIRECTORY=$logs/mps-log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  if nvidia-cuda-mps-control -d >"$logs/mps-start.log" 2>&1; then
+    mps=yes
+    trap 'echo quit | nvidia-cuda-mps-control >/dev/null 2>&1 || true' EXIT
+    sleep 1
+    run_all "-mps"
+    echo quit | nvidia-cuda-mps-control >/dev/null 2>&1 || true
+    trap - EXIT
+  else
+    echo "MPS daemon did not start: see $logs/mps-start.log"
+  fi
+  unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+fi
+
+{
+  echo
+  echo "================ share summary ================"
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/device: /' || true
+  printf '%s\n' "${summary[@]}"
+  grep -E '^(end on stream|BE next to|killed LC)' "$logs/share_check.log" || true
+  echo "--- LC latency (us) and BE throughput; MPS: $mps ---"
+  printf '%-16s %8s %9s %9s %9s %12s %7s %7s  %s\n' setup requests p50 p99 max \
+    "BE blocks/s" pauses resumes status
+  printf '%s\n' "${results[@]}"
+  echo "--- LC process killed mid-request: BE paused before, released after ---"
+  printf '%-16s %-10s %-12s %s\n' setup paused released status
+  printf '%s\n' "${kill_results[@]}"
+  echo "logs: $logs"
+} | tee "$logs/summary.txt"
+exit $failed
