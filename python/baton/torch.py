@@ -102,6 +102,8 @@ class _State:
         self.slo_ms = None
         self.lc_sms = 0
         self.exit_registered = False
+        self.remote_lc = False          # another process is latency-critical
+        self.remote_watch = None
 
 
 _S = _State()
@@ -233,9 +235,46 @@ def _prepare_cuda_env() -> None:
 
 
 def _update_routing() -> None:
-    route = _S.schedule == "always" or (_S.schedule == "auto"
-                                        and _S.lc_clients > 0)
+    route = _S.schedule == "always" or (
+        _S.schedule == "auto" and (_S.lc_clients > 0 or _S.remote_lc))
     _bt.set_routing(route, lc_sms=_S.lc_sms)
+
+
+def _poll_remote() -> None:
+    """One look at the GPU's registry of sharing processes (share.h): is
+    another process latency-critical? Routing follows."""
+    try:
+        present = bool(_core.remote_latency_critical())
+    except Exception:
+        present = False
+    if present != _S.remote_lc:
+        with _S.lock:
+            _S.remote_lc = present
+            if _S.installed:
+                try:
+                    _update_routing()
+                except RuntimeError as e:  # the runtime cannot start
+                    _warn(f"best-effort launches stay unrouted: {e}")
+
+
+def _watch_remote(interval: float = 0.05) -> None:
+    """Best-effort processes follow other processes' latency-critical
+    clients: in schedule "auto", launches are routed while one is
+    registered (it announces its work itself; the scheduler's BE work
+    yields to it through the registry)."""
+    if (_S.remote_watch is not None or not _core.HAS_RUNTIME
+            or os.environ.get("BATON_SHARE") == "0"):
+        return
+
+    def loop():
+        while _S.installed:
+            _poll_remote()
+            time.sleep(interval)
+        _S.remote_watch = None
+
+    _S.remote_watch = threading.Thread(target=loop, daemon=True,
+                                       name="baton-remote-lc")
+    _S.remote_watch.start()
 
 
 def _at_exit() -> None:
@@ -310,6 +349,7 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
             if ident in _S.lc_threads:
                 _leave_lc(ident)
             _S.be_threads.add(ident)
+            _watch_remote()
             _bt.set_thread_class(_bt.BEST_EFFORT, ident)
             # Threads without a class (autograd runs backward on a thread of
             # its own) are best-effort once any thread trains.

@@ -193,8 +193,16 @@ void bindRouter(py::module_ &M) {
         D["pauses"] = S.Pauses;
         D["brackets"] = S.Brackets;
         D["auto_brackets"] = S.AutoBrackets;
+        D["announced"] = S.Announced;
         return D;
       });
+  M.def("remote_latency_critical", [](int Device) {
+        py::gil_scoped_release NoGil;
+        return Router::remoteLatencyCritical(Device);
+      },
+      py::arg("device") = 0,
+      "Whether another live process of the GPU's registry (baton/share.h) "
+      "is latency-critical; False if there is no registry.");
 }
 #endif
 

@@ -1,32 +1,34 @@
 //===- Router.h - Launches the Python package hands to the scheduler -*- C++ -*-===//
 //
-// The process-wide router of baton._core. It does for the launches the
-// Python package sees (Triton kernels, named by their CUfunction, with their
-// arguments packed by the package) what lib/LaunchShim's router does for the
-// `<<<...>>>` launches of plugin-built code: it finds the kernel's variants,
-// turns each launch into a Work for one SchedulerService on the caller's
-// stream, and brackets latency-critical work that the scheduler does not
-// launch itself.
+// What baton._core adds to the process's LaunchRouter (lib/LaunchShim),
+// which owns the Runtime and the SchedulerService that the launch shim and
+// the launch interposer use too: one scheduler per process, one exit wait,
+// one membership of the GPU's registry of sharing processes (share.h).
 //
-// Two ways to find a kernel's variants:
-//  * bind(): beside the kernel in the module its loader made (Triton's
-//    cubin holds them when the PTX stage hook added them);
-//  * bindImage(): in a cubin that the package assembled from the kernel's
-//    PTX after it was loaded (Triton and Inductor cache cubins under keys
-//    that do not know about Baton, and compile in worker processes where no
-//    hook runs). The image is loaded once into the primary context.
-//
-// Latency-critical brackets come two ways: explicit (lcBegin/lcEnd, as
-// baton_lc_begin/end of the shim), or automatic: lcTouch() opens a bracket
-// when LC work is queued and a watcher thread closes it once every stream
-// touched is idle and none was touched for a grace period, so a thread that
-// only launches kernels needs no bracket of its own.
+//  * Binding: the package names a kernel by its CUfunction (Triton loaded
+//    it); bind() finds the variants beside it in its module (the PTX stage
+//    hook put them into Triton's cubin), bindImage() in a cubin the package
+//    assembled from the kernel's PTX after it was loaded (the usual case
+//    under torch.compile: Inductor compiles in worker processes, and caches
+//    cubins under keys that know nothing of Baton).
+//  * submit(): a best-effort launch of a bound kernel with the arguments
+//    the package packed, handed to LaunchRouter::submit.
+//  * Latency-critical brackets: explicit (lcBegin/lcEnd, as
+//    baton_lc_begin/end), or automatic: lcTouch() opens a bracket when LC
+//    work is queued, and a watcher thread closes it once every stream
+//    touched is idle and none was touched for a grace period; a thread that
+//    only launches kernels needs no bracket of its own. A bracket is also
+//    announced to other processes sharing the GPU (share.h), whose
+//    best-effort work then yields, unless BATON_SHARE=0.
+//  * remoteLatencyCritical(): whether another process of the GPU's
+//    registry is latency-critical (so best-effort launches are worth
+//    routing here).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_PYTHON_ROUTER_H
 #define BATON_PYTHON_ROUTER_H
 
-#include "baton/SchedulerService.h"
+#include "baton/Runtime.h"
 
 #include <chrono>
 #include <cstddef>
@@ -51,16 +53,16 @@ struct RouterStats {
   uint64_t BestEffort = 0;
   uint64_t Resumes = 0;
   uint64_t Pauses = 0;
-  uint64_t Brackets = 0;     ///< explicit LC brackets opened
-  uint64_t AutoBrackets = 0; ///< automatic LC brackets opened
+  uint64_t Brackets = 0;      ///< explicit LC brackets opened
+  uint64_t AutoBrackets = 0;  ///< automatic LC brackets opened
+  uint64_t Announced = 0;     ///< brackets announced to other processes
 };
 
 class Router {
 public:
-  /// The process's router, created on first use (a runtime for device 0 and
-  /// its scheduler thread); throws baton::Error if the runtime cannot start,
-  /// and then again on every call. Never destroyed: the process may exit
-  /// with its threads parked.
+  /// The router, created on first use over the process's LaunchRouter;
+  /// throws std::runtime_error if the runtime cannot start (no driver, no
+  /// device; LaunchRouter says why on stderr). Never destroyed.
   static Router &get();
   static bool running();
 
@@ -81,12 +83,16 @@ public:
   void synchronize();
   RouterStats stats();
 
+  /// Whether a live process of the GPU's registry (share.h) other than
+  /// this one is latency-critical. Reads the registry without joining it;
+  /// false where there is none. Needs no runtime.
+  static bool remoteLatencyCritical(int Device = 0);
+
   Router(const Router &) = delete;
   Router &operator=(const Router &) = delete;
 
 private:
   Router();
-  ~Router();
   struct Impl;
   Impl *P;
 };

@@ -186,6 +186,10 @@ class FakeCore:
         self.in_triton_cubin = in_triton_cubin
         self.submits, self.binds, self.images, self.touches = [], [], [], []
         self.started = False
+        self.remote = False
+
+    def remote_latency_critical(self, device=0):
+        return self.remote
 
     def router_start(self):
         self.started = True

@@ -101,6 +101,7 @@ class TorchPlumbingTest(unittest.TestCase):
         for k in ("CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS",
                   "BATON_TORCH", "BATON_TORCH_SCHEDULE", "BATON_LC_GRACE_US"):
             os.environ.pop(k, None)
+        os.environ["BATON_SHARE"] = "0"  # no registry watcher thread
 
     def tearDown(self):
         bt.uninstall()
@@ -221,6 +222,36 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertTrue(any("flash" in b for b in r["bypass"]))
         self.assertIn("baton.torch:", str(r))
         btorch.disable()
+
+    def test_latency_critical_process_elsewhere_turns_routing_on(self):
+        btorch.enable("best-effort")
+        self.assertIsNone(btorch._S.remote_watch)  # BATON_SHARE=0
+        self.assertFalse(bt._STATE.route_be)
+        self.core.remote = True
+        btorch._poll_remote()
+        self.assertTrue(bt._STATE.route_be)
+        btorch.set_schedule("never")
+        self.assertFalse(bt._STATE.route_be)
+        btorch.set_schedule("auto")
+        self.core.remote = False
+        btorch._poll_remote()
+        self.assertFalse(bt._STATE.route_be)
+        btorch.disable()
+
+    def test_registry_watcher_follows_other_processes(self):
+        del os.environ["BATON_SHARE"]
+        btorch.enable("best-effort")
+        watcher = btorch._S.remote_watch
+        self.assertIsNotNone(watcher)
+        self.core.remote = True
+        for _ in range(200):
+            if bt._STATE.route_be:
+                break
+            threading.Event().wait(0.01)
+        self.assertTrue(bt._STATE.route_be)
+        btorch.disable()
+        watcher.join(2)
+        self.assertFalse(watcher.is_alive())
 
     def test_prefer_triton_drops_aten_only_where_a_template_exists(self):
         aten, tmpl = ExternKernelCaller(), TritonTemplateCaller()
