@@ -5,7 +5,9 @@ For each model (a GPT-2-style language model and a small CNN), in one
 process, with deterministic settings and the same compiled kernels:
 
   1. reference: N steps with Baton installed but nothing routed
-     (schedule="never": every launch goes to Triton's own launcher);
+     (schedule="never": every launch goes to Triton's own launcher), twice:
+     if the two differ, the training itself is not deterministic here and
+     the comparison proves nothing (reported as such, exit status 3);
   2. routed: the same N steps from the same initial state with every
      best-effort Triton launch routed to the scheduler (schedule="always"),
      i.e. run as a PTB or slice variant;
@@ -18,7 +20,8 @@ for bit, across the three. It prints and writes (OUT/check-<model>.json)
 the report: kernels that got variants, were refused or not routed, and
 the kernels that bypass Baton in a profiled step. Exit status 0 when every
 model matches and kernels were routed, 1 on a mismatch, 2 if nothing was
-routed (the test would prove nothing).
+routed, 3 if the reference itself is not deterministic (the test would
+prove nothing in either case).
 
   python3 bench/torch/check_training.py [--models gpt,cnn] [--steps 12] [--out DIR]
 
@@ -121,6 +124,12 @@ def check_model(kind, args):
     reference = run_steps(step, data, args.steps)
     ref_params = params()
     log(f"{kind}: reference losses {reference[0]:.6f} .. {reference[-1]:.6f}")
+    reset()
+    again = run_steps(step, data, args.steps)
+    deterministic = torch.equal(again, reference) and all(
+        torch.equal(a, b) for a, b in zip(params(), ref_params))
+    log(f"{kind}: a second reference run is "
+        f"{'identical' if deterministic else 'DIFFERENT (not deterministic)'}")
 
     t = time.time()
     ready = baton.triton.prepare_loaded(wait=True, timeout=args.prepare_timeout,
@@ -165,12 +174,12 @@ def check_model(kind, args):
     rep = baton.torch.report(profile=profile)
     print(str(rep), flush=True)
     doc = {"model": kind, "steps": args.steps, "reference": reference.tolist(),
-           "phases": results, "report": rep}
+           "deterministic": deterministic, "phases": results, "report": rep}
     with open(os.path.join(args.out, f"check-{kind}.json"), "w") as f:
         json.dump(doc, f, indent=1, default=str)
     ok = all(r["same_losses"] and r["same_parameters"] for r in results.values())
     routed = results["routed"]["scheduler"]["best_effort"] > 0
-    return ok, routed, results
+    return ok, routed, deterministic, results
 
 
 def main():
@@ -186,13 +195,17 @@ def main():
         print("SKIPPED: no CUDA device", flush=True)
         return 77
     workloads.deterministic()
-    baton.torch.enable("best-effort", schedule="never")
+    # BATON_SHARE=0: this process alone decides (no registry of other
+    # processes); attention as Triton kernels: flash attention's backward
+    # is not deterministic, and this way attention is routed too.
+    os.environ["BATON_SHARE"] = "0"
+    baton.torch.enable("best-effort", schedule="never", attention="triton")
     log(f"torch {torch.__version__}, triton "
         f"{__import__('triton').__version__}, {torch.cuda.get_device_name()}")
     summary, status = [], 0
     for kind in args.models.split(","):
         try:
-            ok, routed, results = check_model(kind, args)
+            ok, routed, deterministic, results = check_model(kind, args)
         except Exception as e:  # keep checking the other model
             import traceback
             traceback.print_exc()
@@ -201,15 +214,20 @@ def main():
             continue
         routed_n = results["routed"]["scheduler"]["best_effort"]
         pauses = results["preempted"]["scheduler"]["pauses"]
-        verdict = "PASS" if ok and routed else ("FAIL" if not ok else "NOT ROUTED")
+        if not deterministic:
+            verdict, code = "INCONCLUSIVE (training not deterministic here)", 3
+        elif not ok:
+            verdict, code = "FAIL", 1
+        elif not routed:
+            verdict, code = "NOT ROUTED", 2
+        else:
+            verdict, code = "PASS", 0
         summary.append(f"{kind}: {verdict}: losses and parameters "
                        f"{'identical' if ok else 'DIFFER'} over {args.steps} "
                        f"steps; {routed_n} launches routed, {pauses} pauses "
                        f"in the preempted run")
-        if not ok:
-            status = 1
-        elif not routed and status == 0:
-            status = 2
+        if status != 1 and code:
+            status = code if code == 1 else max(status, code)
     print("\n==== check_training summary ====")
     for line in summary:
         print(line)

@@ -104,7 +104,9 @@ class CNN(nn.Module):
 
     def forward(self, x, targets):
         y = self.layers(self.stem(x))
-        logits = self.fc(F.adaptive_avg_pool2d(y, 1).flatten(1))
+        # A mean, not adaptive_avg_pool2d: its CUDA backward has no
+        # deterministic implementation.
+        logits = self.fc(y.mean(dim=(2, 3)))
         return F.cross_entropy(logits.float(), targets)
 
 
@@ -160,7 +162,9 @@ def deterministic():
     """Settings under which two runs of the same kernels give the same
     bits (the environment variable must be set before CUDA starts)."""
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
-    torch.use_deterministic_algorithms(True)
+    # warn_only: an op without a deterministic implementation warns instead
+    # of failing; check_training.py then sees two reference runs differ.
+    torch.use_deterministic_algorithms(True, warn_only=True)
     torch.backends.cudnn.deterministic = True
     torch.backends.cudnn.benchmark = False
     torch.backends.cuda.matmul.allow_tf32 = False
