@@ -112,7 +112,8 @@ baton_share_status baton_share_join(const char *registry, int device,
                                     baton_share *out);
 
 /* Leaves: waits (at most the lease) for work ended on streams to reach its
-   point, frees the slot, stops the thread. NULL is ignored. */
+   point, frees the slot, stops the thread. No other call with `share` may
+   be in progress or follow. NULL is ignored. */
 void baton_share_leave(baton_share share);
 
 /* --- Latency-critical processes ------------------------------------------ */
@@ -141,7 +142,8 @@ baton_share_status baton_share_set_lease(baton_share share, unsigned ms);
 
 /* 1 while any live process (this one included) has LC work outstanding:
    this process's BE work should stay paused; else 0, and -1 for a bad or
-   forked handle. Counts the changes in the slot (pauses, resumes). Cheap:
+   forked handle. Counts the changes in the slot (pauses, resumes); a
+   process that has not asked for a second counts as not yielding. Cheap:
    atomic reads of the registry; a peer's pid is checked at most every
    10 ms. */
 int baton_share_should_yield(baton_share share);

@@ -269,6 +269,8 @@ void Member::keep() {
         beat(Now);
         if (Ends && !Lost)
           expire(Now);
+        if (Class == BATON_SHARE_BEST_EFFORT)
+          forgetStaleYield(Now);
         NextBeat = Now + nsOf(HeartbeatPeriod);
       }
       if (Ends && Ends->eventsPending())
@@ -289,16 +291,30 @@ bool Member::shouldYield() {
   requireClass(BATON_SHARE_BEST_EFFORT, "baton_share_should_yield");
   bool Busy = lcOutstanding() != 0;
   std::lock_guard Lock(PeersMutex);
-  if (Busy != Yielding && !Lost) {
+  AskedNs = nowNs();
+  setYielding(Busy);
+  return Busy;
+}
+
+void Member::setYielding(bool Yield) {
+  if (Yield != Yielding && !Lost) {
     Slot &S = mine();
-    field(Busy ? S.Pauses : S.Resumes).fetch_add(1, Relaxed);
-    if (Busy)
+    field(Yield ? S.Pauses : S.Resumes).fetch_add(1, Relaxed);
+    if (Yield)
       field(S.Flags).fetch_or(FlagYielding, Relaxed);
     else
       field(S.Flags).fetch_and(~uint32_t(FlagYielding), Relaxed);
   }
-  Yielding = Busy;
-  return Busy;
+  Yielding = Yield;
+}
+
+/// A scheduler asks while it has work to hold back (SchedulerService asks
+/// on every poll while it has work); one that has not asked for SilentAfter
+/// holds nothing back, whatever it was told last.
+void Member::forgetStaleYield(uint64_t Now) {
+  std::lock_guard Lock(PeersMutex);
+  if (Yielding && Now > AskedNs + nsOf(SilentAfter))
+    setYielding(false);
 }
 
 void Member::countLaunches(uint64_t N) {

@@ -71,6 +71,8 @@ private:
   void keep();                 ///< the keeper thread
   void expire(uint64_t Now);   ///< with Mutex held
   void beat(uint64_t Now);
+  void setYielding(bool Yield); ///< with PeersMutex held
+  void forgetStaleYield(uint64_t Now);
 
   Segment Seg;
   baton_share_class Class;
@@ -90,9 +92,10 @@ private:
   std::optional<StreamEnds> Ends; ///< LC members only
   std::thread Keeper;
 
-  std::mutex PeersMutex; ///< guards Peers and Yielding
+  std::mutex PeersMutex; ///< guards Peers, Yielding and AskedNs
   PeerCheck Peers[SlotCount];
   bool Yielding = false;
+  uint64_t AskedNs = 0; ///< when shouldYield() was last called
 };
 
 } // namespace baton::share

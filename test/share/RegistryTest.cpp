@@ -95,6 +95,26 @@ TEST(ShareRegistry, AnnounceAndEnd) {
   EXPECT_EQ(List[1].be_launches, 5u);
 }
 
+TEST(ShareRegistry, ABestEffortProcessThatStopsAskingStopsYielding) {
+  ScratchRegistry R;
+  Handle Lc = join(R.name(), BATON_SHARE_LATENCY_CRITICAL);
+  Handle Be = join(R.name(), BATON_SHARE_BEST_EFFORT);
+  ASSERT_EQ(baton_share_set_lease(Lc.get(), 60000), BATON_SHARE_OK);
+  uint64_t T = 0;
+  ASSERT_EQ(baton_share_announce(Lc.get(), &T), BATON_SHARE_OK);
+  EXPECT_EQ(baton_share_should_yield(Be.get()), 1);
+  EXPECT_EQ(listOf(R.name()).at(1).be_paused, 1);
+  // Its scheduler went idle: after a second without asking it holds
+  // nothing back, though the LC work is still outstanding.
+  auto Took = waitFor([&] { return listOf(R.name()).at(1).be_paused == 0; },
+                      3s);
+  EXPECT_GE(Took, 900ms);
+  EXPECT_LT(Took, 1500ms);
+  EXPECT_EQ(listOf(R.name()).at(1).be_resumes, 1u);
+  EXPECT_EQ(baton_share_should_yield(Be.get()), 1); // asks again
+  EXPECT_EQ(listOf(R.name()).at(1).be_pauses, 2u);
+}
+
 TEST(ShareRegistry, CallsOfTheOtherClassAreRefused) {
   ScratchRegistry R;
   Handle Lc = join(R.name(), BATON_SHARE_LATENCY_CRITICAL);
