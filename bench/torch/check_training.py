@@ -171,7 +171,7 @@ def check_model(kind, args):
     x, y = data[0]
     profile = baton.torch.profile_bypass(lambda: step(x, y))
     baton.torch.set_schedule("never")
-    rep = baton.torch.report(profile=profile)
+    rep = baton.torch.report(profile=profile, launched_since=since)
     print(str(rep), flush=True)
     doc = {"model": kind, "steps": args.steps, "reference": reference.tolist(),
            "deterministic": deterministic, "phases": results, "report": rep}

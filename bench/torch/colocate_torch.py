@@ -97,6 +97,7 @@ class TrainThread(threading.Thread):
         self.trainer = None
         self.error = None
         self.warm_s = 0.0
+        self.since = None  # time.monotonic() after compilation
 
     def run(self):
         try:
@@ -112,7 +113,7 @@ class TrainThread(threading.Thread):
             data = workloads.batches(self.args.train, "bench", 8)
             self.trainer = workloads.Trainer(step, data)
             self.trainer.run(self.stop, steps=3)  # compiles
-            since = time.monotonic()
+            since = self.since = time.monotonic()
             self.trainer.run(self.stop, steps=5)
             if self.baton:
                 ready = baton.triton.prepare_loaded(wait=True, timeout=240,
@@ -158,7 +159,7 @@ def train_alone(args):
         n = len(trainer.trainer.stamps)
         time.sleep(args.train_for)
         result["routed_steps_per_s"] = steps_per_s(trainer.trainer.stamps[n:])
-        result["report"] = baton.torch.report()
+        result["report"] = baton.torch.report(launched_since=trainer.since)
     trainer.stop.set()
     trainer.join()
     result["loss"] = float(trainer.trainer.last_loss)
@@ -209,7 +210,7 @@ def role_main(args):
         result["stamps"] = trainer.trainer.stamps
         result["loss"] = float(trainer.trainer.last_loss)
     if args.system == "baton":
-        result["report"] = baton.torch.report()
+        result["report"] = baton.torch.report(launched_since=trainer.since)
     print(json.dumps(result, default=str), flush=True)
 
 

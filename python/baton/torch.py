@@ -493,9 +493,12 @@ class Report(dict):
         return "\n".join(lines)
 
 
-def report(profile: Optional[dict] = None) -> Report:
+def report(profile: Optional[dict] = None,
+           launched_since: Optional[float] = None) -> Report:
     """What Baton does for this process (see Report). `profile`: the result
-    of profile_bypass(), included if given."""
+    of profile_bypass(), included if given; `launched_since`: list only
+    kernels launched since then (a time.monotonic() value, e.g. taken after
+    compilation, so that discarded autotuning candidates drop out)."""
     r = Report()
     r["schedule"] = _S.schedule
     r["priority_threads"] = {"best-effort": len(_S.be_threads),
@@ -503,7 +506,7 @@ def report(profile: Optional[dict] = None) -> Report:
     r["routing"] = _bt._STATE.route_be
     r["settings"] = dict(_S.applied_settings)
     r["settings_missing"] = list(_S.missing_settings)
-    r["kernels"] = _bt.kernels()
+    r["kernels"] = _bt.kernels(launched_since)
     r["slo_ms"] = _S.slo_ms
     bypass = []
     try:

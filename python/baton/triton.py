@@ -537,13 +537,17 @@ def clear_thread_class(thread: Optional[int] = None) -> None:
     st.thread_class = table
 
 
-def kernels() -> list:
-    """One entry per kernel name seen through a BatonLauncher: whether its
-    launches are routed, its variants and where they come from, why not,
-    and how many launches were scheduled / passed through / LC."""
+def kernels(launched_since: Optional[float] = None) -> list:
+    """One entry per kernel name seen through a BatonLauncher (launched
+    since `launched_since`, a time.monotonic() value, if given: autotuning
+    candidates that were discarded drop out): whether its launches are
+    routed, its variants and where they come from, why not, and how many
+    launches were scheduled / passed through / LC."""
     st = _STATE
     by_name: dict = {}
     for launcher in list(st.launchers):
+        if launched_since is not None and launcher.last_launch < launched_since:
+            continue
         e = by_name.setdefault(launcher.name, {
             "name": launcher.name, "state": "not launched", "variants": (),
             "source": "", "reason": launcher.unroutable or "",
