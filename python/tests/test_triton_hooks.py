@@ -114,6 +114,14 @@ class TritonHooksTest(unittest.TestCase):
     def wait(self):
         bt.prepare_loaded(wait=True, timeout=60)
 
+    def first_launch(self, launcher):
+        """The first routed launch, while its variants are being prepared:
+        it passes through; then waits for the preparation."""
+        self.gate.clear()
+        self.launch(launcher)
+        self.gate.set()
+        self.wait()
+
     # tests
     def test_install_and_uninstall(self):
         self.assertIs(self.driver().launcher_cls, bt.BatonLauncher)
@@ -211,8 +219,7 @@ class TritonHooksTest(unittest.TestCase):
         launcher = self.load(name="smid_probe",
                              ptx_file=str(CORPUS / "nvcc" / "refuse_smid.ptx"))
         bt.set_routing(True)
-        self.launch(launcher)
-        self.wait()
+        self.first_launch(launcher)
         self.launch(launcher)
         self.assertEqual(self.core.submits, [])
         self.assertEqual(len(FakeCudaLauncher.launches), 2)
@@ -224,8 +231,7 @@ class TritonHooksTest(unittest.TestCase):
     def test_no_ptx_kept(self):
         launcher = self.load(ptx_file=None)
         bt.set_routing(True)
-        self.launch(launcher)
-        self.wait()
+        self.first_launch(launcher)
         self.assertIn("no PTX", bt.kernels()[0]["reason"])
 
     def test_unroutable_kernels(self):
@@ -245,8 +251,7 @@ class TritonHooksTest(unittest.TestCase):
         launcher = self.load(shared=232448 - 16)
         self.assertFalse(launcher.prepare_metadata["ptb_allowed"])
         bt.set_routing(True)
-        self.launch(launcher)
-        self.wait()
+        self.first_launch(launcher)
         ptx = self.assembled[0][0]
         self.assertIn("__baton_slice(", ptx)
         self.assertNotIn("__baton_ptb(", ptx)
@@ -255,8 +260,7 @@ class TritonHooksTest(unittest.TestCase):
         self.core.in_triton_cubin = True
         launcher = self.load(shared=232448 - 16)
         bt.set_routing(True)
-        self.launch(launcher)
-        self.wait()
+        self.first_launch(launcher)
         kernel = bt._STATE.kernels[FUNCTION]
         self.assertEqual(kernel.source, "baton-cubin")
         self.assertNotIn("__baton_ptb(", self.assembled[0][0])
@@ -264,8 +268,7 @@ class TritonHooksTest(unittest.TestCase):
     def test_arguments_that_do_not_pack_pass_through(self):
         launcher = self.load()
         bt.set_routing(True)
-        self.launch(launcher)
-        self.wait()
+        self.first_launch(launcher)
         launcher(977, 1, 1, 0, FUNCTION, ("p",), None, None, None,
                  "not a tensor", Tensor(1), Tensor(2), 5, 1024)
         self.assertEqual(self.core.submits, [])
@@ -274,8 +277,7 @@ class TritonHooksTest(unittest.TestCase):
     def test_refused_submit_passes_through(self):
         launcher = self.load()
         bt.set_routing(True)
-        self.launch(launcher)
-        self.wait()
+        self.first_launch(launcher)
 
         def refuse(*a):
             raise RuntimeError("no such kernel")
