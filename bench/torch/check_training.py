@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """GPU correctness test of baton.torch: training results are unchanged.
 
-For each model (a GPT-2-style language model and a small CNN), in one
-process, with deterministic settings and the same compiled kernels:
+For each model (a GPT-2-style language model, a small CNN, and the GPT
+again with Inductor's persistent TMA matmul template among the candidates),
+in one process, with deterministic settings and the same compiled kernels:
 
   1. reference: N steps with Baton installed but nothing routed
      (schedule="never": every launch goes to Triton's own launcher), twice:
@@ -23,7 +24,8 @@ model matches and kernels were routed, 1 on a mismatch, 2 if nothing was
 routed, 3 if the reference itself is not deterministic (the test would
 prove nothing in either case).
 
-  python3 bench/torch/check_training.py [--models gpt,cnn] [--steps 12] [--out DIR]
+  python3 bench/torch/check_training.py [--models gpt,cnn,gpt-tma] [--steps 12]
+                                        [--out DIR] [--budget 330]
 
 Needs PYTHONPATH with the built package (bench/torch/run.sh sets it).
 """
@@ -97,9 +99,16 @@ def run_steps(step, data, steps):
     return torch.stack(losses).float().cpu()
 
 
-def check_model(kind, args):
-    log(f"{kind}: building")
+def check_model(name, args):
+    """name: "gpt", "cnn", or "gpt-tma" (the GPT with Inductor's persistent
+    TMA matmul template among the autotuning candidates: device-side TMA
+    descriptors in global scratch)."""
+    kind = name.split("-")[0]
+    log(f"{name}: building")
     model, opt = workloads.build(kind, "check")
+    import torch._inductor.config as inductor_config
+    tma = inductor_config.triton.enable_persistent_tma_matmul
+    inductor_config.triton.enable_persistent_tma_matmul = name.endswith("-tma")
     compiled = torch.compile(model)
     step = workloads.make_step(compiled, opt)
     data = workloads.batches(kind, "check", 4)
@@ -116,25 +125,28 @@ def check_model(kind, args):
 
     baton.torch.set_schedule("never")
     t = time.time()
-    log(f"{kind}: compiling (one step)")
-    run_steps(step, data, 1)
-    log(f"{kind}: compiled in {time.time() - t:.1f} s")
+    log(f"{name}: compiling (one step)")
+    try:
+        run_steps(step, data, 1)
+    finally:
+        inductor_config.triton.enable_persistent_tma_matmul = tma
+    log(f"{name}: compiled in {time.time() - t:.1f} s")
     reset()
     since = time.monotonic()  # kernels of the steps, not autotuning's
     reference = run_steps(step, data, args.steps)
     ref_params = params()
-    log(f"{kind}: reference losses {reference[0]:.6f} .. {reference[-1]:.6f}")
+    log(f"{name}: reference losses {reference[0]:.6f} .. {reference[-1]:.6f}")
     reset()
     again = run_steps(step, data, args.steps)
     deterministic = torch.equal(again, reference) and all(
         torch.equal(a, b) for a, b in zip(params(), ref_params))
-    log(f"{kind}: a second reference run is "
+    log(f"{name}: a second reference run is "
         f"{'identical' if deterministic else 'DIFFERENT (not deterministic)'}")
 
     t = time.time()
     ready = baton.triton.prepare_loaded(wait=True, timeout=args.prepare_timeout,
                                         launched_since=since)
-    log(f"{kind}: variants ready for {ready} kernels in {time.time() - t:.1f} s")
+    log(f"{name}: variants ready for {ready} kernels in {time.time() - t:.1f} s")
 
     results = {}
     for phase in ("routed", "preempted"):
@@ -156,14 +168,14 @@ def check_model(kind, args):
         results[phase] = {"losses": losses.tolist(), "same_losses": same_loss,
                           "same_parameters": same_params, "scheduler": delta,
                           "brackets": brackets}
-        log(f"{kind}: {phase}: losses {'==' if same_loss else '!='} reference, "
+        log(f"{name}: {phase}: losses {'==' if same_loss else '!='} reference, "
             f"parameters {'==' if same_params else '!='}; routed launches "
             f"{delta['best_effort']}, pauses {delta['pauses']}, resumes "
             f"{delta['resumes']}, brackets {brackets}")
         if not same_loss:
             for i, (a, b) in enumerate(zip(reference.tolist(), losses.tolist())):
                 if a != b:
-                    log(f"{kind}:   step {i}: reference {a!r} {phase} {b!r}")
+                    log(f"{name}:   step {i}: reference {a!r} {phase} {b!r}")
 
     # What bypasses Baton, from one profiled routed step.
     reset()
@@ -173,19 +185,27 @@ def check_model(kind, args):
     baton.torch.set_schedule("never")
     rep = baton.torch.report(profile=profile, launched_since=since)
     print(str(rep), flush=True)
-    doc = {"model": kind, "steps": args.steps, "reference": reference.tolist(),
+    doc = {"model": name, "steps": args.steps, "reference": reference.tolist(),
            "deterministic": deterministic, "phases": results, "report": rep}
-    with open(os.path.join(args.out, f"check-{kind}.json"), "w") as f:
+    with open(os.path.join(args.out, f"check-{name}.json"), "w") as f:
         json.dump(doc, f, indent=1, default=str)
     ok = all(r["same_losses"] and r["same_parameters"] for r in results.values())
     routed = results["routed"]["scheduler"]["best_effort"] > 0
+    features = {}
+    for k in rep["kernels"]:
+        if k["state"] == "ready" and k["scheduled"]:
+            for f in k.get("features", ()):
+                features[f] = features.get(f, 0) + 1
+    results["features"] = features
     return ok, routed, deterministic, results
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--models", default="gpt,cnn")
+    p.add_argument("--models", default="gpt,cnn,gpt-tma")
+    p.add_argument("--budget", type=float, default=330,
+                   help="seconds: a model is not started after this")
     p.add_argument("--steps", type=int, default=12)
     p.add_argument("--out", default=os.environ.get("OUT", "."))
     p.add_argument("--prepare-timeout", type=float, default=240)
@@ -203,7 +223,12 @@ def main():
     log(f"torch {torch.__version__}, triton "
         f"{__import__('triton').__version__}, {torch.cuda.get_device_name()}")
     summary, status = [], 0
+    start = time.time()
     for kind in args.models.split(","):
+        if time.time() - start > args.budget:
+            summary.append(f"{kind}: NOT RUN (past the {args.budget:.0f} s "
+                           f"budget)")
+            continue
         try:
             ok, routed, deterministic, results = check_model(kind, args)
         except Exception as e:  # keep checking the other model
@@ -222,10 +247,12 @@ def main():
             verdict, code = "NOT ROUTED", 2
         else:
             verdict, code = "PASS", 0
+        kinds = ", ".join(f"{f} {n}" for f, n in sorted(
+            results["features"].items())) or "none"
         summary.append(f"{kind}: {verdict}: losses and parameters "
                        f"{'identical' if ok else 'DIFFER'} over {args.steps} "
                        f"steps; {routed_n} launches routed, {pauses} pauses "
-                       f"in the preempted run")
+                       f"in the preempted run; routed kernels using {kinds}")
         if status != 1 and code:
             status = code if code == 1 else max(status, code)
     print("\n==== check_training summary ====")

@@ -89,6 +89,7 @@ class _Kernel:
     variants: tuple = ()
     refusals: tuple = ()
     reason: str = ""                 # why it is not routed
+    features: tuple = ()             # "wgmma", "tma", "global-scratch"
     future: Any = None
 
 
@@ -220,9 +221,25 @@ def _ptx_of(loaded: _Loaded) -> Optional[str]:
     return None
 
 
+def _features(ptx: Optional[str], md) -> tuple:
+    """What the report says about a kernel's kind (Hopper matmul templates
+    use wgmma, TMA and global scratch)."""
+    found = []
+    if ptx and "wgmma." in ptx:
+        found.append("wgmma")
+    if ptx and "cp.async.bulk.tensor" in ptx:
+        found.append("tma")
+    if md.get("global_scratch"):
+        found.append("global-scratch")
+    return tuple(found)
+
+
 def _prepare(function: int, kernel: _Kernel, md) -> None:
     """Finds or builds the variants of one kernel and binds them."""
     try:
+        loaded = _STATE.loaded.get(function)
+        ptx = _ptx_of(loaded) if loaded else None
+        kernel.features = _features(ptx, md)
         binding = _core.bind(function)
         # Variants in Triton's cubin (the compile hook ran), unless its PTB
         # variant would need more shared memory than the device has: then
@@ -233,8 +250,6 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
             kernel.variants = tuple(v for v in ("slice", "ptb") if binding[v])
             kernel.state = _READY
             return
-        loaded = _STATE.loaded.get(function)
-        ptx = _ptx_of(loaded) if loaded else None
         if ptx is None:
             kernel.reason = ("no PTX kept for it (Triton cache entry without "
                              ".ptx, e.g. TRITON_STORE_BINARY_ONLY=1)")
@@ -360,6 +375,7 @@ class BatonLauncher:
             # The PTB variant needs 48 bytes of dynamic shared memory more.
             "ptb_allowed": not max_shared or
             self.shared + _core.PTB_DYNAMIC_SHARED_BYTES <= max_shared,
+            "global_scratch": getattr(metadata, "global_scratch_size", 0) or 0,
         }
         st.launchers.add(self)
 
@@ -551,7 +567,7 @@ def kernels(launched_since: Optional[float] = None) -> list:
         e = by_name.setdefault(launcher.name, {
             "name": launcher.name, "state": "not launched", "variants": (),
             "source": "", "reason": launcher.unroutable or "",
-            "refusals": [], "scheduled": 0, "passed_through": 0,
+            "refusals": [], "features": (), "scheduled": 0, "passed_through": 0,
             "latency_critical": 0})
         e["scheduled"] += launcher.scheduled
         e["passed_through"] += launcher.passed
@@ -566,6 +582,7 @@ def kernels(launched_since: Optional[float] = None) -> list:
             else:
                 e["state"] = k.state
                 e["variants"] = k.variants
+                e["features"] = k.features
                 e["source"] = k.source
                 e["reason"] = k.reason or e["reason"]
                 e["refusals"] = [str(r) for r in k.refusals]
