@@ -73,7 +73,11 @@ typedef enum baton_share_status {
 
 typedef enum baton_share_class {
   BATON_SHARE_BEST_EFFORT = 1,
-  BATON_SHARE_LATENCY_CRITICAL = 2
+  BATON_SHARE_LATENCY_CRITICAL = 2,
+  /* Not a class: makes any int a value of the type, so that a caller
+     passing a wrong number (ctypes) gets an error, not undefined
+     behaviour. */
+  BATON_SHARE_CLASS_MAX_ENUM = 0x7fffffff
 } baton_share_class;
 
 /* How baton_share_end_on_stream learns that a stream reached its point. */
