@@ -523,7 +523,14 @@ def set_routing(best_effort: bool, *, lc_sms: Optional[int] = None,
         raise RuntimeError("baton._core was built without the runtime")
     if best_effort:
         _core.router_start()
+    turned_on = bool(best_effort) and not st.route_be
     st.route_be = bool(best_effort)
+    if turned_on and st.installed:
+        # The kernels the job has been launching lately get their variants
+        # now, in the background, rather than one by one at their first
+        # routed launch (older ones are mostly discarded autotuning
+        # candidates).
+        prepare_loaded(wait=False, launched_since=_now() - 5.0)
     if lc_sms is not None:
         st.lc_sms = int(lc_sms)
     if grace_us is not None:
