@@ -30,6 +30,21 @@ if os.path.exists(nvcc):
 config.substitutions.append(("%cuda-bin", cuda_bin))
 config.substitutions.append(("%fatbinary", os.path.join(cuda_bin, "fatbinary")))
 
+# The launch interposer (test/Preload): %preloaded runs a command with it in
+# LD_PRELOAD (after the sanitizer's runtime in a sanitized build).
+if config.baton_preload:
+    config.available_features.add("preload")
+    preloads = [config.baton_preload]
+    env = ""
+    if config.asan_runtime:
+        preloads.insert(0, config.asan_runtime)
+        env = " ASAN_OPTIONS=verify_asan_link_order=0:detect_leaks=0"
+    config.substitutions.append(("%preloaded", "env LD_PRELOAD=" +
+                                 ":".join(preloads) + env))
+    config.substitutions.append(("%preload", config.baton_preload))
+else:
+    config.excludes += ["Preload"]
+
 # The LLVM front end (test/LLVM: opt + FileCheck on IR; test/Clang: CUDA
 # through clang -fpass-plugin), only where the plugin is built.
 if config.baton_plugin:

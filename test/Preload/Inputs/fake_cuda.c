@@ -1,0 +1,169 @@
+/* A stand-in for libcuda.so.1 on machines without a GPU, for the tests of
+   the launch interposer. It answers cuGetProcAddress like the driver (its
+   own functions for the names it knows, a function failing with
+   CUDA_ERROR_NO_DEVICE for the others), counts the launches that reach it,
+   and with FAKE_CUDA_LOG=1 prints each cuGetProcAddress query with the
+   object that made it, so a test can see who called the driver. A
+   CUfunction here is a pointer to the kernel's name.
+
+   Link it with -Wl,-Bsymbolic: its own references to its functions must
+   not bind to the interposer's exports of the same names. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_NO_DEVICE = 100 };
+enum { PER_THREAD_DEFAULT_STREAM = 2 };
+
+static int Launches;
+static unsigned LastGridX;
+static const char *LastEntry = "";
+
+int fake_launches(void) { return Launches; }
+unsigned fake_last_grid_x(void) { return LastGridX; }
+const char *fake_last_entry(void) { return LastEntry; }
+
+static CUresult noDevice(void) { return CUDA_ERROR_NO_DEVICE; }
+
+CUresult cuInit(unsigned Flags) { return CUDA_SUCCESS; }
+CUresult cuDriverGetVersion(int *Version) {
+  *Version = 13000;
+  return CUDA_SUCCESS;
+}
+CUresult cuCtxGetCurrent(void **Context) {
+  *Context = NULL;
+  return CUDA_SUCCESS;
+}
+CUresult cuFuncGetName(const char **Name, void *F) {
+  *Name = (const char *)F;
+  return CUDA_SUCCESS;
+}
+/* Every fake kernel takes one pointer. */
+CUresult cuFuncGetParamInfo(void *F, size_t Index, size_t *Offset,
+                            size_t *Size) {
+  if (Index > 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *Offset = 0;
+  *Size = 8;
+  return CUDA_SUCCESS;
+}
+
+static CUresult launch(const char *Entry, unsigned GridX) {
+  ++Launches;
+  LastGridX = GridX;
+  LastEntry = Entry;
+  return CUDA_SUCCESS;
+}
+CUresult cuLaunchKernel(void *F, unsigned GX, unsigned GY, unsigned GZ,
+                        unsigned BX, unsigned BY, unsigned BZ, unsigned Shm,
+                        void *Stream, void **Params, void **Extra) {
+  return launch("cuLaunchKernel", GX);
+}
+CUresult cuLaunchKernel_ptsz(void *F, unsigned GX, unsigned GY, unsigned GZ,
+                             unsigned BX, unsigned BY, unsigned BZ,
+                             unsigned Shm, void *Stream, void **Params,
+                             void **Extra) {
+  return launch("cuLaunchKernel_ptsz", GX);
+}
+struct LaunchConfig {
+  unsigned GX, GY, GZ, BX, BY, BZ, Shm;
+  void *Stream;
+  void *Attrs;
+  unsigned NumAttrs;
+};
+CUresult cuLaunchKernelEx(const struct LaunchConfig *C, void *F, void **Params,
+                          void **Extra) {
+  return launch("cuLaunchKernelEx", C->GX);
+}
+CUresult cuLaunchKernelEx_ptsz(const struct LaunchConfig *C, void *F,
+                               void **Params, void **Extra) {
+  return launch("cuLaunchKernelEx_ptsz", C->GX);
+}
+CUresult cuLaunchCooperativeKernel(void *F, unsigned GX, unsigned GY,
+                                   unsigned GZ, unsigned BX, unsigned BY,
+                                   unsigned BZ, unsigned Shm, void *Stream,
+                                   void **Params) {
+  return launch("cuLaunchCooperativeKernel", GX);
+}
+CUresult cuLaunchCooperativeKernel_ptsz(void *F, unsigned GX, unsigned GY,
+                                        unsigned GZ, unsigned BX, unsigned BY,
+                                        unsigned BZ, unsigned Shm,
+                                        void *Stream, void **Params) {
+  return launch("cuLaunchCooperativeKernel_ptsz", GX);
+}
+CUresult cuGraphLaunch(void *Graph, void *Stream) {
+  return launch("cuGraphLaunch", 0);
+}
+CUresult cuGraphLaunch_ptsz(void *Graph, void *Stream) {
+  return launch("cuGraphLaunch_ptsz", 0);
+}
+CUresult cuMemAlloc_v2(unsigned long long *Ptr, size_t Size) {
+  return CUDA_ERROR_NO_DEVICE;
+}
+
+CUresult cuGetProcAddress_v2(const char *Symbol, void **Pfn, int Version,
+                             unsigned long long Flags, int *Status);
+CUresult cuGetProcAddress(const char *Symbol, void **Pfn, int Version,
+                          unsigned long long Flags);
+
+static void logQuery(const char *Entry, const char *Symbol, void *Caller) {
+  const char *Log = getenv("FAKE_CUDA_LOG");
+  if (!Log || strcmp(Log, "1") != 0)
+    return;
+  Dl_info Info;
+  const char *From = "?";
+  if (dladdr(Caller, &Info) && Info.dli_fname) {
+    From = strrchr(Info.dli_fname, '/');
+    From = From ? From + 1 : Info.dli_fname;
+  }
+  fprintf(stderr, "fake: %s(%s) from %s\n", Entry, Symbol, From);
+}
+
+static void *lookup(const char *Symbol, int Version, unsigned long long Flags) {
+  int PerThread = (Flags & PER_THREAD_DEFAULT_STREAM) != 0;
+  struct {
+    const char *Name;
+    void *Legacy, *PerThread;
+  } Table[] = {
+      {"cuInit", (void *)cuInit, (void *)cuInit},
+      {"cuDriverGetVersion", (void *)cuDriverGetVersion,
+       (void *)cuDriverGetVersion},
+      {"cuCtxGetCurrent", (void *)cuCtxGetCurrent, (void *)cuCtxGetCurrent},
+      {"cuFuncGetName", (void *)cuFuncGetName, (void *)cuFuncGetName},
+      {"cuFuncGetParamInfo", (void *)cuFuncGetParamInfo,
+       (void *)cuFuncGetParamInfo},
+      {"cuLaunchKernel", (void *)cuLaunchKernel, (void *)cuLaunchKernel_ptsz},
+      {"cuLaunchKernelEx", (void *)cuLaunchKernelEx,
+       (void *)cuLaunchKernelEx_ptsz},
+      {"cuLaunchCooperativeKernel", (void *)cuLaunchCooperativeKernel,
+       (void *)cuLaunchCooperativeKernel_ptsz},
+      {"cuGraphLaunch", (void *)cuGraphLaunch, (void *)cuGraphLaunch_ptsz},
+      {"cuMemAlloc", (void *)cuMemAlloc_v2, (void *)cuMemAlloc_v2},
+  };
+  if (strcmp(Symbol, "cuGetProcAddress") == 0)
+    return Version >= 12000 ? (void *)cuGetProcAddress_v2
+                            : (void *)cuGetProcAddress;
+  for (size_t I = 0; I < sizeof(Table) / sizeof(Table[0]); ++I)
+    if (strcmp(Table[I].Name, Symbol) == 0)
+      return PerThread ? Table[I].PerThread : Table[I].Legacy;
+  return (void *)noDevice;
+}
+
+CUresult cuGetProcAddress_v2(const char *Symbol, void **Pfn, int Version,
+                             unsigned long long Flags, int *Status) {
+  logQuery("cuGetProcAddress_v2", Symbol, __builtin_return_address(0));
+  *Pfn = lookup(Symbol, Version, Flags);
+  if (Status)
+    *Status = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuGetProcAddress(const char *Symbol, void **Pfn, int Version,
+                          unsigned long long Flags) {
+  logQuery("cuGetProcAddress", Symbol, __builtin_return_address(0));
+  *Pfn = lookup(Symbol, Version, Flags);
+  return CUDA_SUCCESS;
+}
