@@ -160,12 +160,37 @@ CUresult launchKernel(Hook H, bool PerThread, CUfunction F, unsigned GridX,
   }
 }
 
-bool isCooperative(const CUlaunchConfig &Config) {
-  for (unsigned A = 0; A < Config.numAttrs; ++A)
-    if (Config.attrs[A].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE &&
-        Config.attrs[A].value.cooperative)
-      return true;
-  return false;
+/// How the attributes of a cuLaunchKernelEx launch let it be scheduled: not
+/// at all if one changes what the launch means (clusters, programmatic
+/// dependent launches, completion events, cooperative launches), which the
+/// variants do not model. Hints that only tune performance (L2 access
+/// policy, priority, memory synchronisation domains, shared-memory carveout)
+/// and attributes set to "off" are no obstacle; a scheduled launch runs
+/// without them.
+std::optional<Unchanged> attributesAllowScheduling(const CUlaunchConfig &C) {
+  for (unsigned A = 0; A < C.numAttrs; ++A) {
+    const CUlaunchAttribute &Attr = C.attrs[A];
+    switch (Attr.id) {
+    case CU_LAUNCH_ATTRIBUTE_IGNORE:
+    case CU_LAUNCH_ATTRIBUTE_ACCESS_POLICY_WINDOW:
+    case CU_LAUNCH_ATTRIBUTE_PRIORITY:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN_MAP:
+    case CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN:
+    case CU_LAUNCH_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+      break;
+    case CU_LAUNCH_ATTRIBUTE_COOPERATIVE:
+      if (Attr.value.cooperative)
+        return Unchanged::Cooperative;
+      break;
+    case CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION:
+      if (Attr.value.programmaticStreamSerializationAllowed)
+        return Unchanged::LaunchAttributes;
+      break;
+    default:
+      return Unchanged::LaunchAttributes;
+    }
+  }
+  return std::nullopt;
 }
 
 CUresult launchKernelEx(Hook H, bool PerThread, const CUlaunchConfig *Config,
@@ -187,12 +212,8 @@ CUresult launchKernelEx(Hook H, bool PerThread, const CUlaunchConfig *Config,
                  Params,
                  Extra};
   try {
-    if (C.numAttrs)
-      // Attributes (clusters, cooperative launches, programmatic stream
-      // serialisation, ...) change what a launch means; variants do not
-      // model them.
-      I->unchanged(F, isCooperative(C) ? Unchanged::Cooperative
-                                       : Unchanged::LaunchAttributes);
+    if (std::optional<Unchanged> Why = attributesAllowScheduling(C))
+      I->unchanged(F, *Why);
     else if (std::optional<CUresult> Scheduled = I->schedule(L))
       return *Scheduled;
     return issueUnchanged(*I, L.stream(), Issue);

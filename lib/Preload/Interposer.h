@@ -9,8 +9,8 @@
 //    runs as PTB workers (or slices) that pause and resume. Anything else
 //    runs unchanged, each kind and kernel reported once with BATON_VERBOSE:
 //    kernels without variants (refused, SASS only, or in no side module),
-//    arguments passed through `extra`, launch attributes (cooperative ones
-//    included), cooperative launches, CUDA graphs, launches in a context
+//    arguments passed through `extra`, launch attributes that change what
+//    a launch means, cooperative launches, CUDA graphs, launches in a context
 //    other than the scheduler's (device 0's primary context);
 //  * latency-critical: every launch runs unchanged, announced to the
 //    processes sharing the GPU (baton/share.h) before it is issued and

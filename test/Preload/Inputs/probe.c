@@ -165,10 +165,15 @@ int main(int argc, char **argv) {
                                     NULL));
   struct LaunchConfig Config = {9, 1, 1, 32, 1, 1, 0, NULL, NULL, 0};
   report("cuLaunchKernelEx", Ex(&Config, Kernel, Params, NULL));
-  struct LaunchAttr Cooperative = {2, {0}, {{0}}};
-  Cooperative.Value.Cooperative = 1;
-  Config.Attrs = &Cooperative;
+  /* Attribute ids and values as in cuda.h's CUlaunchAttributeID. */
+  struct LaunchAttr Attr = {8, {0}, {{0}}}; /* priority: only a hint */
+  Config.Attrs = &Attr;
   Config.NumAttrs = 1;
+  report("cuLaunchKernelEx with a priority", Ex(&Config, "_Z6hintedPf", Params, NULL));
+  Attr.Id = 4; /* a cluster dimension */
+  report("cuLaunchKernelEx with a cluster", Ex(&Config, "_Z9clusteredPf", Params, NULL));
+  Attr.Id = 2; /* cooperative */
+  Attr.Value.Cooperative = 1;
   Config.GX = 10;
   report("cuLaunchKernelEx cooperative", Ex(&Config, Kernel, Params, NULL));
   report("cuLaunchCooperativeKernel",
