@@ -182,6 +182,9 @@ typedef struct baton_share_process {
   uint64_t be_pauses;          /* times it began yielding to LC work */
   uint64_t be_resumes;         /* times it stopped yielding */
   int32_t be_paused;           /* yielding now */
+  /* Not alive because its process is gone (else, if not alive, its
+     heartbeat stopped: stopped, hung, or in another pid namespace). */
+  int32_t dead;
 } baton_share_process;
 
 /* Reads `registry` (NULL: the default for `device`) without joining or

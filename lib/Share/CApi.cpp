@@ -73,7 +73,8 @@ baton_share_process describe(const SlotView &V, uint64_t Now) {
   P.slot = V.Index;
   P.pid = int32_t(V.Id.Pid);
   P.cls = V.Class;
-  P.alive = V.beating(Now) && liveness(V.Id) != Liveness::Dead;
+  P.dead = liveness(V.Id) == Liveness::Dead;
+  P.alive = V.beating(Now) && !P.dead;
   std::memcpy(P.name, V.Name, sizeof(P.name));
   P.heartbeat_age_us = microsBetween(V.HeartbeatNs, Now);
   P.joined_age_us = microsBetween(V.JoinedNs, Now);

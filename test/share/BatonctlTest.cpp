@@ -87,7 +87,7 @@ TEST(Batonctl, Json) {
   Outcome Out = batonctl(std::string("--json -r ") + R.name());
   ASSERT_EQ(Out.Status, 0) << Out.Output;
   EXPECT_NE(Out.Output.find("\"name\": \"inference\", \"class\": \"LC\", "
-                            "\"alive\": true, \"state\": \"busy\""),
+                            "\"alive\": true, \"dead\": false, \"state\": \"busy\""),
             std::string::npos)
       << Out.Output;
   EXPECT_NE(Out.Output.find("\"lc_outstanding\": 1"), std::string::npos);
@@ -122,6 +122,8 @@ TEST(Batonctl, ShowsDeadProcesses) {
     _exit(0); // never leaves
   }
   waitpid(Child, nullptr, 0);
+  // Dead, not silent, even once its heartbeat is old.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
   Outcome Out = batonctl(std::string("-r ") + R.name());
   EXPECT_EQ(Out.Status, 0);
   EXPECT_TRUE(std::regex_search(

@@ -252,6 +252,7 @@ TEST(ShareProcesses, StaleSlotsAreReclaimedByTheNextJoin) {
   ASSERT_EQ(List.size(), 1u);
   EXPECT_STREQ(List[0].name, "gone");
   EXPECT_EQ(List[0].alive, 0); // listing changes nothing
+  EXPECT_EQ(List[0].dead, 1);
   BeMember Be(R.name());
   List = listOf(R.name());
   ASSERT_EQ(List.size(), 1u);
@@ -275,6 +276,7 @@ TEST(ShareProcesses, SilentPeerStopsCountingAndComesBack) {
   auto List = listOf(R.name());
   ASSERT_EQ(List.size(), 2u); // alive: not reclaimed
   EXPECT_EQ(List[1].alive, 0);
+  EXPECT_EQ(List[1].dead, 0); // silent
   kill(Lc.pid(), SIGCONT); // beats again within a heartbeat period
   EXPECT_LT(waitFor([&] { return Be.yields(); }, 2s), 500ms);
   EXPECT_EQ(listOf(R.name()).at(1).alive, 1);

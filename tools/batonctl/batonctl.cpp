@@ -40,7 +40,7 @@ const char *endPathName(baton_share_end_path P) {
 
 const char *stateOf(const baton_share_process &P) {
   if (!P.alive)
-    return P.heartbeat_age_us > 1000000 ? "silent" : "dead";
+    return P.dead ? "dead" : "silent";
   if (P.cls == BATON_SHARE_LATENCY_CRITICAL)
     return P.lc_outstanding ? "busy" : "idle";
   return P.be_paused ? "paused" : "running";
@@ -110,14 +110,16 @@ void printJson(const std::string &Registry,
     const baton_share_process &P = List[I];
     std::printf(
         "%s{\"slot\": %u, \"pid\": %d, \"name\": %s, \"class\": \"%s\", "
-        "\"alive\": %s, \"state\": \"%s\", \"heartbeat_age_us\": %" PRIu64
+        "\"alive\": %s, \"dead\": %s, \"state\": \"%s\", "
+        "\"heartbeat_age_us\": %" PRIu64
         ", \"joined_age_us\": %" PRIu64 ", \"lc_announced\": %" PRIu64
         ", \"lc_ended\": %" PRIu64 ", \"lc_outstanding\": %" PRIu64
         ", \"lc_expired\": %" PRIu64 ", \"lease_ms\": %u, \"end_path\": "
         "\"%s\", \"be_launches\": %" PRIu64 ", \"be_pauses\": %" PRIu64
         ", \"be_resumes\": %" PRIu64 ", \"be_paused\": %s}",
         I ? ", " : "", P.slot, P.pid, jsonString(P.name).c_str(),
-        className(P.cls), P.alive ? "true" : "false", stateOf(P),
+        className(P.cls), P.alive ? "true" : "false",
+        P.dead ? "true" : "false", stateOf(P),
         P.heartbeat_age_us, P.joined_age_us, P.lc_announced, P.lc_ended,
         P.lc_outstanding, P.lc_expired, P.lease_ms, endPathName(P.end_path),
         P.be_launches, P.be_pauses, P.be_resumes,
