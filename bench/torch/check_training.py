@@ -42,7 +42,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-# Before CUDA starts: deterministic cuBLAS; Baton's driver settings.
+# Before CUDA starts: deterministic cuBLAS; Baton's driver settings. Every
+# Triton kernel is routed, however short (the default routes kernels of 30
+# us and more): this is a test of the variants.
+os.environ.setdefault("BATON_ROUTE_MIN_US", "0")
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 os.environ.setdefault("CUDA_MODULE_LOADING", "EAGER")
 os.environ.setdefault("CUDA_DEVICE_MAX_CONNECTIONS", "32")

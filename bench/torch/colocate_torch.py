@@ -17,7 +17,8 @@ Systems, each in fresh processes:
   baton-alone    training alone under baton.torch.enable("best-effort"):
                  first with no latency-critical client (launches not
                  routed: the cost of the hooks), then schedule="always"
-                 (every launch routed: the cost of variants and scheduler)
+                 (kernels of 30 us or more routed, the default; then every
+                 kernel): the cost of variants and scheduler
   baton          both jobs in one process: training thread
                  enable("best-effort"), inference thread
                  enable("latency-critical"); nothing else changed
@@ -154,11 +155,18 @@ def train_alone(args):
     result["steps_per_s"] = steps_per_s(list(trainer.trainer.stamps))
     if args.system == "baton-alone":
         import baton.torch
-        baton.torch.set_schedule("always")
-        time.sleep(1.0)
-        n = len(trainer.trainer.stamps)
-        time.sleep(args.train_for)
-        result["routed_steps_per_s"] = steps_per_s(trainer.trainer.stamps[n:])
+        import baton.triton
+
+        def phase():
+            time.sleep(1.0)  # the first routed steps time short kernels
+            n = len(trainer.trainer.stamps)
+            time.sleep(args.train_for)
+            return steps_per_s(trainer.trainer.stamps[n:])
+
+        baton.torch.set_schedule("always")  # kernels of 30 us and more
+        result["routed_steps_per_s"] = phase()
+        baton.triton.set_routing(True, min_route_us=0)  # every kernel
+        result["routed_all_steps_per_s"] = phase()
         result["report"] = baton.torch.report(launched_since=trainer.since)
     trainer.stop.set()
     trainer.join()
@@ -332,6 +340,7 @@ def orchestrate(args):
                                     "baton-alone/train", args.timeout)
                 ta["baton_not_routed"] = trained["steps_per_s"]
                 ta["baton_routed"] = trained["routed_steps_per_s"]
+                ta["baton_routed_all"] = trained["routed_all_steps_per_s"]
                 results["baton_alone_report"] = trained.get("report")
             elif system in ("timeslice", "mps"):
                 env = None
@@ -380,7 +389,8 @@ def print_table(results):
         for key, what in (("default", "PyTorch defaults, no Baton"),
                           ("settings", "Baton's Inductor settings, no Baton"),
                           ("baton_not_routed", "baton.torch.enable, nothing routed"),
-                          ("baton_routed", "baton.torch.enable, every launch routed")):
+                          ("baton_routed", "enable, kernels >= 30 us routed"),
+                          ("baton_routed_all", "enable, every kernel routed")):
             if key in ta:
                 print(f"training alone, {what:<40} {ta[key]:8.2f} steps/s "
                       f"({ta[key] / ref:.3f}x)")

@@ -472,9 +472,12 @@ class Report(dict):
         for k in ks:
             variants = ",".join(k["variants"]) or "-"
             extra = f"  ({k['reason']})" if k["reason"] else ""
-            lines.append(f"  {k['name'][:60]:<60} {k['state']:<13} "
-                         f"{variants:<9} routed {k['scheduled']:>6} "
-                         f"passed {k['passed_through']:>6}{extra}")
+            timed = (f"{k['time_us']:>8.1f} us" if "time_us" in k
+                     else " " * 11)
+            lines.append(f"  {k['name'][:56]:<56} {k['state']:<13} "
+                         f"{variants:<9}{timed} routed {k['scheduled']:>6} "
+                         f"passed {k['passed_through']:>6} short "
+                         f"{k.get('short', 0):>6}{extra}")
         for b in self.get("bypass", []):
             lines.append(f"bypasses Baton: {b}")
         prof = self.get("bypass_profile")

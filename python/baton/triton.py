@@ -27,8 +27,11 @@ processes where no hook of this process runs, and Triton and Inductor cache
 cubins under keys that know nothing of Baton. Preparation runs on a thread
 pool; until a kernel's variants are ready its launches pass through.
 
-Which launches are routed: see set_routing() and set_thread_class(). A
-launch is never routed (it passes through, counted in report()) when the
+Which launches are routed: see set_routing() and set_thread_class().
+While routing is on, best-effort launches first wait on the host while a
+latency-critical bracket is open (baton._core.be_gate), and kernels
+shorter than BATON_ROUTE_MIN_US (timed on their first routed launches) run
+as originals. A launch is never routed (it passes through, counted in report()) when the
 kernel has no variants (refused, or no PTX kept), uses thread-block
 clusters, a cooperative grid or programmatic dependent launch, runs on a
 device other than 0, or its arguments do not pack into the kernel's
@@ -108,6 +111,15 @@ class _State:
         self.lc_sms = 0
         self.grace_us = 200.0
         self.prepare_eagerly = os.environ.get("BATON_TRITON_PREPARE") == "eager"
+        # Kernels shorter than this (median of `samples` timed launches)
+        # are not routed: they finish about as soon as a pause would stop
+        # them, and routing costs host time per launch. 0 routes all.
+        self.min_route_us = float(os.environ.get("BATON_ROUTE_MIN_US", "30"))
+        self.samples = 3
+        # Best-effort threads wait on the host, at most this long, while a
+        # latency-critical bracket is open (0: they do not).
+        self.gate_max_us = 1000.0 * float(
+            os.environ.get("BATON_BE_GATE_MAX_MS", "100"))
         self.loaded: dict = {}       # CUfunction -> _Loaded
         self.kernels: dict = {}      # CUfunction -> _Kernel
         self.launchers = weakref.WeakSet()
@@ -354,7 +366,11 @@ class BatonLauncher:
         self.last_launch = 0.0
         self.scheduled = 0
         self.passed = 0
+        self.short = 0          # not routed: shorter than min_route_us
+        self.held = 0           # waited on the host for a bracket to close
         self.latency_critical = 0
+        self.time_us = None     # median duration, once measured
+        self.timed = 0          # launches timed so far
         self._packer = None
         try:
             self.device = st.driver.get_current_device()
@@ -411,14 +427,39 @@ class BatonLauncher:
         if not st.route_be or self.unroutable is not None or gx * gy * gz == 0:
             self.passed += 1
             return self.base(gx, gy, gz, stream, function, *args)
+        if st.gate_max_us and _core.be_gate(st.gate_max_us):
+            self.held += 1
         kernel = st.kernels.get(function)
         if kernel is None:
             kernel = _request(function, self)
+        if st.min_route_us > 0 and (self.time_us is None
+                                    or self.time_us < st.min_route_us):
+            if self.time_us is None and not self._measure(function, stream):
+                if self.timed < st.samples:  # time this launch
+                    self.timed += 1
+                    self.passed += 1
+                    token = _core.time_begin(function, stream)
+                    self.base(gx, gy, gz, stream, function, *args)
+                    _core.time_end(token, stream)
+                    return
+                self.passed += 1  # samples still running on the GPU
+                return self.base(gx, gy, gz, stream, function, *args)
+            if self.time_us < st.min_route_us:
+                self.short += 1
+                return self.base(gx, gy, gz, stream, function, *args)
         if kernel.state != _READY or not self._submit(kernel, gx, gy, gz,
                                                       stream, function, args):
             self.passed += 1
             return self.base(gx, gy, gz, stream, function, *args)
         self.scheduled += 1
+
+    def _measure(self, function, stream) -> bool:
+        """Sets time_us once enough timed launches have completed."""
+        us = _core.kernel_time_us(function, _STATE.samples)
+        if us < 0:
+            return False
+        self.time_us = us
+        return True
 
     def _submit(self, kernel, gx, gy, gz, stream, function, args) -> bool:
         launch_metadata, enter_hook, exit_hook = args[1], args[2], args[3]
@@ -514,11 +555,14 @@ def _reset() -> None:
 
 
 def set_routing(best_effort: bool, *, lc_sms: Optional[int] = None,
-                grace_us: Optional[float] = None) -> None:
+                grace_us: Optional[float] = None,
+                min_route_us: Optional[float] = None) -> None:
     """Whether best-effort launches go to the scheduler (else they pass
     through, as without Baton); the SMs and grace period of automatic
-    latency-critical brackets."""
+    latency-critical brackets; the shortest kernel routed (0: all)."""
     st = _STATE
+    if min_route_us is not None:
+        st.min_route_us = float(min_route_us)
     if best_effort and not _core.HAS_RUNTIME:
         raise RuntimeError("baton._core was built without the runtime")
     if best_effort:
@@ -578,6 +622,10 @@ def kernels(launched_since: Optional[float] = None) -> list:
             "latency_critical": 0})
         e["scheduled"] += launcher.scheduled
         e["passed_through"] += launcher.passed
+        e["short"] = e.get("short", 0) + launcher.short
+        e["held"] = e.get("held", 0) + launcher.held
+        if launcher.time_us is not None:
+            e["time_us"] = round(launcher.time_us, 1)
         e["latency_critical"] += launcher.latency_critical
         for function in launcher.functions:
             k = st.kernels.get(function)

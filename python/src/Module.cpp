@@ -177,7 +177,40 @@ void bindRouter(py::module_ &M) {
       "Latency-critical work was just queued on `stream`: opens a bracket if "
       "none is open; it closes once every stream touched is idle and none "
       "was touched for grace_us.");
-  M.def("lc_active", [] { return Router::get().lcActive(); });
+  M.def("lc_open", [] { return Router::get().lcOpen(); },
+        "Whether a latency-critical bracket is open.");
+  M.def("be_gate", [](double MaxUs) -> double {
+        Router &R = Router::get();
+        if (!R.lcOpen())
+          return 0.0; // the common case: no wait, the GIL kept
+        py::gil_scoped_release NoGil;
+        return double(R.waitWhileLc(
+                          std::chrono::microseconds(int64_t(MaxUs)))
+                          .count());
+      },
+      py::arg("max_us") = 100000.0,
+      "Called by best-effort threads before a launch: returns at once "
+      "unless a latency-critical bracket is open, else waits (without the "
+      "GIL) until it closes, at most max_us; returns the microseconds "
+      "waited.");
+  M.def("time_begin", [](uint64_t Function, uint64_t Stream) {
+        return Router::get().timeBegin(handle<CUfunction>(Function),
+                                       handle<CUstream>(Stream));
+      },
+      py::arg("function"), py::arg("stream"),
+      "Records the start of a timed launch of `function` on `stream`; "
+      "returns a token for time_end (0 if no event could be made).");
+  M.def("time_end", [](uint64_t Token, uint64_t Stream) {
+        Router::get().timeEnd(Token, handle<CUstream>(Stream));
+      },
+      py::arg("token"), py::arg("stream"));
+  M.def("kernel_time_us", [](uint64_t Function, size_t Samples) {
+        return Router::get().kernelTimeUs(handle<CUfunction>(Function),
+                                          Samples);
+      },
+      py::arg("function"), py::arg("samples") = 3,
+      "Median duration of the timed launches of `function`, in "
+      "microseconds, once `samples` of them have completed; else -1.");
   M.def("synchronize", [] {
         py::gil_scoped_release NoGil;
         Router::get().synchronize();
@@ -194,6 +227,8 @@ void bindRouter(py::module_ &M) {
         D["brackets"] = S.Brackets;
         D["auto_brackets"] = S.AutoBrackets;
         D["announced"] = S.Announced;
+        D["gate_waits"] = S.GateWaits;
+        D["gate_wait_us"] = S.GateWaitUs;
         return D;
       });
   M.def("remote_latency_critical", [](int Device) {

@@ -11,6 +11,7 @@
 #include "baton/share.h"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +22,7 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -31,24 +33,46 @@ using Steady = std::chrono::steady_clock;
 
 namespace {
 
-/// The two driver calls the bracket watcher makes itself. libcuda.so.1 is
-/// loaded already (the runtime opened it), so this only looks them up.
-struct WatcherDriver {
+/// The driver calls the router makes itself (the runtime's table is
+/// private to it): stream queries for the bracket watcher, events for
+/// kernel timing. libcuda.so.1 is loaded already (the runtime opened it);
+/// entry points are resolved for this header's CUDA version, as the
+/// runtime resolves its own.
+struct RouterDriver {
   CUresult (*StreamQuery)(CUstream) = nullptr;
   CUresult (*CtxSetCurrent)(CUcontext) = nullptr;
+  CUresult (*EventCreate)(CUevent *, unsigned) = nullptr;
+  CUresult (*EventDestroy)(CUevent) = nullptr;
+  CUresult (*EventRecord)(CUevent, CUstream) = nullptr;
+  CUresult (*EventQuery)(CUevent) = nullptr;
+  CUresult (*EventElapsedTime)(float *, CUevent, CUevent) = nullptr;
 
-  WatcherDriver() {
+  RouterDriver() {
     void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!Lib)
       Lib = dlopen("libcuda.so.1", RTLD_NOW);
-    if (!Lib)
-      throw std::runtime_error("baton: libcuda.so.1 cannot be opened");
-    StreamQuery = reinterpret_cast<decltype(StreamQuery)>(
-        dlsym(Lib, "cuStreamQuery"));
-    CtxSetCurrent = reinterpret_cast<decltype(CtxSetCurrent)>(
-        dlsym(Lib, "cuCtxSetCurrent"));
-    if (!StreamQuery || !CtxSetCurrent)
-      throw std::runtime_error("baton: libcuda.so.1 lacks cuStreamQuery");
+    auto *GetProc = Lib ? reinterpret_cast<decltype(&::cuGetProcAddress)>(
+                              dlsym(Lib, "cuGetProcAddress_v2"))
+                        : nullptr;
+    if (!GetProc)
+      throw std::runtime_error("baton: libcuda.so.1 cannot be used");
+    auto Resolve = [&](const char *Name, auto &Fn) {
+      void *P = nullptr;
+      CUdriverProcAddressQueryResult Found;
+      if (GetProc(Name, &P, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
+                  &Found) != CUDA_SUCCESS ||
+          Found != CU_GET_PROC_ADDRESS_SUCCESS || !P)
+        throw std::runtime_error(std::string("baton: libcuda.so.1 lacks ") +
+                                 Name);
+      Fn = reinterpret_cast<std::remove_reference_t<decltype(Fn)>>(P);
+    };
+    Resolve("cuStreamQuery", StreamQuery);
+    Resolve("cuCtxSetCurrent", CtxSetCurrent);
+    Resolve("cuEventCreate", EventCreate);
+    Resolve("cuEventDestroy", EventDestroy);
+    Resolve("cuEventRecord", EventRecord);
+    Resolve("cuEventQuery", EventQuery);
+    Resolve("cuEventElapsedTime", EventElapsedTime);
   }
 };
 
@@ -70,7 +94,7 @@ constexpr auto Renew = std::chrono::milliseconds(250);
 
 struct Router::Impl {
   LaunchRouter &LR;
-  WatcherDriver Driver;
+  RouterDriver Driver;
 
   std::mutex Mutex;
   /// Per Triton CUfunction, the kernel whose variants its launches run.
@@ -91,6 +115,28 @@ struct Router::Impl {
   uint64_t AutoTicket = 0;
   Steady::time_point AutoTicketAt;
   std::map<uint64_t, uint64_t> ExplicitTickets; ///< bracket id -> ticket
+  std::set<uint64_t> ExplicitIds;               ///< explicit brackets open
+  /// Brackets open (explicit and automatic): read without a lock by
+  /// best-effort threads before each launch.
+  std::atomic<int> Open{0};
+  std::condition_variable Closed; ///< notified with BracketMutex held
+  uint64_t GateWaits = 0, GateWaitUs = 0;
+
+  /// Kernel timing: per kernel, completed samples (microseconds) and the
+  /// event pairs still in flight.
+  struct Timing {
+    std::vector<float> Done;
+    std::vector<std::pair<CUevent, CUevent>> Pending;
+  };
+  std::mutex TimingMutex;
+  std::unordered_map<CUfunction, Timing> Timings;
+  std::map<uint64_t, std::pair<CUfunction, CUevent>> Begun; ///< token -> begin
+  uint64_t NextToken = 1;
+
+  void closed() {
+    Open.fetch_sub(1, std::memory_order_release);
+    Closed.notify_all();
+  }
 
   explicit Impl(LaunchRouter &LR) : LR(LR) {}
 
@@ -165,6 +211,7 @@ struct Router::Impl {
       Touched.clear();
       endTicket(AutoTicket);
       AutoTicket = 0;
+      closed();
       try {
         LR.service().endExternal(Work);
       } catch (const std::exception &E) {
@@ -276,6 +323,8 @@ uint64_t Router::lcBegin(uint32_t Sms) {
   uint64_t Id = P->LR.service().beginExternal(Sms);
   std::lock_guard Lock(P->BracketMutex);
   ++P->Brackets;
+  P->ExplicitIds.insert(Id);
+  P->Open.fetch_add(1, std::memory_order_release);
   if (uint64_t Ticket = P->announce())
     P->ExplicitTickets[Id] = Ticket;
   return Id;
@@ -284,14 +333,14 @@ uint64_t Router::lcBegin(uint32_t Sms) {
 void Router::lcEnd(uint64_t Id) {
   if (!Id)
     return;
-  {
-    std::lock_guard Lock(P->BracketMutex);
-    if (auto It = P->ExplicitTickets.find(Id); It != P->ExplicitTickets.end()) {
-      P->endTicket(It->second);
-      P->ExplicitTickets.erase(It);
-    }
-  }
   P->LR.service().endExternal(Id);
+  std::lock_guard Lock(P->BracketMutex);
+  if (auto It = P->ExplicitTickets.find(Id); It != P->ExplicitTickets.end()) {
+    P->endTicket(It->second);
+    P->ExplicitTickets.erase(It);
+  }
+  if (P->ExplicitIds.erase(Id))
+    P->closed();
 }
 
 void Router::lcTouch(CUstream Stream, uint32_t Sms,
@@ -307,14 +356,93 @@ void Router::lcTouch(CUstream Stream, uint32_t Sms,
   P->AutoTicketAt = P->LastTouch;
   P->AutoWork = P->LR.service().beginExternal(Sms);
   ++P->AutoBrackets;
+  P->Open.fetch_add(1, std::memory_order_release);
   if (!P->Watcher.joinable())
     P->Watcher = std::thread([this] { P->watch(); });
   P->BracketChanged.notify_one();
 }
 
-bool Router::lcActive() {
-  std::lock_guard Lock(P->BracketMutex);
-  return P->AutoWork != 0;
+bool Router::lcOpen() const {
+  return P->Open.load(std::memory_order_acquire) > 0;
+}
+
+std::chrono::microseconds
+Router::waitWhileLc(std::chrono::microseconds Max) {
+  auto Start = Steady::now();
+  std::unique_lock Lock(P->BracketMutex);
+  P->Closed.wait_until(Lock, Start + Max, [&] {
+    return P->Open.load(std::memory_order_acquire) <= 0;
+  });
+  auto Waited =
+      std::chrono::duration_cast<std::chrono::microseconds>(Steady::now() - Start);
+  ++P->GateWaits;
+  P->GateWaitUs += uint64_t(Waited.count());
+  return Waited;
+}
+
+uint64_t Router::timeBegin(CUfunction Function, CUstream Stream) {
+  CUevent Begin = nullptr;
+  if (P->Driver.EventCreate(&Begin, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
+    return 0;
+  if (P->Driver.EventRecord(Begin, clientStream(Stream)) != CUDA_SUCCESS) {
+    P->Driver.EventDestroy(Begin);
+    return 0;
+  }
+  std::lock_guard Lock(P->TimingMutex);
+  uint64_t Token = P->NextToken++;
+  P->Begun.emplace(Token, std::pair{Function, Begin});
+  return Token;
+}
+
+void Router::timeEnd(uint64_t Token, CUstream Stream) {
+  std::pair<CUfunction, CUevent> Begun;
+  {
+    std::lock_guard Lock(P->TimingMutex);
+    auto It = P->Begun.find(Token);
+    if (It == P->Begun.end())
+      return;
+    Begun = It->second;
+    P->Begun.erase(It);
+  }
+  CUevent End = nullptr;
+  if (P->Driver.EventCreate(&End, CU_EVENT_DEFAULT) != CUDA_SUCCESS ||
+      P->Driver.EventRecord(End, clientStream(Stream)) != CUDA_SUCCESS) {
+    if (End)
+      P->Driver.EventDestroy(End);
+    P->Driver.EventDestroy(Begun.second);
+    return;
+  }
+  std::lock_guard Lock(P->TimingMutex);
+  P->Timings[Begun.first].Pending.emplace_back(Begun.second, End);
+}
+
+double Router::kernelTimeUs(CUfunction Function, size_t Samples) {
+  std::lock_guard Lock(P->TimingMutex);
+  auto It = P->Timings.find(Function);
+  if (It == P->Timings.end())
+    return -1;
+  Impl::Timing &T = It->second;
+  for (auto Pair = T.Pending.begin(); Pair != T.Pending.end();) {
+    CUresult R = P->Driver.EventQuery(Pair->second);
+    if (R == CUDA_ERROR_NOT_READY) {
+      ++Pair;
+      continue;
+    }
+    float Ms = 0;
+    if (R == CUDA_SUCCESS &&
+        P->Driver.EventElapsedTime(&Ms, Pair->first, Pair->second) ==
+            CUDA_SUCCESS)
+      T.Done.push_back(Ms * 1000.0f);
+    P->Driver.EventDestroy(Pair->first);
+    P->Driver.EventDestroy(Pair->second);
+    Pair = T.Pending.erase(Pair);
+  }
+  if (T.Done.size() < Samples || T.Done.empty())
+    return -1;
+  std::vector<float> Sorted = T.Done;
+  std::nth_element(Sorted.begin(), Sorted.begin() + Sorted.size() / 2,
+                   Sorted.end());
+  return Sorted[Sorted.size() / 2];
 }
 
 void Router::synchronize() {
@@ -326,8 +454,9 @@ void Router::synchronize() {
 RouterStats Router::stats() {
   ServiceStats S = P->LR.service().stats();
   std::lock_guard Lock(P->BracketMutex);
-  return {S.LatencyCritical, S.BestEffort, S.Resumes,    S.Pauses,
-          P->Brackets,       P->AutoBrackets, P->Announced};
+  return {S.LatencyCritical, S.BestEffort,      S.Resumes,
+          S.Pauses,          P->Brackets,       P->AutoBrackets,
+          P->Announced,      P->GateWaits,      P->GateWaitUs};
 }
 
 bool Router::remoteLatencyCritical(int Device) {

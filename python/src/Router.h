@@ -56,6 +56,8 @@ struct RouterStats {
   uint64_t Brackets = 0;      ///< explicit LC brackets opened
   uint64_t AutoBrackets = 0;  ///< automatic LC brackets opened
   uint64_t Announced = 0;     ///< brackets announced to other processes
+  uint64_t GateWaits = 0;     ///< best-effort launches held during a bracket
+  uint64_t GateWaitUs = 0;    ///< ... and how long, in total
 };
 
 class Router {
@@ -78,7 +80,24 @@ public:
   uint64_t lcBegin(uint32_t Sms);
   void lcEnd(uint64_t Id);
   void lcTouch(CUstream Stream, uint32_t Sms, std::chrono::microseconds Grace);
-  bool lcActive();
+  /// Whether a latency-critical bracket (explicit or automatic) is open.
+  /// Lock-free: best-effort threads ask before each launch.
+  bool lcOpen() const;
+  /// Blocks the calling (best-effort) thread while a bracket is open, at
+  /// most \p Max; returns how long it waited. Best-effort kernels issued
+  /// meanwhile would only wait paused on the device, or, for kernels
+  /// Baton does not route, compete with the latency-critical work; held
+  /// back on the host, they do neither, and the thread leaves the
+  /// interpreter to the latency-critical one.
+  std::chrono::microseconds waitWhileLc(std::chrono::microseconds Max);
+
+  /// Kernel timing, for routing decisions: a launch of \p Function on
+  /// \p Stream between timeBegin and timeEnd is timed with events (a few
+  /// launches per kernel). kernelTime is the median of the completed
+  /// samples once there are \p Samples of them, else a negative value.
+  uint64_t timeBegin(CUfunction Function, CUstream Stream);
+  void timeEnd(uint64_t Token, CUstream Stream);
+  double kernelTimeUs(CUfunction Function, size_t Samples);
 
   void synchronize();
   RouterStats stats();

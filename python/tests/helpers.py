@@ -187,6 +187,24 @@ class FakeCore:
         self.submits, self.binds, self.images, self.touches = [], [], [], []
         self.started = False
         self.remote = False
+        self.gate_waits = []      # be_gate calls
+        self.gate_result = 0.0
+        self.time_result = -1.0   # kernel_time_us's answer
+        self.timed = []
+
+    def be_gate(self, max_us):
+        self.gate_waits.append(max_us)
+        return self.gate_result
+
+    def time_begin(self, function, stream):
+        self.timed.append(("begin", function, stream))
+        return len(self.timed)
+
+    def time_end(self, token, stream):
+        self.timed.append(("end", token, stream))
+
+    def kernel_time_us(self, function, samples=3):
+        return self.time_result
 
     def remote_latency_critical(self, device=0):
         return self.remote

@@ -70,6 +70,7 @@ class TritonHooksTest(unittest.TestCase):
         self.cache_ctx = TempCache()
         self.cache = self.cache_ctx.__enter__()
         bt._reset()
+        bt._STATE.min_route_us = 0  # route every kernel (timing: its own test)
         bt.install(cache=self.cache)
         FakeCudaLauncher.launches = []
         self.tmp = tempfile.TemporaryDirectory()
@@ -304,6 +305,53 @@ class TritonHooksTest(unittest.TestCase):
         t.start()
         t.join()
         self.assertEqual(len(self.core.touches), 1)
+
+    def test_short_kernels_are_timed_then_not_routed(self):
+        bt._STATE.min_route_us = 30
+        launcher = self.load()
+        bt.set_routing(True)
+        self.first_launch(launcher)          # timed 1
+        for _ in range(2):                   # timed 2, 3
+            self.launch(launcher)
+        self.assertEqual([t[0] for t in self.core.timed],
+                         ["begin", "end"] * 3)
+        self.launch(launcher)                # samples still on the GPU
+        self.assertEqual(len(self.core.timed), 6)
+        self.core.time_result = 12.5         # measured: short
+        self.launch(launcher)
+        self.launch(launcher)
+        self.assertEqual(self.core.submits, [])
+        self.assertEqual((launcher.short, launcher.time_us), (2, 12.5))
+        self.assertEqual(len(FakeCudaLauncher.launches), 6)
+        (entry,) = bt.kernels()
+        self.assertEqual((entry["short"], entry["time_us"]), (2, 12.5))
+
+    def test_long_kernels_are_routed_after_timing(self):
+        bt._STATE.min_route_us = 30
+        launcher = self.load()
+        bt.set_routing(True)
+        self.first_launch(launcher)
+        self.core.time_result = 250.0
+        self.launch(launcher)
+        self.assertEqual(len(self.core.submits), 1)
+        self.assertEqual(launcher.time_us, 250.0)
+
+    def test_best_effort_launches_wait_for_open_brackets(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.core.gate_result = 0.0
+        self.first_launch(launcher)
+        self.assertEqual(self.core.gate_waits, [100000.0])
+        self.core.gate_result = 350.0        # a bracket was open
+        self.launch(launcher)
+        self.assertEqual(launcher.held, 1)
+        bt._STATE.gate_max_us = 0            # BATON_BE_GATE_MAX_MS=0
+        self.launch(launcher)
+        self.assertEqual(len(self.core.gate_waits), 2)
+        # Not routed (schedule off): no gate.
+        bt.set_routing(False)
+        self.launch(launcher)
+        self.assertEqual(len(self.core.gate_waits), 2)
 
     def test_grid_of_zero_blocks_is_triton_s_business(self):
         launcher = self.load()
