@@ -22,6 +22,8 @@ Systems, each in fresh processes:
   baton          both jobs in one process: training thread
                  enable("best-effort"), inference thread
                  enable("latency-critical"); nothing else changed
+  baton-procs    the same in two processes: they meet in the GPU's registry
+                 of sharing processes (baton/share.h)
   priority       both in one process, inference on a high-priority stream
   timeslice      two processes, the driver's time slicing
   mps            two processes under the MPS daemon (if it starts)
@@ -49,7 +51,8 @@ sys.path.insert(0, os.path.join(REPO, "bench", "colocation"))
 
 import colocate as co  # noqa: E402  (inference workload, serve(), MPS)
 
-BATON_SYSTEMS = ("baton", "baton-alone")
+BATON_SYSTEMS = ("baton", "baton-alone", "baton-procs")
+PAIRS = ("timeslice", "mps", "baton-procs")  # two processes
 BATON_ENV = {"CUDA_MODULE_LOADING": "EAGER", "CUDA_DEVICE_MAX_CONNECTIONS": "32"}
 
 
@@ -183,10 +186,11 @@ def role_main(args):
     if args.role == "train":
         return train_alone(args)
     result = {"system": args.system, "role": args.role}
-    if args.system == "baton":
+    if args.system in ("baton", "baton-procs"):
         import baton.torch
         baton.torch.enable("latency-critical")  # a high-priority stream
-        baton.torch.set_schedule("never")       # until training is warm
+        if args.system == "baton":
+            baton.torch.set_schedule("never")   # until training is warm
         stream = torch.cuda.current_stream()
     else:
         stream = torch.cuda.Stream(priority=-1)
@@ -219,15 +223,22 @@ def role_main(args):
         result["loss"] = float(trainer.trainer.last_loss)
     if args.system == "baton":
         result["report"] = baton.torch.report(launched_since=trainer.since)
+    elif args.system == "baton-procs":
+        result["report"] = baton.torch.report()
     print(json.dumps(result, default=str), flush=True)
 
 
 def train_role_for_pair(args):
     """The training process of a two-process system: warms up, says ready,
-    trains until told to stop on stdin, then prints its stamps."""
+    trains until told to stop on stdin, then prints its stamps. Under
+    baton-procs it enables best-effort work and nothing else: its launches
+    are routed once the inference process registers as latency-critical."""
     import baton.torch
-    baton.torch.apply_inductor_settings("best-effort")
-    trainer = TrainThread(args)
+    if args.system == "baton-procs":
+        trainer = TrainThread(args, baton_priority="best-effort")
+    else:
+        baton.torch.apply_inductor_settings("best-effort")
+        trainer = TrainThread(args)
     trainer.start()
     trainer.ready.wait()
     if trainer.error:
@@ -342,7 +353,7 @@ def orchestrate(args):
                 ta["baton_routed"] = trained["routed_steps_per_s"]
                 ta["baton_routed_all"] = trained["routed_all_steps_per_s"]
                 results["baton_alone_report"] = trained.get("report")
-            elif system in ("timeslice", "mps"):
+            elif system in PAIRS:
                 env = None
                 if system == "mps":
                     env, why = co.start_mps()
@@ -406,7 +417,7 @@ def main():
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--out", required=True)
     p.add_argument("--systems", default="settings,alone,baton-alone,baton,"
-                   "priority,mps,timeslice")
+                   "baton-procs,priority,mps,timeslice")
     p.add_argument("--loads", default="0.2,0.5,0.8")
     p.add_argument("--window", type=float, default=3.0,
                    help="seconds of requests per load")
@@ -431,7 +442,7 @@ def main():
     if args.role == "train-pair":
         train_role_for_pair(args)
     elif args.role:
-        if args.role == "infer" and args.system in ("timeslice", "mps"):
+        if args.role == "infer" and args.system in PAIRS:
             args.role = "infer-pair"
         role_main(args)
     else:
