@@ -41,6 +41,7 @@ namespace {
 struct RouterDriver {
   CUresult (*StreamQuery)(CUstream) = nullptr;
   CUresult (*CtxSetCurrent)(CUcontext) = nullptr;
+  CUresult (*CtxGetCurrent)(CUcontext *) = nullptr;
   CUresult (*EventCreate)(CUevent *, unsigned) = nullptr;
   CUresult (*EventDestroy)(CUevent) = nullptr;
   CUresult (*EventRecord)(CUevent, CUstream) = nullptr;
@@ -68,6 +69,7 @@ struct RouterDriver {
     };
     Resolve("cuStreamQuery", StreamQuery);
     Resolve("cuCtxSetCurrent", CtxSetCurrent);
+    Resolve("cuCtxGetCurrent", CtxGetCurrent);
     Resolve("cuEventCreate", EventCreate);
     Resolve("cuEventDestroy", EventDestroy);
     Resolve("cuEventRecord", EventRecord);
@@ -132,6 +134,15 @@ struct Router::Impl {
   std::unordered_map<CUfunction, Timing> Timings;
   std::map<uint64_t, std::pair<CUfunction, CUevent>> Begun; ///< token -> begin
   uint64_t NextToken = 1;
+
+  /// Events are made in the calling thread's context: the primary one,
+  /// which PyTorch made current on its threads; a thread without any gets
+  /// the runtime's (the same primary context).
+  void ensureContext() {
+    CUcontext Current = nullptr;
+    if (Driver.CtxGetCurrent(&Current) != CUDA_SUCCESS || !Current)
+      Driver.CtxSetCurrent(LR.runtime().context());
+  }
 
   void closed() {
     Open.fetch_sub(1, std::memory_order_release);
@@ -381,6 +392,7 @@ Router::waitWhileLc(std::chrono::microseconds Max) {
 }
 
 uint64_t Router::timeBegin(CUfunction Function, CUstream Stream) {
+  P->ensureContext();
   CUevent Begin = nullptr;
   if (P->Driver.EventCreate(&Begin, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
     return 0;
