@@ -116,18 +116,23 @@ def prepare(args, lib, lc_sms, priority):
         if lc_sms is not None:
             lib.baton_lc_end(work)
 
-    for _ in range(10):
+    return request, service_time(request, warmups=10)
+
+
+def service_time(request, warmups):
+    """Runs `warmups` requests, then returns the mean time of one. Requests
+    arrive with gaps in which the GPU idles, and one after a gap takes
+    longer than one right after another: measure it that way, or the
+    nominal loads would overload the GPU."""
+    for _ in range(warmups):
         request()
-    # Requests arrive with gaps in which the GPU idles, and one after a gap
-    # takes longer than one right after another: measure it that way, or
-    # the nominal loads would overload the GPU.
     alone = []
     for _ in range(40):
         time.sleep(0.003)
         t = time.perf_counter()
         request()
         alone.append(time.perf_counter() - t)
-    return request, statistics.fmean(alone)
+    return statistics.fmean(alone)
 
 
 def serve(args, request, service):

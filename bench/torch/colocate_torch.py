@@ -64,10 +64,8 @@ def log(msg):
 
 def prepare_inference(args, stream):
     """Builds, compiles and warms up the inference job on `stream`; returns
-    the request function and its service time alone (as colocate.prepare
-    measures it: requests after an idle gap)."""
-    import statistics
-
+    the request function and its service time alone (colocate.service_time:
+    requests after an idle gap)."""
     import torch
     model, x = co.build_model(args)
     model = torch.compile(model)
@@ -77,15 +75,7 @@ def prepare_inference(args, stream):
             model(x)
         stream.synchronize()
 
-    for _ in range(20):
-        request()
-    alone = []
-    for _ in range(40):
-        time.sleep(0.003)
-        t = time.perf_counter()
-        request()
-        alone.append(time.perf_counter() - t)
-    return request, statistics.fmean(alone)
+    return request, co.service_time(request, warmups=20)
 
 
 class TrainThread(threading.Thread):

@@ -145,9 +145,10 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   bool pause();
   void requestPause();
   void cancel();
-  /// Runtime.checkContext() for this launch; a lost context fails it
-  /// without another driver call (its handles are stale).
-  void checkContext();
+  /// Makes the runtime's context current, after Runtime.checkContext() for
+  /// this launch; a lost context fails it without another driver call (its
+  /// handles are stale).
+  ScopedContext enterContext();
   void resume(uint32_t NewWidth);
   LaunchState wait();
   LaunchState poll();

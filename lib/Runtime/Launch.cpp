@@ -217,7 +217,7 @@ void LaunchImpl::releaseUserStream() noexcept {
                                 CU_STREAM_WRITE_VALUE_DEFAULT);
 }
 
-void LaunchImpl::checkContext() {
+ScopedContext LaunchImpl::enterContext() {
   try {
     Runtime.checkContext(Kernel->Name);
   } catch (...) {
@@ -226,6 +226,7 @@ void LaunchImpl::checkContext() {
     State = LaunchState::Failed;
     throw;
   }
+  return ScopedContext(Runtime.Context);
 }
 
 void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
@@ -497,32 +498,27 @@ Launch::~Launch() {
 }
 
 bool Launch::pause() {
-  Impl->checkContext();
-  ScopedContext Scope(Impl->Runtime.Context);
+  ScopedContext Scope = Impl->enterContext();
   return Impl->pause();
 }
 
 void Launch::requestPause() {
-  Impl->checkContext();
-  ScopedContext Scope(Impl->Runtime.Context);
+  ScopedContext Scope = Impl->enterContext();
   Impl->requestPause();
 }
 
 void Launch::resume(uint32_t Width) {
-  Impl->checkContext();
-  ScopedContext Scope(Impl->Runtime.Context);
+  ScopedContext Scope = Impl->enterContext();
   Impl->resume(Width);
 }
 
 void Launch::cancel() {
-  Impl->checkContext();
-  ScopedContext Scope(Impl->Runtime.Context);
+  ScopedContext Scope = Impl->enterContext();
   Impl->cancel();
 }
 
 LaunchState Launch::wait() {
-  Impl->checkContext();
-  ScopedContext Scope(Impl->Runtime.Context);
+  ScopedContext Scope = Impl->enterContext();
   return Impl->wait();
 }
 
@@ -532,8 +528,7 @@ LaunchState Launch::poll() {
 }
 
 Progress Launch::progress() const {
-  Impl->checkContext();
-  ScopedContext Scope(Impl->Runtime.Context);
+  ScopedContext Scope = Impl->enterContext();
   return Impl->progress();
 }
 

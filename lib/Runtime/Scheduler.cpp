@@ -27,7 +27,7 @@ namespace {
 struct Entry {
   Work W;
   WorkInfo Info;
-  /// Resumed behind the launch ahead of it (see planFollower): its launch
+  /// Last resumed behind the launch ahead of it (see planFollower): it
   /// waited on the device for that one, which a completion's elapsed time
   /// must not count.
   bool Chained = false;
@@ -76,6 +76,7 @@ struct Scheduler::State {
                     uint32_t FreeSms);
   WidthChoice widthFor(const Entry &E, uint32_t FreeSms) const;
   void yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll, uint32_t Width);
+  void resume(uint64_t Id, Entry &E, uint32_t Width, uint64_t After);
   void issuePaused(uint64_t Id, Entry &E);
   void finish(uint64_t Id, Entry &E, Nanos At);
   void abandon(uint64_t Id);
@@ -278,6 +279,19 @@ void Scheduler::State::replanDeferringFailures() {
   }
 }
 
+/// Resumes paused \p E at \p Width (where the device can resize), behind
+/// launch \p After if nonzero.
+void Scheduler::State::resume(uint64_t Id, Entry &E, uint32_t Width,
+                              uint64_t After) {
+  if (device().CanResize)
+    E.Info.Width = Width;
+  E.Info.State = WorkState::Running;
+  E.Chained = After != 0;
+  ++E.Info.Launches;
+  ++Resumes;
+  forWork(Id, [&] { Exec.resume(Id, E.Info.Width, After); });
+}
+
 void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
                                 uint32_t FreeSms) {
   WidthChoice Choice = widthFor(E, FreeSms);
@@ -299,14 +313,8 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     yieldIfAsked(Id, E, YieldAll, Choice.Width);
     return;
   case WorkState::Paused: {
-    if (YieldAll)
-      return;
-    uint32_t Width = device().CanResize ? Choice.Width : E.Info.Width;
-    E.Info.State = WorkState::Running;
-    E.Info.Width = Width;
-    ++E.Info.Launches;
-    ++Resumes;
-    forWork(Id, [&] { Exec.resume(Id, Width, /*After=*/0); });
+    if (!YieldAll)
+      resume(Id, E, Choice.Width, /*After=*/0);
     return;
   }
   case WorkState::Pausing:
@@ -330,15 +338,8 @@ void Scheduler::State::planFollower(uint64_t Id, Entry &E, uint64_t AheadId,
     yieldIfAsked(Id, E, YieldAll, Choice.Width);
     return;
   case WorkState::Paused: {
-    if (YieldAll || Ahead.Info.State != WorkState::Running)
-      return;
-    uint32_t Width = device().CanResize ? Choice.Width : E.Info.Width;
-    E.Info.State = WorkState::Running;
-    E.Info.Width = Width;
-    E.Chained = true;
-    ++E.Info.Launches;
-    ++Resumes;
-    forWork(Id, [&] { Exec.resume(Id, Width, AheadId); });
+    if (!YieldAll && Ahead.Info.State == WorkState::Running)
+      resume(Id, E, Choice.Width, AheadId);
     return;
   }
   case WorkState::Queued:

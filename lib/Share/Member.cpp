@@ -172,16 +172,22 @@ namespace {
 }
 } // namespace
 
-void Member::end(uint64_t T) {
-  requireClass(BATON_SHARE_LATENCY_CRITICAL, "baton_share_end");
-  std::lock_guard Lock(Mutex);
-  requireSlot();
+std::unordered_map<uint64_t, Member::Ticket>::iterator
+Member::endableTicket(uint64_t T) {
   auto It = Tickets.find(T);
   if (It == Tickets.end())
     throwNotOutstanding(T, "never announced, ended already, or expired "
                            "after the lease");
   if (It->second.OnEvent)
     throwNotOutstanding(T, "it ends on a stream already");
+  return It;
+}
+
+void Member::end(uint64_t T) {
+  requireClass(BATON_SHARE_LATENCY_CRITICAL, "baton_share_end");
+  std::lock_guard Lock(Mutex);
+  requireSlot();
+  auto It = endableTicket(T);
   Tickets.erase(It);
   finish(1);
 }
@@ -190,12 +196,7 @@ void Member::endOnStream(uint64_t T, CUstream Stream) {
   requireClass(BATON_SHARE_LATENCY_CRITICAL, "baton_share_end_on_stream");
   std::lock_guard Lock(Mutex);
   requireSlot();
-  auto It = Tickets.find(T);
-  if (It == Tickets.end())
-    throwNotOutstanding(T, "never announced, ended already, or expired "
-                           "after the lease");
-  if (It->second.OnEvent)
-    throwNotOutstanding(T, "it ends on a stream already");
+  auto It = endableTicket(T);
   if (Ends->queue(Stream, T, nowNs()) == StreamEnds::Path::GpuWrite) {
     Tickets.erase(It); // its lane counts it now
     finish(1);

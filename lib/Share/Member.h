@@ -68,6 +68,9 @@ private:
   void requireClass(baton_share_class Wanted, const char *Call) const;
   void requireSlot() const;
   void finish(uint64_t Count); ///< with Mutex held
+  /// Ticket \p T, outstanding and not yet ending on a stream (with Mutex
+  /// held); throws UNKNOWN_TICKET otherwise.
+  std::unordered_map<uint64_t, Ticket>::iterator endableTicket(uint64_t T);
   void keep();                 ///< the keeper thread
   void expire(uint64_t Now);   ///< with Mutex held
   void beat(uint64_t Now);
