@@ -2,6 +2,7 @@
 stand-in for the parts of Triton 3.6 that baton.triton touches, so that
 the hook and launcher plumbing is tested without Triton or a GPU."""
 
+import importlib.machinery
 import os
 import shutil
 import sys
@@ -122,12 +123,52 @@ class Allocations:
         return types.SimpleNamespace(data_ptr=lambda: 0x7000_0000 + size)
 
 
-def install_fake_triton(ptxas_path=None):
-    """Puts a fake `triton` into sys.modules; returns (modules, restore)."""
-    saved = {k: v for k, v in sys.modules.items()
-             if k == "triton" or k.startswith("triton.")}
+def _entries(top):
+    return {k: v for k, v in sys.modules.items()
+            if k == top or k.startswith(top + ".")}
+
+
+def swap_modules(top, modules):
+    """Puts stand-in `modules` (a dict name -> module) into sys.modules in
+    place of `top` and its submodules; returns restore(), which puts back
+    exactly the module objects that were there (a real PyTorch or Triton
+    imported by another test must find its own modules again) and drops
+    whatever was imported under `top` meanwhile."""
+    saved = _entries(top)
     for k in saved:
         del sys.modules[k]
+    for name, module in modules.items():
+        module.__baton_stand_in__ = True
+        # What importlib.util.find_spec() reads: a module without one
+        # makes it raise (PyTorch asks for "triton" that way).
+        module.__spec__ = importlib.machinery.ModuleSpec(name, None)
+    sys.modules.update(modules)
+
+    def restore():
+        for k in _entries(top):
+            del sys.modules[k]
+        sys.modules.update(saved)
+
+    return restore
+
+
+def stand_ins_left():
+    """Names of stand-in modules still in sys.modules."""
+    return sorted(k for k, v in list(sys.modules.items())
+                  if getattr(v, "__baton_stand_in__", False))
+
+
+def assert_no_stand_ins():
+    """A test module's tearDownModule: none of its stand-ins outlives it
+    (the real PyTorch of a later test would find them)."""
+    left = stand_ins_left()
+    if left:
+        raise AssertionError(f"stand-in modules left in sys.modules: {left}")
+
+
+def install_fake_triton(ptxas_path=None):
+    """Puts a fake `triton` into sys.modules; returns (modules, restore).
+    Not for tests that run the real PyTorch: it looks Triton up too."""
     triton = types.ModuleType("triton")
     triton.__version__ = "3.6.0+fake"
     knobs = types.ModuleType("triton.knobs")
@@ -162,15 +203,7 @@ def install_fake_triton(ptxas_path=None):
                "triton.backends": backends, "triton.backends.nvidia": nvidia,
                "triton.backends.nvidia.driver": nvdriver,
                "triton.backends.nvidia.compiler": compiler}
-    sys.modules.update(modules)
-
-    def restore():
-        for k in list(sys.modules):
-            if k == "triton" or k.startswith("triton."):
-                del sys.modules[k]
-        sys.modules.update(saved)
-
-    return modules, restore
+    return modules, swap_modules("triton", modules)
 
 
 class FakeCore:

@@ -4,7 +4,6 @@ and for Triton; the routing decisions, thread classes, settings applied and
 restored, and the kernel classification of the bypass report."""
 
 import os
-import sys
 import threading
 import types
 import unittest
@@ -14,7 +13,8 @@ import baton.torch as btorch
 import baton.triton as bt
 from baton import _core
 
-from helpers import FakeCore, TempCache, install_fake_triton
+from helpers import (FakeCore, TempCache, assert_no_stand_ins,
+                     install_fake_triton, swap_modules)
 
 
 class ExternKernelCaller:
@@ -72,14 +72,14 @@ def fake_torch():
             "torch._inductor.select_algorithm": select}
 
 
+def tearDownModule():
+    assert_no_stand_ins()
+
+
 class TorchPlumbingTest(unittest.TestCase):
     def setUp(self):
-        self.saved_torch = {k: v for k, v in sys.modules.items()
-                            if k == "torch" or k.startswith("torch.")}
-        for k in self.saved_torch:
-            del sys.modules[k]
         self.mods = fake_torch()
-        sys.modules.update(self.mods)
+        self.restore_torch = swap_modules("torch", self.mods)
         self.torch = self.mods["torch"]
         self.config = self.mods["torch._inductor.config"]
         self.triton_mods, self.restore_triton = install_fake_triton()
@@ -111,10 +111,7 @@ class TorchPlumbingTest(unittest.TestCase):
         self.env.stop()
         self.cache_ctx.__exit__(None, None, None)
         self.restore_triton()
-        for k in list(sys.modules):
-            if k == "torch" or k.startswith("torch."):
-                del sys.modules[k]
-        sys.modules.update(self.saved_torch)
+        self.restore_torch()
 
     def test_best_effort_alone_is_not_routed(self):
         btorch.enable("best-effort")

@@ -2,12 +2,19 @@
 enable() applies exists in this PyTorch and is restored by disable();
 Inductor's autotuning really calls the preference for Triton templates;
 the report's profile reads real profiler events. Skipped where PyTorch is
-not installed (CI does not install it)."""
+not installed (CI does not install it).
+
+No stand-in Triton here: PyTorch looks Triton up itself (its lazy CUDA
+initialisation, which enable() reaches through Inductor, asks
+importlib.util.find_spec("triton")), so the real one, or none, stays in
+sys.modules. Installing Baton's launcher into Triton is replaced by a
+recorder instead (test_triton_hooks and test_triton_real test it)."""
 
 import os
 import unittest
+from unittest import mock
 
-from helpers import have_module, install_fake_triton
+from helpers import assert_no_stand_ins, have_module
 
 HAVE_TORCH = have_module("torch")
 
@@ -17,7 +24,6 @@ HAVE_TORCH = have_module("torch")
 class RealTorchTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        # With the real Triton, before the stand-in replaces it below.
         import torch._inductor.config  # noqa: F401
         import torch._inductor.select_algorithm  # noqa: F401
         import torch.profiler  # noqa: F401
@@ -28,8 +34,16 @@ class RealTorchTest(unittest.TestCase):
         from baton import _core
         from helpers import FakeCore
         self.btorch, self.bt = btorch, bt
-        # No GPU here: Triton's driver and the router are stand-ins.
-        self.modules, self.restore = install_fake_triton()
+        assert_no_stand_ins()
+        # No GPU here: the launcher's installation and the router are
+        # stand-ins.
+        self.installs = []
+        self.patches = [
+            mock.patch.object(bt, "install", lambda **kw: self.installs.append(kw)),
+            mock.patch.object(bt, "uninstall",
+                              lambda: self.installs.append("uninstall"))]
+        for patch in self.patches:
+            patch.start()
         self.saved = (bt._core, btorch._core)
         bt._core = btorch._core = FakeCore(_core)
         bt._reset()
@@ -39,11 +53,11 @@ class RealTorchTest(unittest.TestCase):
         os.environ["BATON_SHARE"] = "0"
 
     def tearDown(self):
-        self.bt.uninstall()
+        for patch in self.patches:
+            patch.stop()
         self.bt._reset()
         self.btorch._S = self.btorch._State()
         self.bt._core, self.btorch._core = self.saved
-        self.restore()
         os.environ.clear()
         os.environ.update(self.env)
 
@@ -58,7 +72,9 @@ class RealTorchTest(unittest.TestCase):
         self.assertEqual(config.use_static_cuda_launcher, False)
         self.assertEqual(config.max_autotune_gemm, True)
         self.assertEqual(config.triton.cudagraphs, False)
+        self.assertEqual(self.installs, [{"compile_hook": False}])
         self.btorch.disable()
+        self.assertEqual(self.installs[-1], "uninstall")
         after = {k: getattr(*self.btorch._config_target(config, k))
                  for k in before}
         self.assertEqual(after, before)

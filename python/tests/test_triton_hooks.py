@@ -15,7 +15,7 @@ import baton.triton as bt
 from baton import _core
 
 from helpers import (CORPUS, FakeCore, FakeCudaLauncher, TempCache,
-                     install_fake_triton, ptxas)
+                     assert_no_stand_ins, install_fake_triton, ptxas)
 
 FUNCTION = 0xF00
 VECTOR_ADD_SIG = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32",
@@ -47,6 +47,10 @@ class HookRecorder:
 
     def __call__(self, launch_metadata):
         self.calls.append(launch_metadata)
+
+
+def tearDownModule():
+    assert_no_stand_ins()
 
 
 class TritonHooksTest(unittest.TestCase):
