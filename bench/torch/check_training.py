@@ -2,8 +2,9 @@
 """GPU correctness test of baton.torch: training results are unchanged.
 
 For each model (a GPT-2-style language model, a small CNN, and the GPT
-again with Inductor's persistent TMA matmul template among the candidates),
-in one process, with deterministic settings and the same compiled kernels:
+again with Inductor's persistent TMA matmul template as the only GEMM
+candidate where it applies), in one process, with deterministic settings
+and the same compiled kernels:
 
   1. reference: N steps with Baton installed but nothing routed
      (schedule="never": every launch goes to Triton's own launcher), twice:
@@ -21,8 +22,8 @@ for bit, across the three. It prints and writes (OUT/check-<model>.json)
 the report: kernels that got variants, were refused or not routed, and
 the kernels that bypass Baton in a profiled step. Exit status 0 when every
 model matches and kernels were routed, 1 on a mismatch, 2 if nothing was
-routed, 3 if the reference itself is not deterministic (the test would
-prove nothing in either case).
+routed (or, for gpt-tma, no TMA kernel was), 3 if the reference itself is
+not deterministic (the test would prove nothing in any of these cases).
 
   python3 bench/torch/check_training.py [--models gpt,cnn,gpt-tma] [--steps 12]
                                         [--out DIR] [--budget 330]
@@ -102,16 +103,46 @@ def run_steps(step, data, steps):
     return torch.stack(losses).float().cpu()
 
 
+class OnlyTma:
+    """Inductor autotuning preprocessing for gpt-tma: where the persistent
+    TMA template is a candidate (Inductor names its choices
+    triton_mm_persistent_tma_<n>), the other GEMM candidates are dropped,
+    so that the TMA kernels are the ones that run; left to autotuning, a
+    faster plain template may win and nothing with TMA is routed."""
+
+    def __init__(self):
+        self.active = False
+
+    def __call__(self, choices):
+        if not self.active:
+            return choices
+        tma = [c for c in choices if "tma" in getattr(c, "name", "")]
+        return tma or choices
+
+
+ONLY_TMA = OnlyTma()
+
+
+def tma_compile_settings(on):
+    """Inductor settings of a model's compile: the TMA template on for
+    gpt-tma, without caches (a graph or autotuning result cached without
+    ONLY_TMA would be reused)."""
+    from torch._inductor import config
+    return config.patch({"triton.enable_persistent_tma_matmul": on,
+                         "force_disable_caches": on})
+
+
 def check_model(name, args):
     """name: "gpt", "cnn", or "gpt-tma" (the GPT with Inductor's persistent
-    TMA matmul template among the autotuning candidates: device-side TMA
-    descriptors in global scratch)."""
+    TMA matmul template for its GEMMs: device-side TMA descriptors in
+    global scratch)."""
     kind = name.split("-")[0]
+    tma = name.endswith("-tma")
     log(f"{name}: building")
     model, opt = workloads.build(kind, "check")
-    import torch._inductor.config as inductor_config
-    tma = inductor_config.triton.enable_persistent_tma_matmul
-    inductor_config.triton.enable_persistent_tma_matmul = name.endswith("-tma")
+    # Dynamo would reuse the code compiled for an earlier model of the same
+    # class (gpt-tma after gpt) without compiling it again.
+    torch._dynamo.reset()
     compiled = torch.compile(model)
     step = workloads.make_step(compiled, opt)
     data = workloads.batches(kind, "check", 4)
@@ -129,10 +160,12 @@ def check_model(name, args):
     baton.torch.set_schedule("never")
     t = time.time()
     log(f"{name}: compiling (one step)")
+    ONLY_TMA.active = tma
     try:
-        run_steps(step, data, 1)
+        with tma_compile_settings(tma):
+            run_steps(step, data, 1)
     finally:
-        inductor_config.triton.enable_persistent_tma_matmul = tma
+        ONLY_TMA.active = False
     log(f"{name}: compiled in {time.time() - t:.1f} s")
     reset()
     since = time.monotonic()  # kernels of the steps, not autotuning's
@@ -223,6 +256,8 @@ def main():
     # is not deterministic, and this way attention is routed too.
     os.environ["BATON_SHARE"] = "0"
     baton.torch.enable("best-effort", schedule="never", attention="triton")
+    from torch._inductor.select_algorithm import add_preprocessing_fn
+    add_preprocessing_fn(ONLY_TMA)  # after Baton's preference for Triton
     log(f"torch {torch.__version__}, triton "
         f"{__import__('triton').__version__}, {torch.cuda.get_device_name()}")
     summary, status = [], 0
@@ -248,6 +283,9 @@ def main():
             verdict, code = "FAIL", 1
         elif not routed:
             verdict, code = "NOT ROUTED", 2
+        elif kind.endswith("-tma") and "tma" not in results["features"]:
+            verdict, code = ("NOT EXERCISED (no routed kernel used TMA: "
+                             "Inductor offered no TMA template here)"), 2
         else:
             verdict, code = "PASS", 0
         kinds = ", ".join(f"{f} {n}" for f, n in sorted(
