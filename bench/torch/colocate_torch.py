@@ -21,7 +21,10 @@ Systems, each in fresh processes:
                  kernel): the cost of variants and scheduler
   baton          both jobs in one process: training thread
                  enable("best-effort"), inference thread
-                 enable("latency-critical"); nothing else changed
+                 enable("latency-critical"), each request in a
+                 baton.torch.latency_critical() bracket (the encoder's
+                 kernels are cuBLAS and native ops, not Triton kernels,
+                 so no automatic bracket opens for them)
   baton-procs    the same in two processes: they meet in the GPU's registry
                  of sharing processes (baton/share.h)
   priority       both in one process, inference on a high-priority stream
@@ -62,19 +65,26 @@ def log(msg):
 
 # ---------------------------------------------------------------- workers
 
-def prepare_inference(args, stream):
+def prepare_inference(args, stream, bracket=False):
     """Builds, compiles and warms up the inference job on `stream`; returns
     the request function and its service time alone (colocate.service_time:
-    requests after an idle gap)."""
+    requests after an idle gap). `bracket`: each request is explicit
+    latency-critical work for Baton."""
     import torch
     model, x = co.build_model(args)
     model = torch.compile(model)
 
-    def request():
+    def run():
         with torch.cuda.stream(stream), torch.inference_mode():
             model(x)
         stream.synchronize()
 
+    def bracketed():
+        import baton.torch
+        with baton.torch.latency_critical():
+            run()
+
+    request = bracketed if bracket else run
     return request, co.service_time(request, warmups=20)
 
 
@@ -186,7 +196,8 @@ def role_main(args):
         stream = torch.cuda.Stream(priority=-1)
     # Compiled before any training setting applies: the same inference
     # kernels in every system.
-    request, measured = prepare_inference(args, stream)
+    request, measured = prepare_inference(
+        args, stream, bracket=args.system in ("baton", "baton-procs"))
     trainer = None
     if args.role == "both":
         if args.system != "baton":
@@ -237,9 +248,12 @@ def train_role_for_pair(args):
     sys.stdin.readline()
     trainer.stop.set()
     trainer.join()
-    print(json.dumps({"system": args.system, "role": "train",
-                      "stamps": trainer.trainer.stamps,
-                      "loss": float(trainer.trainer.last_loss)}), flush=True)
+    result = {"system": args.system, "role": "train",
+              "stamps": trainer.trainer.stamps,
+              "loss": float(trainer.trainer.last_loss)}
+    if args.system == "baton-procs":
+        result["report"] = baton.torch.report(launched_since=trainer.since)
+    print(json.dumps(result, default=str), flush=True)
 
 
 # ------------------------------------------------------------ orchestration
@@ -359,6 +373,8 @@ def orchestrate(args):
                 for w in infer["windows"]:
                     w["train_steps_per_s"] = co.steps_per_second(
                         trained["stamps"], w["start"], w["end"])
+                if "report" in trained:
+                    infer["train_report"] = trained["report"]
                 results["systems"][system] = infer
             else:
                 infer = result_of(child(args, system, "both"), f"{system}/both",
@@ -400,6 +416,30 @@ def print_table(results):
     else:
         for name, why in results["notes"].items():
             print(f"note: {name}: {why}")
+    for line in baton_activity(results):
+        print(line)
+
+
+def baton_activity(results):
+    """What Baton did in each Baton system: latency-critical brackets
+    opened, best-effort launches routed and paused. A run in which routed
+    launches were never paused measured routing, not preemption."""
+    lines = []
+    for name, r in results["systems"].items():
+        for key, who in (("report", name), ("train_report",
+                                            f"{name} (training process)")):
+            counts = (r.get(key) or {}).get("scheduler")
+            if not counts:
+                continue
+            brackets = counts["brackets"] + counts["auto_brackets"]
+            lines.append(f"{who}: LC brackets {brackets}, BE launches "
+                         f"routed {counts['best_effort']}, pauses "
+                         f"{counts['pauses']}, gate waits "
+                         f"{counts['gate_waits']}")
+            if counts["best_effort"] and not counts["pauses"]:
+                lines.append(f"warning: {who}: routed launches were never "
+                             f"paused")
+    return lines
 
 
 def main():
