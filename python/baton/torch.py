@@ -63,6 +63,10 @@ BEST_EFFORT = "best-effort"
 LATENCY_CRITICAL = "latency-critical"
 _PRIORITIES = (BEST_EFFORT, LATENCY_CRITICAL)
 _SCHEDULES = ("auto", "always", "never")
+# Where best-effort GEMMs run: "triton" (templates, which get variants, even
+# where cuBLAS is faster) or "library" (Inductor's choice, usually cuBLAS:
+# faster training whose GEMMs bypass Baton).
+_MATMULS = ("triton", "library")
 
 # Inductor settings. Launcher settings apply to both classes: Baton sees a
 # Triton launch only through Triton's launcher. Routing settings apply to
@@ -172,21 +176,32 @@ def _install_preprocessing() -> None:
     _S.preprocessing_installed = True
 
 
-def inductor_settings(priority: str = BEST_EFFORT) -> dict:
-    """The Inductor settings enable() applies for `priority`."""
+def _matmuls(matmuls: Optional[str]) -> str:
+    matmuls = matmuls or os.environ.get("BATON_TORCH_MATMULS") or "triton"
+    if matmuls not in _MATMULS:
+        raise ValueError(f"matmuls must be one of {_MATMULS}, not {matmuls!r}")
+    return matmuls
+
+
+def inductor_settings(priority: str = BEST_EFFORT,
+                      matmuls: Optional[str] = None) -> dict:
+    """The Inductor settings enable() applies for `priority` (and
+    `matmuls`, see enable())."""
     settings = dict(_LAUNCHER_SETTINGS)
-    if priority == BEST_EFFORT:
+    if priority == BEST_EFFORT and _matmuls(matmuls) == "triton":
         settings.update(_ROUTING_SETTINGS)
     return settings
 
 
-def apply_inductor_settings(priority: str = BEST_EFFORT) -> dict:
-    """Applies inductor_settings(priority) (and, for best-effort, the
-    autotuning preference for Triton templates) without installing any
-    hook: what a comparison run without Baton uses to train the same
-    kernels. Returns the settings applied."""
-    _apply_settings(inductor_settings(priority))
-    if priority == BEST_EFFORT:
+def apply_inductor_settings(priority: str = BEST_EFFORT,
+                            matmuls: Optional[str] = None) -> dict:
+    """Applies inductor_settings(priority, matmuls) (and, where GEMMs go
+    to Triton, the autotuning preference for Triton templates) without
+    installing any hook: what a comparison run without Baton uses to train
+    the same kernels. Returns the settings applied."""
+    settings = inductor_settings(priority, matmuls)
+    _apply_settings(settings)
+    if "max_autotune_gemm" in settings:
         _install_preprocessing()
     return dict(_S.applied_settings)
 
@@ -290,7 +305,8 @@ def _at_exit() -> None:
 
 def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
            sms: int = 0, schedule: Optional[str] = None,
-           inductor: bool = True, attention: Optional[str] = None,
+           inductor: bool = True, matmuls: Optional[str] = None,
+           attention: Optional[str] = None,
            stream: bool = True, grace_us: Optional[float] = None,
            compile_hook: bool = False) -> None:
     """Makes the calling thread's work best-effort or latency-critical.
@@ -303,6 +319,12 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
     schedule: "auto" | "always" | "never" (default $BATON_TORCH_SCHEDULE,
       else "auto"); see the module docstring.
     inductor: apply the Inductor settings of inductor_settings().
+    matmuls: best-effort: "triton" (default, $BATON_TORCH_MATMULS) sends
+      GEMMs and 1x1 convolutions to Triton templates, which get variants,
+      even where cuBLAS is faster (about 0.89x of PyTorch's defaults for
+      the benchmark's GPT on the H200); "library" leaves them to Inductor's
+      usual choice (cuBLAS: full speed, but they bypass Baton and are
+      gated at launch grain only).
     attention: "triton" routes scaled_dot_product_attention to Triton
       (see _route_attention); default: flash attention stays, bypassing.
     stream: latency-critical: run the thread's work on a new high-priority
@@ -339,7 +361,7 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
             _bt.install(compile_hook=True)
         _S.schedule = schedule
         if inductor:
-            apply_inductor_settings(priority)
+            apply_inductor_settings(priority, matmuls)
         if attention is not None:
             if attention not in ("triton", "library"):
                 raise ValueError("attention must be 'triton' or 'library'")

@@ -99,7 +99,8 @@ class TorchPlumbingTest(unittest.TestCase):
         self.env = mock.patch.dict(os.environ, {}, clear=False)
         self.env.start()
         for k in ("CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS",
-                  "BATON_TORCH", "BATON_TORCH_SCHEDULE", "BATON_LC_GRACE_US"):
+                  "BATON_TORCH", "BATON_TORCH_SCHEDULE", "BATON_LC_GRACE_US",
+                  "BATON_TORCH_MATMULS"):
             os.environ.pop(k, None)
         os.environ["BATON_SHARE"] = "0"  # no registry watcher thread
 
@@ -209,6 +210,22 @@ class TorchPlumbingTest(unittest.TestCase):
         btorch.disable()
         self.assertEqual(self.torch._sdp, {"flash": True, "mem": True,
                                            "cudnn": True})
+
+    def test_matmuls_left_to_the_library(self):
+        preprocessing = self.mods["torch._inductor.select_algorithm"].preprocessing
+        btorch.enable("best-effort", matmuls="library")
+        self.assertEqual(self.config.use_static_cuda_launcher, False)
+        self.assertEqual(self.config.max_autotune_gemm, False)
+        self.assertEqual(self.config.max_autotune_gemm_backends, "ATEN,TRITON,CPP")
+        self.assertEqual(preprocessing, [])
+        btorch.disable()
+        os.environ["BATON_TORCH_MATMULS"] = "library"
+        self.assertNotIn("max_autotune_gemm", btorch.inductor_settings())
+        self.assertIn("max_autotune_gemm",
+                      btorch.inductor_settings(matmuls="triton"))
+        os.environ["BATON_TORCH_MATMULS"] = "cublas"
+        with self.assertRaises(ValueError):
+            btorch.enable("best-effort")
 
     def test_missing_settings_are_reported_not_fatal(self):
         del self.config.max_autotune_conv_backends
