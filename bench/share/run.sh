@@ -16,7 +16,9 @@
 #    next to BE with only the driver's time slicing; LC next to BE sharing
 #    through the registry (BE pauses while LC work is outstanding);
 # 5. kills an LC process (SIGKILL) in the middle of a 200 ms request and
-#    times how long the BE process stays paused (batonctl --json);
+#    times how long the BE process stays paused (batonctl --json); then the
+#    same kill with neither process using the registry (the control: under
+#    MPS a killed client can take the others down by itself);
 # 6. repeats 4 and 5 under MPS if nvidia-cuda-mps-control exists (a private
 #    daemon, stopped afterwards);
 # 7. prints a summary table last; exits nonzero if a step failed.
@@ -121,48 +123,85 @@ scenario() {
 }
 
 kill_results=()
-# kill_scenario NAME: BE sharing; an LC process with 200 ms requests is
-# killed in the middle of one; how long does BE stay paused?
+declare -A kill_paused kill_released kill_rc
+# kill_scenario NAME [control]: an LC process with 200 ms requests is killed
+# (SIGKILL) in the middle of one. Sharing through the registry: was BE
+# paused before, and how long did it stay paused after? As the control,
+# neither process uses the registry: does the BE process survive the kill
+# at all? Under MPS a client killed in the middle of a kernel can take the
+# server's other clients down with it, which is not Baton's doing.
 kill_scenario() {
-  local name=$1 reg=/baton-bench-$$-$1
-  echo "=== scenario $name"
-  timeout 120 "$share_gpu" be "$record" --registry "$reg" --seconds 8 \
-    --name bench-be --json "$logs/$name-be.json" >"$logs/$name-be.log" 2>&1 &
+  local name=$1 control=${2:-} reg=/baton-bench-$$-$1 share=()
+  [[ -n $control ]] && share=(--no-share)
+  echo "=== scenario $name${control:+ (control: no registry)}"
+  timeout 120 "$share_gpu" be "$record" --registry "$reg" "${share[@]}" \
+    --seconds 8 --name bench-be --json "$logs/$name-be.json" \
+    >"$logs/$name-be.log" 2>&1 &
   local bepid=$!
   sleep 1.5
-  "$share_gpu" lc "$record" --registry "$reg" --seconds 30 --kernel-us 200000 \
-    --name bench-lc >"$logs/$name-lc.log" 2>&1 &
+  "$share_gpu" lc "$record" --registry "$reg" "${share[@]}" --seconds 30 \
+    --kernel-us 200000 --name bench-lc >"$logs/$name-lc.log" 2>&1 &
   local lcpid=$!
-  local paused=no
-  for _ in $(seq 100); do # up to 2 s for BE to yield to it
-    "$batonctl" -r "$reg" --json >"$logs/$name-before.json" 2>/dev/null || true
-    if grep -q '"name": "bench-be"[^}]*"be_paused": true' "$logs/$name-before.json"; then
-      paused=yes
-      break
-    fi
-    sleep 0.02
-  done
-  local t0 released=never
+  local paused=- released=-
+  if [[ -z $control ]]; then
+    paused=no
+    for _ in $(seq 100); do # up to 2 s for BE to yield to it
+      "$batonctl" -r "$reg" --json >"$logs/$name-before.json" 2>/dev/null || true
+      if grep -q '"name": "bench-be"[^}]*"be_paused": true' "$logs/$name-before.json"; then
+        paused=yes
+        break
+      fi
+      sleep 0.02
+    done
+  else
+    sleep 0.5 # its first 200 ms request is running
+  fi
+  local t0
   t0=$(date +%s%N)
   kill -9 "$lcpid" 2>/dev/null || true
-  for _ in $(seq 250); do # up to 5 s
-    "$batonctl" -r "$reg" --json >"$logs/$name-after.json" 2>/dev/null || true
-    if grep -q '"name": "bench-be"[^}]*"be_paused": false' "$logs/$name-after.json"; then
-      released=$(( ($(date +%s%N) - t0) / 1000000 ))ms
-      break
-    fi
-    sleep 0.02
-  done
+  if [[ -z $control ]]; then
+    released=never
+    for _ in $(seq 250); do # up to 5 s
+      "$batonctl" -r "$reg" --json >"$logs/$name-after.json" 2>/dev/null || true
+      if grep -q '"name": "bench-be"[^}]*"be_paused": false' "$logs/$name-after.json"; then
+        released=$(( ($(date +%s%N) - t0) / 1000000 ))ms
+        break
+      fi
+      sleep 0.02
+    done
+  fi
   wait "$lcpid" 2>/dev/null || true
   local rc=0
   wait "$bepid" || rc=$?
   rm -f "/dev/shm$reg"
-  local ok=ok
-  if [[ $paused != yes || $released == never || $rc != 0 ]]; then
+  kill_paused[$name]=$paused
+  kill_released[$name]=$released
+  kill_rc[$name]=$rc
+}
+
+# kill_rows NAME CONTROL: the two rows of a setup. A BE process that died
+# after the kill is a Baton failure only if it survived the control.
+kill_rows() {
+  local name=$1 control=$2 ok=ok
+  local rc=${kill_rc[$name]} crc=${kill_rc[$control]}
+  if [[ ${kill_paused[$name]} != yes || ${kill_released[$name]} == never ]]; then
     ok="FAILED (rc=$rc)"
     failed=1
+  elif ((rc != 0 && crc != 0)); then
+    ok="BE died (rc=$rc), as in the control"
+  elif ((rc != 0)); then
+    ok="FAILED (rc=$rc; the control's BE survived)"
+    failed=1
   fi
-  kill_results+=("$(printf '%-16s %-10s %-12s %s' "$name" "$paused" "$released" "$ok")")
+  local cok="ok: BE survived"
+  ((crc == 0)) || cok="BE died (rc=$crc)"
+  kill_results+=("$(printf '%-22s %-10s %-12s %s' "$name" "${kill_paused[$name]}" "${kill_released[$name]}" "$ok")")
+  kill_results+=("$(printf '%-22s %-10s %-12s %s' "$control" - - "$cok")")
+  local n
+  for n in "$name" "$control"; do
+    ((kill_rc[$n] == 0)) ||
+      kill_results+=("  $n BE: $(grep -m1 -E 'FAIL|error' "$logs/$n-be.log" || echo "rc=${kill_rc[$n]}")")
+  done
 }
 
 run_all() {
@@ -171,6 +210,8 @@ run_all() {
   scenario "timeslice$suffix" timeslice
   scenario "baton$suffix" baton
   kill_scenario "kill$suffix"
+  kill_scenario "kill-control$suffix" control
+  kill_rows "kill$suffix" "kill-control$suffix"
 }
 
 run_all ""
@@ -202,8 +243,9 @@ fi
   printf '%-16s %8s %9s %9s %9s %12s %7s %7s  %s\n' setup requests p50 p99 max \
     "BE blocks/s" pauses resumes status
   printf '%s\n' "${results[@]}"
-  echo "--- LC process killed mid-request: BE paused before, released after ---"
-  printf '%-16s %-10s %-12s %s\n' setup paused released status
+  echo "--- LC process killed mid-request: BE paused before, released after;"
+  echo "    control: neither process uses the registry (does BE survive the kill?) ---"
+  printf '%-22s %-10s %-12s %s\n' setup paused released status
   printf '%s\n' "${kill_results[@]}"
   echo "logs: $logs"
 } | tee "$logs/summary.txt"

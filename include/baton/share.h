@@ -133,9 +133,11 @@ baton_share_status baton_share_end(baton_share share, uint64_t ticket);
    queued on `stream` so far has completed. Call it after queuing the work,
    with the stream's context current on the calling thread. Returns at once;
    the ticket is spent. The stream writes a word of the registry, which the
-   first call maps for the device (cuMemHostRegister); if that fails, or
-   BATON_SHARE_END=events, it records an event that a host thread of this
-   library polls instead, and says so once on stderr. */
+   first call maps for the device (cuMemHostRegister), with
+   cuStreamWriteValue32, or cuMemsetD32Async where the driver refuses the
+   former; if both fail, or BATON_SHARE_END=events, it records an event
+   (one per stream) that a host thread of this library polls instead, and
+   says so once on stderr. */
 baton_share_status baton_share_end_on_stream(baton_share share,
                                              uint64_t ticket, void *stream);
 
@@ -151,6 +153,12 @@ baton_share_status baton_share_set_lease(baton_share share, unsigned ms);
    atomic reads of the registry; a peer's pid is checked at most every
    10 ms. */
 int baton_share_should_yield(baton_share share);
+
+/* After the LC work of peers ends, baton_share_should_yield() keeps
+   answering 1 for `us` microseconds more (0, the default: none), so that
+   the gaps between the kernels of one LC request do not each cost a pause
+   and a resume. A new yield starts only with new LC work. */
+baton_share_status baton_share_set_linger(baton_share share, unsigned us);
 
 /* Counts `n` BE launches in the slot (shown by batonctl). */
 baton_share_status baton_share_count_launches(baton_share share, uint64_t n);

@@ -25,6 +25,16 @@ const char *scheduleRequested() {
   return V;
 }
 
+/// How long BE work stays paused after peers' LC work ends: a request of an
+/// inference process is a burst of kernels with host gaps of tens of
+/// microseconds between them, each gap a pause and a resume of every BE
+/// launch without it. BATON_SHARE_LINGER_US overrides.
+unsigned lingerMicros() {
+  if (const char *V = std::getenv("BATON_SHARE_LINGER_US"); V && *V)
+    return static_cast<unsigned>(std::strtoul(V, nullptr, 10));
+  return 500;
+}
+
 } // namespace
 
 bool baton::verboseRouting() {
@@ -148,8 +158,10 @@ baton_share LaunchRouter::shareFor(PriorityClass Class) {
       return;
     }
     // The membership lasts as long as the process, like the router.
-    if (!Lc)
+    if (!Lc) {
+      baton_share_set_linger(S, lingerMicros());
       Service.yieldWhile([S] { return baton_share_should_yield(S) == 1; });
+    }
     Shares[Lc] = S;
   });
   return Shares[Lc];

@@ -67,6 +67,8 @@ namespace baton::detail {
   X(cuMemHostGetDevicePointer)                                                 \
   X(cuMemcpyHtoDAsync)                                                         \
   X(cuMemcpyDtoHAsync)                                                         \
+  X(cuMemsetD32Async)                                                          \
+  X(cuPointerGetAttribute)                                                     \
   X(cuStreamCreateWithPriority)                                                \
   X(cuStreamGetPriority)                                                       \
   X(cuStreamDestroy)                                                           \

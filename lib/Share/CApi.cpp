@@ -163,6 +163,11 @@ int baton_share_should_yield(baton_share Share) {
   return Result;
 }
 
+baton_share_status baton_share_set_linger(baton_share Share, unsigned Us) {
+  return guarded(
+      [&] { member(Share).setLinger(std::chrono::microseconds(Us)); });
+}
+
 baton_share_status baton_share_count_launches(baton_share Share, uint64_t N) {
   return guarded([&] { member(Share).countLaunches(N); });
 }

@@ -197,13 +197,17 @@ void Member::endOnStream(uint64_t T, CUstream Stream) {
   std::lock_guard Lock(Mutex);
   requireSlot();
   auto It = endableTicket(T);
+  bool Polling = Ends->eventsPending();
   if (Ends->queue(Stream, T, nowNs()) == StreamEnds::Path::GpuWrite) {
     Tickets.erase(It); // its lane counts it now
     finish(1);
     return;
   }
   It->second.OnEvent = true;
-  Wake.notify_all(); // the keeper polls from now on
+  // The keeper polls from now on; one that polls already needs no wake-up
+  // (a futex call on every launch of an LC process otherwise).
+  if (!Polling)
+    Wake.notify_all();
 }
 
 void Member::setLease(std::chrono::milliseconds Lease) {
@@ -290,11 +294,24 @@ void Member::keep() {
 
 bool Member::shouldYield() {
   requireClass(BATON_SHARE_BEST_EFFORT, "baton_share_should_yield");
-  bool Busy = lcOutstanding() != 0;
+  bool Outstanding = lcOutstanding() != 0;
   std::lock_guard Lock(PeersMutex);
-  AskedNs = nowNs();
+  uint64_t Now = nowNs();
+  AskedNs = Now;
+  if (Outstanding)
+    BusyNs = Now;
+  // An LC request is a burst of kernels with host gaps between them; a BE
+  // process that resumed in every gap would pay a pause and a resume per
+  // kernel, and put its blocks back in the LC kernels' way.
+  bool Busy = Outstanding || (Yielding && Now - BusyNs < LingerNs);
   setYielding(Busy);
   return Busy;
+}
+
+void Member::setLinger(std::chrono::microseconds Linger) {
+  requireClass(BATON_SHARE_BEST_EFFORT, "baton_share_set_linger");
+  std::lock_guard Lock(PeersMutex);
+  LingerNs = Linger.count() > 0 ? nsOf(Linger) : 0;
 }
 
 void Member::setYielding(bool Yield) {

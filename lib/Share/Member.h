@@ -49,6 +49,9 @@ public:
   // Best-effort members; Failure(INVALID_ARGUMENT) for others.
   bool shouldYield();
   void countLaunches(uint64_t N);
+  /// shouldYield() keeps answering yes for \p Linger after peers' LC work
+  /// ends (see baton_share_set_linger).
+  void setLinger(std::chrono::microseconds Linger);
 
   /// LC work outstanding in live members. Reclaims the slots of dead ones.
   uint64_t lcOutstanding();
@@ -95,10 +98,12 @@ private:
   std::optional<StreamEnds> Ends; ///< LC members only
   std::thread Keeper;
 
-  std::mutex PeersMutex; ///< guards Peers, Yielding and AskedNs
+  std::mutex PeersMutex; ///< guards Peers and the fields below
   PeerCheck Peers[SlotCount];
   bool Yielding = false;
   uint64_t AskedNs = 0; ///< when shouldYield() was last called
+  uint64_t BusyNs = 0;  ///< when shouldYield() last saw LC work outstanding
+  uint64_t LingerNs = 0;
 };
 
 } // namespace baton::share

@@ -9,8 +9,19 @@
 // preceded by a fence that makes all earlier work of the stream visible
 // system-wide, and is itself one aligned 32-bit store into pinned, mapped
 // host memory, so a host load of Done sees the old or the new sequence,
-// never a torn one. Hosts load it through std::atomic_ref so that the
-// compiler reads memory each time.
+// never a torn one. cuMemsetD32Async of one word, the fallback, is stream
+// ordered too (it starts once the stream's earlier work is complete) and
+// stores the word whole. Hosts load Done through std::atomic_ref so that
+// the compiler reads memory each time.
+//
+// Why a fallback: on an H200 with driver 580.159.04 (CUDA 13.0) every
+// cuStreamWriteValue32 into the registered registry failed with
+// CUDA_ERROR_INVALID_VALUE, while stream writes into cuMemHostAlloc memory
+// (the runtime's) work on the same machine. The documentation allows
+// registered memory through its cuMemHostGetDevicePointer address, which is
+// what is passed; the refusal is reported once with what the driver says
+// the address is (cuPointerGetAttribute), and the memset, an ordinary
+// device write through the same mapping, takes over.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +33,7 @@
 
 #include "baton/Runtime.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -58,6 +70,22 @@ bool eventsRequested() {
   return V && std::strcmp(V, "events") == 0;
 }
 
+/// What the driver says \p Addr is, for the message that explains a
+/// refused stream write.
+std::string describeAddress(CUdeviceptr Addr) {
+  const auto &D = driver();
+  unsigned Type = 0, Managed = 0;
+  if (D.cuPointerGetAttribute(&Type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, Addr) !=
+      CUDA_SUCCESS)
+    return "an address the driver does not know";
+  D.cuPointerGetAttribute(&Managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, Addr);
+  const char *Kind = Type == CU_MEMORYTYPE_HOST      ? "host"
+                     : Type == CU_MEMORYTYPE_DEVICE  ? "device"
+                     : Type == CU_MEMORYTYPE_UNIFIED ? "unified"
+                                                     : "other";
+  return std::string(Kind) + " memory" + (Managed ? ", managed" : "");
+}
+
 uint32_t ahead(const Lane &L) {
   return field(L.Issued).load(Relaxed) - field(L.Done).load(Relaxed);
 }
@@ -68,9 +96,11 @@ StreamEnds::StreamEnds(Slot &Mine, void *Base, size_t Bytes)
     : Mine(Mine), Base(Base), Bytes(Bytes), EventsOnly(eventsRequested()) {}
 
 StreamEnds::~StreamEnds() {
-  for (std::vector<Pending> *List : {&Events, &Spare})
-    for (const Pending &P : *List)
-      driver().cuEventDestroy(P.Event); // completes on its own if pending
+  // An event still pending completes on its own.
+  for (const StreamEvent &E : Events)
+    driver().cuEventDestroy(E.Event);
+  for (const SpareEvent &E : Spare)
+    driver().cuEventDestroy(E.Event);
 }
 
 bool StreamEnds::mapped() {
@@ -128,52 +158,95 @@ std::optional<uint32_t> StreamEnds::laneFor(CUstream Stream, uint64_t Now) {
   return Found;
 }
 
+CUresult StreamEnds::writeDone(CUstream Stream, CUdeviceptr Addr,
+                               uint32_t Value) {
+  const auto &D = driver();
+  if (How == Writer::Memset)
+    return D.cuMemsetD32Async(Addr, Value, 1, Stream);
+  CUresult R = D.cuStreamWriteValue32(Stream, Addr, Value,
+                                      CU_STREAM_WRITE_VALUE_DEFAULT);
+  if (R != CUDA_ERROR_INVALID_VALUE && R != CUDA_ERROR_NOT_SUPPORTED)
+    return R;
+  // Refused before anything was queued: the memset writes the same word.
+  CUresult M = D.cuMemsetD32Async(Addr, Value, 1, Stream);
+  std::fprintf(stderr,
+               "baton: share: the driver refuses cuStreamWriteValue32 into "
+               "the registry (%s; the address is %s); %s\n",
+               describe(R).c_str(), describeAddress(Addr).c_str(),
+               M == CUDA_SUCCESS
+                   ? "streams write their ends with cuMemsetD32Async instead"
+                   : ("cuMemsetD32Async failed too (" + describe(M) +
+                      "); ends on streams are seen by polling events from a "
+                      "host thread instead")
+                         .c_str());
+  if (M == CUDA_SUCCESS)
+    How = Writer::Memset;
+  return M == CUDA_SUCCESS ? M : R;
+}
+
 StreamEnds::Path StreamEnds::queue(CUstream Stream, uint64_t Ticket,
                                    uint64_t Now) {
   CUcontext Ctx = currentContext();
+  if (EventsOnly || !mapped())
+    return queueEvent(Stream, Ctx, Ticket);
+  std::optional<uint32_t> Index = laneFor(Stream, Now);
+  if (!Index)
+    return queueEvent(Stream, Ctx, Ticket);
+  Lane &L = Mine.Lanes[*Index];
+  uint32_t Before = field(L.Issued).load(Relaxed);
+  if (field(L.Done).load(Relaxed) == Before)
+    Watches[*Index] = {Before, Now}; // the lease runs from now
+  field(L.Issued).store(Before + 1, Relaxed);
+  CUdeviceptr Done =
+      DeviceBase + CUdeviceptr(reinterpret_cast<std::byte *>(&L.Done) -
+                               static_cast<std::byte *>(Base));
+  CUresult R = writeDone(Stream, Done, Before + 1);
+  if (R == CUDA_SUCCESS) {
+    field(Mine.Flags).fetch_or(FlagGpuWrite, Relaxed);
+    return Path::GpuWrite;
+  }
+  // Nothing was queued.
+  field(L.Issued).store(Before, Relaxed);
+  // (writeDone explained a refused stream write and a failed memset.)
+  if (How == Writer::Memset ||
+      (R != CUDA_ERROR_INVALID_VALUE && R != CUDA_ERROR_NOT_SUPPORTED))
+    std::fprintf(stderr,
+                 "baton: share: writing an end into the registry failed (%s); "
+                 "ends on streams are seen by polling events from a host "
+                 "thread instead\n",
+                 describe(R).c_str());
+  State = Mapping::Failed;
+  return queueEvent(Stream, Ctx, Ticket);
+}
+
+StreamEnds::Path StreamEnds::queueEvent(CUstream Stream, CUcontext Ctx,
+                                        uint64_t Ticket) {
   const auto &D = driver();
-  if (!EventsOnly && mapped()) {
-    if (std::optional<uint32_t> Index = laneFor(Stream, Now)) {
-      Lane &L = Mine.Lanes[*Index];
-      uint32_t Before = field(L.Issued).load(Relaxed);
-      if (field(L.Done).load(Relaxed) == Before)
-        Watches[*Index] = {Before, Now}; // the lease runs from now
-      field(L.Issued).store(Before + 1, Relaxed);
-      CUdeviceptr Done =
-          DeviceBase + CUdeviceptr(reinterpret_cast<std::byte *>(&L.Done) -
-                                   static_cast<std::byte *>(Base));
-      CUresult R = D.cuStreamWriteValue32(Stream, Done, Before + 1,
-                                          CU_STREAM_WRITE_VALUE_DEFAULT);
-      if (R == CUDA_SUCCESS) {
-        field(Mine.Flags).fetch_or(FlagGpuWrite, Relaxed);
-        return Path::GpuWrite;
-      }
-      // Nothing was queued. Stream memory operations may be unsupported
-      // (some virtualised or MPS setups): events from now on.
-      field(L.Issued).store(Before, Relaxed);
-      std::fprintf(stderr,
-                   "baton: share: cuStreamWriteValue32 into the registry "
-                   "failed (%s); ends on streams are seen by polling events "
-                   "from a host thread instead\n",
-                   describe(R).c_str());
-      State = Mapping::Failed;
+  auto It = std::find_if(Events.begin(), Events.end(), [&](const auto &E) {
+    return E.Stream == Stream && E.Context == Ctx;
+  });
+  if (It != Events.end()) {
+    // Recorded again, the event completes when the stream gets here, which
+    // is after every end it stood for so far.
+    check(D.cuEventRecord(It->Event, Stream), "cuEventRecord");
+    It->Tickets.push_back(Ticket);
+  } else {
+    CUevent Event = nullptr;
+    auto SpareIt = std::find_if(Spare.begin(), Spare.end(), [&](const auto &E) {
+      return E.Context == Ctx;
+    });
+    if (SpareIt != Spare.end()) {
+      Event = SpareIt->Event;
+      Spare.erase(SpareIt);
+    } else {
+      check(D.cuEventCreate(&Event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
     }
-  }
-  Pending P{Ticket, nullptr, Ctx};
-  for (auto It = Spare.begin(); It != Spare.end(); ++It)
-    if (It->Context == Ctx) {
-      P.Event = It->Event;
-      Spare.erase(It);
-      break;
+    if (CUresult R = D.cuEventRecord(Event, Stream); R != CUDA_SUCCESS) {
+      Spare.push_back({Ctx, Event});
+      check(R, "cuEventRecord");
     }
-  if (!P.Event)
-    check(D.cuEventCreate(&P.Event, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
-  CUresult R = D.cuEventRecord(P.Event, Stream);
-  if (R != CUDA_SUCCESS) {
-    D.cuEventDestroy(P.Event);
-    check(R, "cuEventRecord");
+    Events.push_back({Stream, Ctx, Event, {Ticket}});
   }
-  Events.push_back(P);
   field(Mine.Flags).fetch_or(FlagEventPoll, Relaxed);
   return Path::EventPoll;
 }
@@ -182,36 +255,43 @@ std::vector<uint64_t> StreamEnds::pollEvents() {
   std::vector<uint64_t> Done;
   const auto &D = driver();
   for (size_t I = 0; I < Events.size();) {
-    Pending &P = Events[I];
+    StreamEvent &E = Events[I];
     CUcontext Current = nullptr;
     D.cuCtxGetCurrent(&Current);
-    if (Current != P.Context)
-      D.cuCtxSetCurrent(P.Context);
-    CUresult R = D.cuEventQuery(P.Event);
+    if (Current != E.Context)
+      D.cuCtxSetCurrent(E.Context);
+    CUresult R = D.cuEventQuery(E.Event);
     if (R == CUDA_ERROR_NOT_READY) {
       ++I;
       continue;
     }
     // An error means the stream failed: its work is over either way.
-    Done.push_back(P.Ticket);
+    Done.insert(Done.end(), E.Tickets.begin(), E.Tickets.end());
     if (R == CUDA_SUCCESS)
-      Spare.push_back(P);
+      Spare.push_back({E.Context, E.Event});
     else
-      D.cuEventDestroy(P.Event);
-    P = Events.back();
+      D.cuEventDestroy(E.Event);
+    E = std::move(Events.back());
     Events.pop_back();
   }
   return Done;
 }
 
 void StreamEnds::forgetEvent(uint64_t Ticket) {
-  for (size_t I = 0; I < Events.size(); ++I)
-    if (Events[I].Ticket == Ticket) {
-      driver().cuEventDestroy(Events[I].Event);
-      Events[I] = Events.back();
+  for (size_t I = 0; I < Events.size(); ++I) {
+    std::vector<uint64_t> &T = Events[I].Tickets;
+    auto It = std::find(T.begin(), T.end(), Ticket);
+    if (It == T.end())
+      continue;
+    T.erase(It);
+    if (T.empty()) {
+      // Still pending maybe: recording it again elsewhere is allowed.
+      Spare.push_back({Events[I].Context, Events[I].Event});
+      Events[I] = std::move(Events.back());
       Events.pop_back();
-      return;
     }
+    return;
+  }
 }
 
 void StreamEnds::retire(uint32_t Index) {

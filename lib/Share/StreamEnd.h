@@ -5,12 +5,15 @@
 // (cuMemHostRegister, DEVICEMAP), and each stream that carries ends is
 // bound to a lane of the process's slot: Lane::Issued counts the ends
 // queued on the stream, and the stream itself writes each one's sequence
-// into Lane::Done (cuStreamWriteValue32) when it reaches it. Peers read the
-// lane directly; the stream's order makes Done grow monotonically.
+// into Lane::Done when it reaches it: with cuStreamWriteValue32, or, where
+// the driver refuses stream memory operations on the registry's address,
+// with cuMemsetD32Async. Peers read the lane directly; the stream's order
+// makes Done grow monotonically.
 //
-// Where the segment cannot be registered (or BATON_SHARE_END=events), or
-// every lane is busy with another stream, the end becomes a CUDA event that
-// the Member's thread polls (pollEvents).
+// Where neither write is accepted (or BATON_SHARE_END=events), or every
+// lane is busy with another stream, the end becomes a CUDA event that the
+// Member's thread polls (pollEvents): one event per stream, recorded again
+// at each end, so that a poll costs a query per stream, not per end.
 //
 // Not thread-safe: the Member's mutex guards every call.
 //
@@ -48,7 +51,8 @@ public:
   Path queue(CUstream Stream, uint64_t Ticket, uint64_t Now);
 
   bool eventsPending() const { return !Events.empty(); }
-  /// The tickets whose events have completed (or failed) since last time.
+  /// The tickets whose streams have reached their ends (or failed) since
+  /// last time.
   std::vector<uint64_t> pollEvents();
   /// Stops polling for \p Ticket (its work expired).
   void forgetEvent(uint64_t Ticket);
@@ -70,13 +74,20 @@ public:
 private:
   bool mapped();
   std::optional<uint32_t> laneFor(CUstream Stream, uint64_t Now);
+  /// Queues the stream's write of \p Value into the registry at \p Addr;
+  /// switches to cuMemsetD32Async where the driver refuses the stream
+  /// memory operation.
+  CUresult writeDone(CUstream Stream, CUdeviceptr Addr, uint32_t Value);
+  Path queueEvent(CUstream Stream, CUcontext Ctx, uint64_t Ticket);
   void retire(uint32_t Index);
 
   Slot &Mine;
   void *Base;
   size_t Bytes;
-  /// Failed: registering, or a stream write, failed; ends use events.
+  /// Failed: registering, or both ways of writing, failed; ends use events.
   enum class Mapping { NotYet, Mapped, Failed } State = Mapping::NotYet;
+  /// How the stream writes a lane's Done.
+  enum class Writer { StreamMemOp, Memset } How = Writer::StreamMemOp;
   bool Registered = false;
   bool EventsOnly;
   CUdeviceptr DeviceBase = 0;
@@ -86,13 +97,20 @@ private:
     uint32_t Done = 0;
     uint64_t SinceNs = 0;
   } Watches[LaneCount];
-  struct Pending {
-    uint64_t Ticket;
+  /// A stream with ends pending on the event path: its event was last
+  /// recorded after all of Tickets' work, so it completes once they all do.
+  struct StreamEvent {
+    CUstream Stream;
+    CUcontext Context; ///< the legacy stream is one per context
     CUevent Event;
-    CUcontext Context;
+    std::vector<uint64_t> Tickets;
   };
-  std::vector<Pending> Events;
-  std::vector<Pending> Spare; ///< completed events, for reuse
+  std::vector<StreamEvent> Events;
+  struct SpareEvent {
+    CUcontext Context;
+    CUevent Event;
+  };
+  std::vector<SpareEvent> Spare; ///< events no stream uses, for reuse
 };
 
 } // namespace baton::share

@@ -95,6 +95,32 @@ TEST(ShareRegistry, AnnounceAndEnd) {
   EXPECT_EQ(List[1].be_launches, 5u);
 }
 
+TEST(ShareRegistry, BestEffortLingersAfterLcWorkEnds) {
+  ScratchRegistry R;
+  Handle Lc = join(R.name(), BATON_SHARE_LATENCY_CRITICAL);
+  Handle Be = join(R.name(), BATON_SHARE_BEST_EFFORT);
+  ASSERT_EQ(baton_share_set_linger(Be.get(), 100000), BATON_SHARE_OK);
+  EXPECT_EQ(baton_share_should_yield(Be.get()), 0); // no LC work: no linger
+  uint64_t A = 0, B = 0;
+  ASSERT_EQ(baton_share_announce(Lc.get(), &A), BATON_SHARE_OK);
+  EXPECT_EQ(baton_share_should_yield(Be.get()), 1);
+  ASSERT_EQ(baton_share_end(Lc.get(), A), BATON_SHARE_OK);
+  EXPECT_EQ(baton_share_should_yield(Be.get()), 1); // the gap after a kernel
+  // The next kernel of the request, within the linger: still one pause.
+  ASSERT_EQ(baton_share_announce(Lc.get(), &B), BATON_SHARE_OK);
+  EXPECT_EQ(baton_share_should_yield(Be.get()), 1);
+  ASSERT_EQ(baton_share_end(Lc.get(), B), BATON_SHARE_OK);
+  auto Ended = std::chrono::steady_clock::now();
+  waitFor([&] { return baton_share_should_yield(Be.get()) == 0; }, 2s);
+  EXPECT_GE(std::chrono::steady_clock::now() - Ended, 100ms);
+  EXPECT_LT(std::chrono::steady_clock::now() - Ended, 1s);
+  auto List = listOf(R.name());
+  EXPECT_EQ(List.at(1).be_pauses, 1u);
+  EXPECT_EQ(List.at(1).be_resumes, 1u);
+  EXPECT_EQ(baton_share_set_linger(Lc.get(), 1),
+            BATON_SHARE_ERROR_INVALID_ARGUMENT);
+}
+
 TEST(ShareRegistry, ABestEffortProcessThatStopsAskingStopsYielding) {
   ScratchRegistry R;
   Handle Lc = join(R.name(), BATON_SHARE_LATENCY_CRITICAL);

@@ -6,6 +6,14 @@
    object that made it, so a test can see who called the driver. A
    CUfunction here is a pointer to the kernel's name.
 
+   For the ends of latency-critical work on streams (lib/Share): with
+   FAKE_CUDA_CONTEXT=1 a context is current; host memory registers, its
+   device address is its host address; cuStreamWriteValue32 and
+   cuMemsetD32Async store at once, or fail with CUDA_ERROR_INVALID_VALUE
+   when FAKE_CUDA_MEMOP=invalid or FAKE_CUDA_MEMSET=invalid; events
+   complete at once, or never with FAKE_CUDA_EVENTS=pending.
+   fake_end_stats() counts what was asked.
+
    Link it with -Wl,-Bsymbolic: its own references to its functions must
    not bind to the interposer's exports of the same names. */
 #define _GNU_SOURCE
@@ -28,13 +36,75 @@ const char *fake_last_entry(void) { return LastEntry; }
 
 static CUresult noDevice(void) { return CUDA_ERROR_NO_DEVICE; }
 
+static int StreamWrites, Memsets, EventsCreated, EventRecords;
+static char EndStats[128];
+const char *fake_end_stats(void) {
+  snprintf(EndStats, sizeof(EndStats),
+           "stream writes %d, memsets %d, events created %d, records %d",
+           StreamWrites, Memsets, EventsCreated, EventRecords);
+  return EndStats;
+}
+static int refused(const char *Variable) {
+  const char *V = getenv(Variable);
+  return V && strcmp(V, "invalid") == 0;
+}
+static int FakeContext;
+CUresult cuCtxSetCurrent(void *Context) { return CUDA_SUCCESS; }
+CUresult cuMemHostRegister_v2(void *P, size_t Size, unsigned Flags) {
+  return CUDA_SUCCESS;
+}
+CUresult cuMemHostUnregister(void *P) { return CUDA_SUCCESS; }
+CUresult cuMemHostGetDevicePointer_v2(unsigned long long *D, void *P,
+                                      unsigned Flags) {
+  *D = (unsigned long long)P;
+  return CUDA_SUCCESS;
+}
+CUresult cuPointerGetAttribute(void *Data, int Attribute,
+                               unsigned long long Ptr) {
+  *(unsigned *)Data = Attribute == 2 /* MEMORY_TYPE */ ? 1 /* HOST */ : 0;
+  return CUDA_SUCCESS;
+}
+CUresult cuStreamWriteValue32_v2(void *Stream, unsigned long long Addr,
+                                 unsigned Value, unsigned Flags) {
+  if (refused("FAKE_CUDA_MEMOP"))
+    return CUDA_ERROR_INVALID_VALUE;
+  ++StreamWrites;
+  *(volatile unsigned *)Addr = Value;
+  return CUDA_SUCCESS;
+}
+CUresult cuMemsetD32Async(unsigned long long Addr, unsigned Value, size_t N,
+                          void *Stream) {
+  if (refused("FAKE_CUDA_MEMSET"))
+    return CUDA_ERROR_INVALID_VALUE;
+  ++Memsets;
+  for (size_t I = 0; I < N; ++I)
+    ((volatile unsigned *)Addr)[I] = Value;
+  return CUDA_SUCCESS;
+}
+static int EventStorage;
+CUresult cuEventCreate(void **Event, unsigned Flags) {
+  ++EventsCreated;
+  *Event = &EventStorage;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventRecord(void *Event, void *Stream) {
+  ++EventRecords;
+  return CUDA_SUCCESS;
+}
+CUresult cuEventQuery(void *Event) {
+  const char *V = getenv("FAKE_CUDA_EVENTS");
+  return V && strcmp(V, "pending") == 0 ? 600 /* NOT_READY */ : CUDA_SUCCESS;
+}
+CUresult cuEventDestroy_v2(void *Event) { return CUDA_SUCCESS; }
+
 CUresult cuInit(unsigned Flags) { return CUDA_SUCCESS; }
 CUresult cuDriverGetVersion(int *Version) {
   *Version = 13000;
   return CUDA_SUCCESS;
 }
 CUresult cuCtxGetCurrent(void **Context) {
-  *Context = NULL;
+  const char *V = getenv("FAKE_CUDA_CONTEXT");
+  *Context = V && strcmp(V, "1") == 0 ? (void *)&FakeContext : NULL;
   return CUDA_SUCCESS;
 }
 CUresult cuFuncGetName(const char **Name, void *F) {
@@ -142,6 +212,22 @@ static void *lookup(const char *Symbol, int Version, unsigned long long Flags) {
        (void *)cuLaunchCooperativeKernel_ptsz},
       {"cuGraphLaunch", (void *)cuGraphLaunch, (void *)cuGraphLaunch_ptsz},
       {"cuMemAlloc", (void *)cuMemAlloc_v2, (void *)cuMemAlloc_v2},
+      {"cuCtxSetCurrent", (void *)cuCtxSetCurrent, (void *)cuCtxSetCurrent},
+      {"cuMemHostRegister", (void *)cuMemHostRegister_v2,
+       (void *)cuMemHostRegister_v2},
+      {"cuMemHostUnregister", (void *)cuMemHostUnregister,
+       (void *)cuMemHostUnregister},
+      {"cuMemHostGetDevicePointer", (void *)cuMemHostGetDevicePointer_v2,
+       (void *)cuMemHostGetDevicePointer_v2},
+      {"cuPointerGetAttribute", (void *)cuPointerGetAttribute,
+       (void *)cuPointerGetAttribute},
+      {"cuStreamWriteValue32", (void *)cuStreamWriteValue32_v2,
+       (void *)cuStreamWriteValue32_v2},
+      {"cuMemsetD32Async", (void *)cuMemsetD32Async, (void *)cuMemsetD32Async},
+      {"cuEventCreate", (void *)cuEventCreate, (void *)cuEventCreate},
+      {"cuEventRecord", (void *)cuEventRecord, (void *)cuEventRecord},
+      {"cuEventQuery", (void *)cuEventQuery, (void *)cuEventQuery},
+      {"cuEventDestroy", (void *)cuEventDestroy_v2, (void *)cuEventDestroy_v2},
   };
   if (strcmp(Symbol, "cuGetProcAddress") == 0)
     return Version >= 12000 ? (void *)cuGetProcAddress_v2

@@ -7,10 +7,12 @@
    probe [--load LIB] KERNEL... dlopens LIB (as a program loads a library of
                                kernels), then one cuLaunchKernel per kernel
                                name (the fake's CUfunction is the name), then
-                               prints the fake's launch count */
+                               prints the fake's launch count (and with
+                               FAKE_CUDA_STATS=1 how ends were written) */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef int CUresult;
@@ -78,9 +80,13 @@ static int launchKernels(LaunchKernel Launch, int Count, char **Names) {
     CUresult R = Launch(Names[I], 3, 1, 1, 32, 1, 1, 0, NULL, Params, NULL);
     printf("launch %s: %d\n", Names[I], R);
   }
-  int (*Launches)(void) =
-      (int (*)(void))dlsym(dlopen("libcuda.so.1", RTLD_NOW), "fake_launches");
+  void *Fake = dlopen("libcuda.so.1", RTLD_NOW);
+  int (*Launches)(void) = (int (*)(void))dlsym(Fake, "fake_launches");
   printf("fake launches: %d\n", Launches());
+  const char *Stats = getenv("FAKE_CUDA_STATS");
+  if (Stats && strcmp(Stats, "1") == 0)
+    printf("fake ends: %s\n",
+           ((const char *(*)(void))dlsym(Fake, "fake_end_stats"))());
   return 0;
 }
 
