@@ -25,6 +25,7 @@ namespace baton::gpu {
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                               \
   X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH)                   \
   X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemHostAlloc) X(cuMemFreeHost) \
+  X(cuMemHostGetDevicePointer) X(cuMemsetD32)                                 \
   X(cuLaunchKernel) X(cuStreamCreateWithPriority) X(cuStreamDestroy)           \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWriteValue32)              \
   X(cuCtxGetStreamPriorityRange) X(cuEventCreate) X(cuEventRecord)             \
