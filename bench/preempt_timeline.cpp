@@ -106,8 +106,10 @@ int64_t calibrate(Gpu &G, CUfunction Probe, CUstream S, int64_t &ErrorNs,
   return Best;
 }
 
+/// What timed_blocks records per virtual block; Previous is the end of the
+/// block before it on the same worker (0 for a worker's first).
 struct BlockStamp {
-  int64_t Start, End;
+  int64_t Start, End, Previous, Unused;
 };
 
 /// The stamps of the blocks that ran: v < min(next, end) of the task.
@@ -127,23 +129,29 @@ double medianDurationUs(const std::vector<BlockStamp> &Blocks) {
   return percentile(D, 0.5);
 }
 
-/// Median gap between a block's end and the start of the next block that
-/// starts after it: in a PTB launch, the worker loop's time per block.
-double medianGapUs(std::vector<BlockStamp> Blocks) {
-  std::sort(Blocks.begin(), Blocks.end(),
-            [](const BlockStamp &A, const BlockStamp &B) {
-              return A.Start < B.Start;
-            });
-  std::vector<int64_t> Starts;
+/// Shared memory outlives a launch, so a worker's first block may find the
+/// tag of an earlier launch: a previous end before this launch's first
+/// start is not this worker's.
+bool hasPrevious(const BlockStamp &B, int64_t FirstStart) {
+  return B.Previous >= FirstStart;
+}
+
+int64_t firstStart(const std::vector<BlockStamp> &Blocks) {
+  int64_t First = INT64_MAX;
   for (const BlockStamp &B : Blocks)
-    Starts.push_back(B.Start);
+    First = std::min(First, B.Start);
+  return First;
+}
+
+/// The worker loop's time per block: from the end of a worker's block to
+/// the start of its next one, percentile \p P.
+double gapUs(const std::vector<BlockStamp> &Blocks, double P) {
+  int64_t First = firstStart(Blocks);
   std::vector<double> Gaps;
-  for (const BlockStamp &B : Blocks) {
-    auto It = std::lower_bound(Starts.begin(), Starts.end(), B.End);
-    if (It != Starts.end())
-      Gaps.push_back((*It - B.End) / 1e3);
-  }
-  return percentile(Gaps, 0.5);
+  for (const BlockStamp &B : Blocks)
+    if (hasPrevious(B, First))
+      Gaps.push_back((B.Start - B.Previous) / 1e3);
+  return percentile(Gaps, P);
 }
 
 LaunchSpec timedBlocks(const std::string &Module, const std::string &Kernel,
@@ -156,7 +164,7 @@ LaunchSpec timedBlocks(const std::string &Module, const std::string &Kernel,
   ParamSpec Stamps;
   Stamps.K = ParamSpec::InOut;
   Stamps.Type = "i64";
-  Stamps.Count = 2ull * Blocks;
+  Stamps.Count = 4ull * Blocks;
   ParamSpec Spin;
   Spin.Type = "u32";
   Spin.ScalarBytes.resize(4);
@@ -207,10 +215,12 @@ int main(int argc, char **argv) {
   std::printf("device: %s, %d SMs; %d pauses per row; host->device clock "
               "within +-%.1f us\n",
               G.name().c_str(), G.smCount(), Pauses, ErrorNs / 1e3);
-  std::printf("%-5s %7s %8s %8s %7s | %-23s | %-23s | %-23s | %-17s | %s\n",
-              "spin", "workers", "orig blk", "ptb blk", "gap", "total p50/p99/max",
-              "signal p50/p99/max", "drain p50/p99/max", "notice p50/p99",
-              "late starts (pauses with any)");
+  std::printf("%-5s %7s %8s %8s %-15s | %-23s | %-23s | %-23s | %-17s | "
+              "%s\n",
+              "spin", "workers", "orig blk", "ptb blk", "gap p50/p99",
+              "total p50/p99/max", "signal p50/p99/max", "drain p50/p99/max",
+              "notice p50/p99",
+              "late starts (pauses with any), their claim after flag p50/p99");
   struct Row {
     unsigned SpinUs;
     uint32_t PerSm; // 0: all that fit
@@ -240,7 +250,7 @@ int main(int argc, char **argv) {
                                    : R.maxPtbWorkers() - PerSm;
 
     // Block durations: 20 waves as the original, and as one PTB launch.
-    double OrigUs = 0, PtbUs = 0, GapUs = 0;
+    double OrigUs = 0, PtbUs = 0, GapP50 = 0, GapP99 = 0;
     {
       KernelRun O(G, Module, timedBlocks(Module, Kernel, Workers * 20, SpinUs));
       O.reset();
@@ -257,10 +267,11 @@ int main(int argc, char **argv) {
       G.waitFor(G.work(), "PTB waves");
       std::vector<BlockStamp> Ptb = ranBlocks(P);
       PtbUs = medianDurationUs(Ptb);
-      GapUs = medianGapUs(Ptb);
+      GapP50 = gapUs(Ptb, 0.5);
+      GapP99 = gapUs(Ptb, 0.99);
     }
 
-    std::vector<double> Total, Signal, Drain, Notice;
+    std::vector<double> Total, Signal, Drain, Notice, LateClaims;
     unsigned LateTotal = 0, LatePauses = 0;
     for (int I = 0; I < Pauses; ++I) {
       // The device clock drifts from the host's by microseconds a second.
@@ -295,11 +306,16 @@ int main(int argc, char **argv) {
       baton_task T = R.readTask();
       if (T.next >= T.end)
         throw std::runtime_error("launch finished before it was preempted");
-      int64_t LastEnd = 0;
+      int64_t LastEnd = 0, First = firstStart(Blocks);
       unsigned Late = 0;
       for (const BlockStamp &B : Blocks) {
         LastEnd = std::max(LastEnd, B.End);
-        Late += B.Start > static_cast<int64_t>(FlagSeen);
+        if (B.Start > static_cast<int64_t>(FlagSeen)) {
+          ++Late;
+          if (hasPrevious(B, First)) // its claim followed that block's end
+            LateClaims.push_back(
+                (B.Previous - static_cast<int64_t>(FlagSeen)) / 1e3);
+        }
       }
       int64_t Request = T0 + Offset, Noticed = T1 + Offset;
       Total.push_back((T1 - T0) / 1e3);
@@ -327,11 +343,13 @@ int main(int argc, char **argv) {
                     percentile(V, 0.99), percentile(V, 1.0));
       return std::string(Buf);
     };
-    std::printf("%-5u %7u %8.1f %8.1f %7.1f | %s | %s | %s | %8.1f %8.1f | %u (%u)\n",
-                SpinUs, Workers, OrigUs, PtbUs, GapUs, Three(Total).c_str(),
-                Three(Signal).c_str(), Three(Drain).c_str(),
-                percentile(Notice, 0.5), percentile(Notice, 0.99), LateTotal,
-                LatePauses);
+    std::printf("%-5u %7u %8.1f %8.1f %7.2f %7.2f | %s | %s | %s | %8.1f %8.1f "
+                "| %u (%u), %.1f %.1f\n",
+                SpinUs, Workers, OrigUs, PtbUs, GapP50, GapP99,
+                Three(Total).c_str(), Three(Signal).c_str(),
+                Three(Drain).c_str(), percentile(Notice, 0.5),
+                percentile(Notice, 0.99), LateTotal, LatePauses,
+                percentile(LateClaims, 0.5), percentile(LateClaims, 0.99));
   }
   D.cuMemFree(Seen);
   D.cuStreamDestroy(Side);

@@ -8,35 +8,52 @@ __device__ __forceinline__ unsigned long long globalTimer() {
   return T;
 }
 
-// Like count_blocks (blocks.cu), but every block records when it started
-// and when its last thread finished spinning: stamps[2 id], stamps[2 id + 1].
+// The end of the previous block that ran in this hardware block (a PTB
+// worker runs many), kept in shared memory with a tag; 0 for the first.
+__device__ __forceinline__ unsigned long long
+previousEnd(unsigned long long (&last)[2]) {
+  return last[1] == 0xba7012c0ffee5eedull ? last[0] : 0;
+}
+
+__device__ __forceinline__ void record(unsigned long long *stamps,
+                                       unsigned id, unsigned long long start,
+                                       unsigned long long (&last)[2]) {
+  unsigned long long end = globalTimer();
+  stamps[4 * id] = start;
+  stamps[4 * id + 1] = end;
+  stamps[4 * id + 2] = previousEnd(last);
+  last[0] = end;
+  last[1] = 0xba7012c0ffee5eedull;
+}
+
+// Like count_blocks (blocks.cu), but every block records when it started,
+// when its last thread finished spinning, and when the block before it on
+// the same worker ended: stamps[4 id .. 4 id + 2].
 extern "C" __global__ void timed_blocks(unsigned long long *stamps,
                                         unsigned spin_ns) {
+  __shared__ unsigned long long last[2];
   unsigned id = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   unsigned long long start = globalTimer();
   while (globalTimer() - start < spin_ns) {
   }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    stamps[2 * id] = start;
-    stamps[2 * id + 1] = globalTimer();
-  }
+  if (threadIdx.x == 0)
+    record(stamps, id, start, last);
 }
 
 // The same, but one thread per warp reads the timer while the rest of the
 // warp waits: a block that keeps its SM's memory pipeline nearly idle.
 extern "C" __global__ void timed_blocks_quiet(unsigned long long *stamps,
                                               unsigned spin_ns) {
+  __shared__ unsigned long long last[2];
   unsigned id = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
   unsigned long long start = globalTimer();
   if ((threadIdx.x & 31) == 0)
     while (globalTimer() - start < spin_ns) {
     }
   __syncthreads();
-  if (threadIdx.x == 0) {
-    stamps[2 * id] = start;
-    stamps[2 * id + 1] = globalTimer();
-  }
+  if (threadIdx.x == 0)
+    record(stamps, id, start, last);
 }
 
 // One thread: waits until *flag is nonzero (or *abandon is), then records
