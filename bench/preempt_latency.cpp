@@ -56,22 +56,8 @@ int main(int argc, char **argv) {
               "p99-block", "flag p50");
   for (unsigned BlockUs : {5u, 50u, 200u, 1000u}) {
     // Enough blocks that no launch finishes before it is preempted.
-    LaunchSpec S;
-    S.Module = argv[1];
-    S.Kernel = "count_blocks";
-    S.Block[0] = 128;
-    S.Grid[0] = 0xFFFFF;
-    ParamSpec Counts;
-    Counts.K = ParamSpec::InOut;
-    Counts.Type = "u32";
-    Counts.Count = S.Grid[0];
-    ParamSpec Spin;
-    Spin.Type = "u32";
-    Spin.ScalarBytes.resize(4);
-    uint32_t Ns = BlockUs * 1000;
-    std::memcpy(Spin.ScalarBytes.data(), &Ns, 4);
-    S.Params = {Counts, Spin};
-    S.Where = "preempt_latency";
+    LaunchSpec S = spinKernelSpec(argv[1], "count_blocks", 0xFFFFF, "u32",
+                                  0xFFFFF, BlockUs * 1000, "preempt_latency");
     KernelRun R(G, argv[1], S);
     uint32_t Workers = R.maxPtbWorkers();
     // The real block duration (the floor): one original launch of Workers x

@@ -156,23 +156,8 @@ double gapUs(const std::vector<BlockStamp> &Blocks, double P) {
 
 LaunchSpec timedBlocks(const std::string &Module, const std::string &Kernel,
                        uint32_t Blocks, unsigned SpinUs) {
-  LaunchSpec S;
-  S.Module = Module;
-  S.Kernel = Kernel;
-  S.Block[0] = 128;
-  S.Grid[0] = Blocks;
-  ParamSpec Stamps;
-  Stamps.K = ParamSpec::InOut;
-  Stamps.Type = "i64";
-  Stamps.Count = 4ull * Blocks;
-  ParamSpec Spin;
-  Spin.Type = "u32";
-  Spin.ScalarBytes.resize(4);
-  uint32_t Ns = SpinUs * 1000;
-  std::memcpy(Spin.ScalarBytes.data(), &Ns, 4);
-  S.Params = {Stamps, Spin};
-  S.Where = "preempt_timeline";
-  return S;
+  return spinKernelSpec(Module, Kernel, Blocks, "i64", 4ull * Blocks,
+                        SpinUs * 1000, "preempt_timeline");
 }
 
 } // namespace

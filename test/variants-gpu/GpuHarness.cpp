@@ -395,4 +395,26 @@ void spinMicros(double Micros) {
   }
 }
 
+LaunchSpec spinKernelSpec(const std::string &Module, const std::string &Kernel,
+                          uint32_t Blocks, const std::string &BufferType,
+                          uint64_t BufferCount, uint32_t SpinNs,
+                          const std::string &Where) {
+  LaunchSpec S;
+  S.Module = Module;
+  S.Kernel = Kernel;
+  S.Block[0] = 128;
+  S.Grid[0] = Blocks;
+  ParamSpec Buffer;
+  Buffer.K = ParamSpec::InOut;
+  Buffer.Type = BufferType;
+  Buffer.Count = BufferCount;
+  ParamSpec Spin;
+  Spin.Type = "u32";
+  Spin.ScalarBytes.resize(sizeof SpinNs);
+  std::memcpy(Spin.ScalarBytes.data(), &SpinNs, sizeof SpinNs);
+  S.Params = {Buffer, Spin};
+  S.Where = Where;
+  return S;
+}
+
 } // namespace baton::gpu

@@ -125,6 +125,15 @@ private:
   CUdeviceptr Task = 0;
 };
 
+/// A launch of one of the spinning kernels of test/variants-gpu/kernels
+/// (count_blocks, timed_blocks, ...): 128 threads per block, a 1-D grid of
+/// Blocks, one in-out buffer of BufferCount elements of BufferType, then the
+/// spin time in nanoseconds.
+LaunchSpec spinKernelSpec(const std::string &Module, const std::string &Kernel,
+                          uint32_t Blocks, const std::string &BufferType,
+                          uint64_t BufferCount, uint32_t SpinNs,
+                          const std::string &Where);
+
 /// Busy-waits for Micros microseconds (sleeping would be far too coarse).
 void spinMicros(double Micros);
 
