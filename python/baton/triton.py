@@ -43,6 +43,8 @@ from __future__ import annotations
 import concurrent.futures
 import dataclasses
 import os
+import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -138,11 +140,51 @@ def _triton():
 
 # --------------------------------------------------------------- assembly
 
-def _ptxas_command(arch: int, enable_fp_fusion: bool, ptx_options) -> list:
-    """ptxas as Triton's make_cubin runs it (backends/nvidia/compiler.py)."""
+def _ptx_version(ptx: str) -> Optional[int]:
+    """The PTX's `.version` as Triton numbers it (9.0 is 90)."""
+    m = re.search(r"^\s*\.version\s+(\d+)\.(\d+)", ptx, re.MULTILINE)
+    return int(m.group(1)) * 10 + int(m.group(2)) if m else None
+
+
+def _ptxas_for(arch: int, ptx: str):
+    """Triton's ptxas for `arch`, unless the PTX is newer than it accepts.
+
+    Inductor's compile workers, or an earlier job sharing Triton's cache,
+    may have lowered the kernel for another ptxas than this process's
+    (TRITON_PTXAS_PATH differs between them: CUDA 13's ptxas gives
+    `.version 9.0`, Triton's bundled one accepts 8.7 at most). Then the
+    first of TRITON_PTXAS_PATH, the CUDA toolkit's and the PATH's ptxas
+    that accepts the PTX assembles it."""
+    from triton.backends.nvidia.compiler import get_ptxas, ptx_get_version
+    from triton.knobs import NvidiaTool
+    tool = get_ptxas(arch)
+    wanted = _ptx_version(ptx)
+    if wanted is None or ptx_get_version(tool.version) >= wanted:
+        return tool
+    cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH")
+    candidates = [os.environ.get("TRITON_PTXAS_PATH"),
+                  cuda and os.path.join(cuda, "bin", "ptxas"),
+                  "/usr/local/cuda/bin/ptxas", shutil.which("ptxas")]
+    tried = [f"{tool.path} (CUDA {tool.version})"]
+    for path in dict.fromkeys(c for c in candidates if c):
+        other = NvidiaTool.from_path(path)
+        if other is None:
+            continue
+        if ptx_get_version(other.version) >= wanted:
+            return other
+        tried.append(f"{other.path} (CUDA {other.version})")
+    raise RuntimeError(
+        f"no ptxas accepts the kernel's PTX .version {wanted // 10}."
+        f"{wanted % 10}; tried {', '.join(tried)} (set TRITON_PTXAS_PATH "
+        "to the ptxas that Triton compiled it for)")
+
+
+def _ptxas_command(arch: int, enable_fp_fusion: bool, ptx_options,
+                   ptx: str) -> list:
+    """ptxas as Triton's make_cubin runs it (backends/nvidia/compiler.py),
+    from a ptxas that accepts `ptx`."""
     from triton import knobs
-    from triton.backends.nvidia.compiler import (get_ptxas,
-                                                 sm_arch_from_capability)
+    from triton.backends.nvidia.compiler import sm_arch_from_capability
     if knobs.compilation.disable_line_info:
         debug = ["-lineinfo", "-suppress-debug-info"]
     elif knobs.nvidia.disable_ptxas_opt:
@@ -152,7 +194,7 @@ def _ptxas_command(arch: int, enable_fp_fusion: bool, ptx_options) -> list:
     fmad = [] if enable_fp_fusion else ["--fmad=false"]
     opt = ["--opt-level", "0"] if knobs.nvidia.disable_ptxas_opt else []
     extra = ptx_options.split(" ") if ptx_options else []
-    ptxas = get_ptxas(arch)
+    ptxas = _ptxas_for(arch, ptx)
     return [ptxas.path, ptxas.version, *debug, *fmad, *opt, *extra,
             f"--gpu-name={sm_arch_from_capability(arch)}"]
 
@@ -162,7 +204,7 @@ def assemble(ptx: str, arch: int, enable_fp_fusion: bool = True,
              cache: Optional[Cache] = None) -> bytes:
     """A cubin of `ptx`, built by Triton's ptxas with the options Triton
     uses for a kernel compiled with these metadata; cached by content."""
-    cmd = _ptxas_command(arch, enable_fp_fusion, ptx_options)
+    cmd = _ptxas_command(arch, enable_fp_fusion, ptx_options, ptx)
     cache = cache if cache is not None else default_cache()
     key = content_key("baton-cubin/1", "\0".join(cmd), ptx)
     cubin = cache.get(key, ".cubin")

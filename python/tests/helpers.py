@@ -4,7 +4,9 @@ the hook and launcher plumbing is tested without Triton or a GPU."""
 
 import importlib.machinery
 import os
+import re
 import shutil
+import subprocess
 import sys
 import tempfile
 import types
@@ -110,8 +112,28 @@ class FakeDriver:
 
 
 class FakeTool:
+    """triton.knobs.NvidiaTool: a tool's path and its CUDA release."""
+
     def __init__(self, path, version):
         self.path, self.version = path, version
+
+    @staticmethod
+    def from_path(path):
+        try:
+            out = subprocess.run([path, "--version"], capture_output=True,
+                                 text=True).stdout
+        except OSError:
+            return None
+        m = re.search(r"release (\d+\.\d+)", out)
+        return FakeTool(path, m.group(1)) if m else None
+
+
+def fake_ptx_get_version(cuda_version):
+    """Triton 3.6's ptx_get_version for the releases the tests name."""
+    major, minor = map(int, cuda_version.split("."))
+    if major >= 13:
+        return 90 + (major - 13) * 10 + minor
+    return 80 + minor - (1 if minor >= 6 else 0)
 
 
 class Allocations:
@@ -196,6 +218,8 @@ def install_fake_triton(ptxas_path=None):
     nvdriver.make_tensordesc_arg = None
     compiler = types.ModuleType("triton.backends.nvidia.compiler")
     compiler.get_ptxas = lambda arch: FakeTool(ptxas_path or "ptxas", "13.0")
+    compiler.ptx_get_version = fake_ptx_get_version
+    knobs.NvidiaTool = FakeTool
     compiler.sm_arch_from_capability = (
         lambda c: f"sm_{c}{'a' if c >= 90 else ''}")
     nvidia.driver, nvidia.compiler = nvdriver, compiler

@@ -3,18 +3,22 @@ the launcher and hooks are installed and removed, launches pass through or
 are routed with the right bytes, variants are found or built, refusals and
 unroutable kernels pass through and are reported."""
 
+import os
+import re
 import struct
+import sys
 import tempfile
 import threading
 import types
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import baton
 import baton.triton as bt
 from baton import _core
 
-from helpers import (CORPUS, FakeCore, FakeCudaLauncher, TempCache,
+from helpers import (CORPUS, FakeCore, FakeCudaLauncher, FakeTool, TempCache,
                      assert_no_stand_ins, install_fake_triton, ptxas)
 
 FUNCTION = 0xF00
@@ -385,6 +389,27 @@ class AssembleTest(unittest.TestCase):
             # Other ptxas options are another entry.
             bt.assemble(ptx, 90, False, None, cache=cache)
             self.assertEqual(cache.writes, 2)
+
+    def test_ptx_newer_than_triton_s_ptxas_finds_one_that_accepts_it(self):
+        # Triton's ptxas answers 12.8 (PTX 8.7 at most), the kernel was
+        # lowered elsewhere for CUDA 13's: TRITON_PTXAS_PATH assembles it.
+        compiler = sys.modules["triton.backends.nvidia.compiler"]
+        compiler.get_ptxas = lambda arch: FakeTool("/nonexistent/ptxas", "12.8")
+        ptx = baton.transform_ptx(
+            (CORPUS / "triton" / "bias_relu_2d.ptx").read_text(), cache=False).ptx
+        ptx = re.sub(r"\.version \d+\.\d+", ".version 9.0", ptx, count=1)
+        with TempCache() as cache, mock.patch.dict(os.environ, TRITON_PTXAS_PATH=ptxas()):
+            self.assertEqual(bt._ptxas_for(90, ptx).path, ptxas())
+            self.assertEqual(bt.assemble(ptx, 90, cache=cache)[:4], b"\x7fELF")
+
+    def test_ptx_no_ptxas_accepts_is_reported(self):
+        with TempCache() as cache, mock.patch.dict(os.environ, TRITON_PTXAS_PATH=ptxas()):
+            with self.assertRaises(RuntimeError) as cm:
+                bt.assemble(".version 99.0\n.target sm_90a\n.address_size 64\n",
+                            90, cache=cache)
+        self.assertIn("no ptxas accepts the kernel's PTX .version 99.0",
+                      str(cm.exception))
+        self.assertIn("TRITON_PTXAS_PATH", str(cm.exception))
 
     def test_ptxas_failure_is_reported(self):
         with TempCache() as cache:
