@@ -20,35 +20,13 @@ build=build-gpu
 logs=${OUT:-$build/logs}/runtime
 mkdir -p "$logs"
 xformed=$build/xformed-runtime
-summary=()
-failed=0
+# step NAME LIMIT_S LOG COMMAND... (scripts/lib/step.sh): each stage under a
+# time limit, its output appended to LOG, a row of the summary table.
+step_row='%-24s %-14s %5ss  %s'
+# shellcheck source=scripts/lib/step.sh
+source "$root/scripts/lib/step.sh"
 
-# step NAME LOG LIMIT_S COMMAND...: runs COMMAND with a time limit, appends
-# its output to LOG, and records PASS / FAIL / SKIP / TIMEOUT with the
-# command's last summary-looking line.
-step() {
-  local name=$1 log=$2 limit=$3
-  shift 3
-  local start=$SECONDS
-  echo "=== $name: $*" | tee -a "$log"
-  timeout --kill-after=10 "$limit" "$@" >>"$log" 2>&1
-  local rc=$?
-  local status=PASS
-  case $rc in
-    0) ;;
-    77) status=SKIP ;;
-    124|137) status=TIMEOUT; failed=1 ;;
-    *) status="FAIL(rc=$rc)"; failed=1 ;;
-  esac
-  local detail
-  detail=$(grep -E '^[0-9]+ passed, [0-9]+ failed|^SKIPPED|geometric mean|^transform-tree' "$log" | tail -1)
-  [[ $status == PASS ]] || detail="${detail:+$detail; }see $(basename "$log")"
-  echo "=== $name: $status after $((SECONDS - start)) s" | tee -a "$log"
-  summary+=("$(printf '%-24s %-14s %5ss  %s' "$name" "$status" "$((SECONDS - start))" "$detail")")
-}
-
-: >"$logs/build.log"
-step configure "$logs/build.log" 120 \
+step configure 120 "$logs/build.log" \
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DBATON_ENABLE_LLVM=OFF -DBATON_ENABLE_RUNTIME=ON \
     -DCLI11_INCLUDE_DIR="$root/.deps" ${BATON_CMAKE_ARGS:-}
@@ -65,32 +43,28 @@ else
        "add_subdirectory(runtime)); skipping them" | tee -a "$logs/build.log"
   bench_targets=()
 fi
-step build "$logs/build.log" 300 cmake --build "$build" --target "${targets[@]}"
-step transform "$logs/build.log" 120 bash -c "
+step build 300 "$logs/build.log" cmake --build "$build" --target "${targets[@]}"
+step transform 120 "$logs/build.log" bash -c "
   scripts/transform-tree.sh $build/tools/baton-ptx/baton-ptx $xformed/test/corpus test/corpus &&
   scripts/transform-tree.sh $build/tools/baton-ptx/baton-ptx $xformed/test/gpu/kernels test/gpu/kernels"
 
 record=$xformed/test/gpu/kernels/record.ptx
 tests=$build/test/gpu
-: >"$logs/exactly_once.log"; : >"$logs/c_api.log"; : >"$logs/corpus_check.log"
-: >"$logs/hostile.log"
-step exactly_once "$logs/exactly_once.log" 270 "$tests/exactly_once" "$record"
-step c_api_check "$logs/c_api.log" 90 "$tests/c_api_check" "$record"
-: >"$logs/scheduler_check.log"
-step scheduler_check "$logs/scheduler_check.log" 150 \
+step exactly_once 270 "$logs/exactly_once.log" "$tests/exactly_once" "$record"
+step c_api_check 90 "$logs/c_api.log" "$tests/c_api_check" "$record"
+step scheduler_check 150 "$logs/scheduler_check.log" \
   "$tests/scheduler_check" "$record"
-step runtime_hostile "$logs/hostile.log" 200 "$tests/runtime_hostile" "$record" \
-  "$xformed/test/gpu/kernels/fault.ptx"
-step corpus_check "$logs/corpus_check.log" 240 \
+step runtime_hostile 200 "$logs/hostile.log" \
+  "$tests/runtime_hostile" "$record" "$xformed/test/gpu/kernels/fault.ptx"
+step corpus_check 240 "$logs/corpus_check.log" \
   "$tests/corpus_check" test/corpus/manifest.txt "$xformed/test/corpus"
-step corpus_check.triton "$logs/corpus_check.log" 120 \
+step corpus_check.triton 120 "$logs/corpus_check.log" \
   "$tests/corpus_check" test/corpus/triton-manifest.txt "$xformed/test/corpus"
 
 if ((${#bench_targets[@]})); then
-  : >"$logs/benchmarks.log"
-  step preempt_latency "$logs/benchmarks.log" 150 \
+  step preempt_latency 150 "$logs/benchmarks.log" \
     "$build/bench/runtime/preempt_latency_runtime" "$record" 300
-  step variant_overhead "$logs/benchmarks.log" 180 \
+  step variant_overhead 180 "$logs/benchmarks.log" \
     "$build/bench/runtime/variant_overhead_runtime" test/corpus/manifest.txt "$xformed/test/corpus"
 fi
 

@@ -32,30 +32,10 @@ build=${BATON_GPU_BUILD_DIR:-build-gpu}
 logs=${OUT:-$build/logs}/share
 lc_seconds=${LC_SECONDS:-10}
 mkdir -p "$logs"
-summary=()
-failed=0
-
-# step NAME LIMIT_S COMMAND...: runs COMMAND under a time limit, output to
-# $logs/NAME.log; records PASS / FAIL / SKIP / TIMEOUT.
-step() {
-  local name=$1 limit=$2
-  shift 2
-  local start=$SECONDS rc=0
-  echo "=== $name: $*"
-  timeout --kill-after=10 "$limit" "$@" >"$logs/$name.log" 2>&1 || rc=$?
-  local status=PASS
-  case $rc in
-    0) ;;
-    77) status=SKIP ;;
-    124|137) status=TIMEOUT; failed=1 ;;
-    *) status="FAIL(rc=$rc)"; failed=1 ;;
-  esac
-  local detail
-  detail=$(grep -E '^[0-9]+ passed, [0-9]+ failed|^SKIPPED' "$logs/$name.log" | tail -1 || true)
-  summary+=("$(printf '%-22s %-12s %4ss  %s' "$name" "$status" "$((SECONDS - start))" "$detail")")
-  echo "=== $name: $status after $((SECONDS - start)) s"
-  return 0
-}
+# step NAME LIMIT_S LOG COMMAND... (scripts/lib/step.sh): each stage under a
+# time limit, its output to LOG, a row of the summary table.
+# shellcheck source=scripts/lib/step.sh
+source "$root/scripts/lib/step.sh"
 
 # jget FILE KEY: a number or word from the one-line JSON objects share_gpu
 # and batonctl write (no jq on the GPU machine).
@@ -65,9 +45,11 @@ jget() {
 
 cli=()
 [[ -d .deps/CLI ]] && cli=(-DCLI11_INCLUDE_DIR="$root/.deps")
-step configure 180 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+step configure 180 "$logs/configure.log" \
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DBATON_ENABLE_LLVM=OFF "${cli[@]}" ${BATON_CMAKE_ARGS:-}
-step build 600 cmake --build "$build" --target baton-ptx share_gpu batonctl
+step build 600 "$logs/build.log" \
+  cmake --build "$build" --target baton-ptx share_gpu batonctl
 if ((failed)); then
   tail -n 30 "$logs/configure.log" "$logs/build.log"
   exit 1
@@ -75,11 +57,12 @@ fi
 share_gpu=$build/test/share/share_gpu
 batonctl=$build/tools/batonctl/batonctl
 xformed=$build/xformed-share
-step transform 60 scripts/transform-tree.sh "$build/tools/baton-ptx/baton-ptx" \
-  "$xformed" test/gpu/kernels
+step transform 60 "$logs/transform.log" \
+  scripts/transform-tree.sh "$build/tools/baton-ptx/baton-ptx" "$xformed" \
+  test/gpu/kernels
 record=$xformed/record.ptx
 
-step share_check 300 "$share_gpu" check "$record"
+step share_check 300 "$logs/share_check.log" "$share_gpu" check "$record"
 if grep -q '^SKIPPED' "$logs/share_check.log"; then
   printf '%s\n' "${summary[@]}"
   echo "no GPU: nothing measured"

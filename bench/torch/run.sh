@@ -21,28 +21,13 @@ out=${OUT:-$build/out}
 what=${1:-all}
 shift || true
 mkdir -p "$out"
-summary=()
-failed=0
-
-# step NAME LIMIT_S LOG COMMAND...
-step() {
-  local name=$1 limit=$2 log=$3
-  shift 3
-  local start=$SECONDS
-  echo "=== $name ($(date +%H:%M:%S)): $*"
-  timeout --kill-after=15 "$limit" "$@" 2>&1 | tee "$log"
-  local rc=${PIPESTATUS[0]}
-  local status=PASS
-  case $rc in
-    0) ;;
-    77) status=SKIP ;;
-    124|137) status=TIMEOUT; failed=1 ;;
-    *) status="FAIL(rc=$rc)"; failed=1 ;;
-  esac
-  summary+=("$(printf '%-10s %-12s %4ss  %s' "$name" "$status" \
-                "$((SECONDS - start))" "$(basename "$log")")")
-  return $rc
-}
+# step NAME LIMIT_S LOG COMMAND... (scripts/lib/step.sh): each stage under a
+# time limit, its output to the terminal and LOG, a row of the summary table
+# that names the log.
+step_tee=1 step_kill_after=15 step_row='%-10s %-12s %4ss  %s'
+# shellcheck source=scripts/lib/step.sh
+source "$root/scripts/lib/step.sh"
+step_detail() { basename "$1"; }
 
 python=$(command -v python3)
 gen=(); command -v ninja >/dev/null && gen=(-G Ninja)
@@ -50,8 +35,11 @@ step build 300 "$out/build.log" bash -c "
   cmake -S . -B '$build' ${gen[*]} -DCMAKE_BUILD_TYPE=Release \
     -DBATON_ENABLE_LLVM=OFF -DBATON_ENABLE_TESTS=OFF -DBATON_ENABLE_TOOLS=OFF \
     -DPython3_EXECUTABLE='$python' ${BATON_CMAKE_ARGS:-} &&
-  cmake --build '$build' -j $(nproc) --target baton_python" || {
-  printf '%s\n' "${summary[@]}"; exit 1; }
+  cmake --build '$build' -j $(nproc) --target baton_python"
+if ((failed)); then
+  printf '%s\n' "${summary[@]}"
+  exit 1
+fi
 export PYTHONPATH=$root/$build/python${PYTHONPATH:+:$PYTHONPATH}
 export BATON_CACHE_DIR=${BATON_CACHE_DIR:-$HOME/.cache/baton}
 
