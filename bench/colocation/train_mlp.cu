@@ -12,6 +12,11 @@
 //
 // Every kernel is deterministic (no floating-point atomics), so the loss
 // after N steps is bitwise the same however the launches were scheduled.
+//
+// The tiled product, the bias add, column_sum and the block sum come from
+// bench/common/mlp_kernels.cuh, shared with bench/preload/trainkernels.cu.
+#include "../common/mlp_kernels.cuh"
+
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -19,29 +24,14 @@
 
 namespace {
 
-constexpr int Tile = 16;
-
 // C = alpha * op(A) op(B) + beta * C, with op(A)(i,k) = A[i*sAr + k*sAc] and
 // op(B)(k,j) = B[k*sBr + j*sBc]: strides express the transposes.
 __global__ void gemm_strided(const float *A, int sAr, int sAc, const float *B,
                              int sBr, int sBc, float *C, int M, int N, int K,
                              float Alpha, float Beta) {
-  __shared__ float As[Tile][Tile + 1];
-  __shared__ float Bs[Tile][Tile + 1];
   int Row = blockIdx.y * Tile + threadIdx.y;
   int Col = blockIdx.x * Tile + threadIdx.x;
-  float Acc = 0.f;
-  for (int K0 = 0; K0 < K; K0 += Tile) {
-    int Ka = K0 + threadIdx.x, Kb = K0 + threadIdx.y;
-    As[threadIdx.y][threadIdx.x] =
-        Row < M && Ka < K ? A[size_t(Row) * sAr + size_t(Ka) * sAc] : 0.f;
-    Bs[threadIdx.y][threadIdx.x] =
-        Kb < K && Col < N ? B[size_t(Kb) * sBr + size_t(Col) * sBc] : 0.f;
-    __syncthreads();
-    for (int I = 0; I < Tile; ++I)
-      Acc = fmaf(As[threadIdx.y][I], Bs[I][threadIdx.x], Acc);
-    __syncthreads();
-  }
+  float Acc = tiledDot(A, sAr, sAc, B, sBr, sBc, M, N, K, Row, Col);
   if (Row < M && Col < N) {
     float &Out = C[size_t(Row) * N + Col];
     Out = Alpha * Acc + (Beta == 0.f ? 0.f : Beta * Out);
@@ -61,12 +51,10 @@ __device__ float geluDerivative(float X) {
 
 __global__ void bias_gelu(float *Z, const float *Bias, float *Y, int Rows,
                           int Cols) {
-  size_t I = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (I >= size_t(Rows) * Cols)
-    return;
-  float V = Z[I] + Bias[I % Cols];
-  Z[I] = V;
-  Y[I] = gelu(V);
+  addBias(Z, Bias, Rows, Cols, [=](size_t I, float V) {
+    Z[I] = V;
+    Y[I] = gelu(V);
+  });
 }
 
 __global__ void mse_grad(const float *Y, const float *Target, float *DY,
@@ -81,17 +69,6 @@ __global__ void gelu_backward(const float *DY, const float *Z, float *DZ,
   int I = blockIdx.x * blockDim.x + threadIdx.x;
   if (I < N)
     DZ[I] = DY[I] * geluDerivative(Z[I]);
-}
-
-// One thread per column, rows summed in order: deterministic.
-__global__ void column_sum(const float *X, float *Out, int Rows, int Cols) {
-  int C = blockIdx.x * blockDim.x + threadIdx.x;
-  if (C >= Cols)
-    return;
-  float S = 0.f;
-  for (int R = 0; R < Rows; ++R)
-    S += X[size_t(R) * Cols + C];
-  Out[C] = S;
 }
 
 __global__ void sgd(float *W, const float *DW, float Lr, int N) {
@@ -109,15 +86,9 @@ __global__ void mse_loss(const float *Y, const float *Target, float *Out,
     float D = Y[I] - Target[I];
     S += D * D;
   }
-  Partial[threadIdx.x] = S;
-  __syncthreads();
-  for (int Half = blockDim.x / 2; Half > 0; Half /= 2) {
-    if (threadIdx.x < Half)
-      Partial[threadIdx.x] += Partial[threadIdx.x + Half];
-    __syncthreads();
-  }
+  S = blockSum(Partial, S);
   if (threadIdx.x == 0)
-    *Out = Partial[0] / N;
+    *Out = S / N;
 }
 
 struct Model {

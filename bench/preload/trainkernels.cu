@@ -18,6 +18,11 @@
 //   float tk_loss(void);                   // mean loss of the last step
 //   unsigned long long tk_checksum(void);  // FNV-1a of every parameter
 //   void tk_shutdown(void);
+//
+// The tiled product, the bias add, column_sum and the block sum come from
+// bench/common/mlp_kernels.cuh, shared with bench/colocation/train_mlp.cu.
+#include "../common/mlp_kernels.cuh"
+
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -26,8 +31,6 @@
 #include <vector>
 
 namespace {
-
-constexpr int Tile = 16;
 
 __device__ unsigned mix(unsigned X) {
   X ^= X >> 16;
@@ -49,38 +52,20 @@ __global__ void fill_labels(int *Labels, int N, int Classes, unsigned Seed) {
     Labels[I] = int(mix(unsigned(I) * 2654435761u ^ Seed) % unsigned(Classes));
 }
 
-// C[M x N] = op(A) op(B), op(A) of size M x K. A is read at A[r * Ra + k * Ka]
-// and B at B[k * Kb + c * Cb], so one kernel serves A B, A^T B and A B^T.
+// C[M x N] = op(A) op(B), op(A) of size M x K, strided as for tiledDot.
 __global__ void matmul(const float *A, int Ra, int Ka, const float *B, int Kb,
                        int Cb, float *C, int M, int N, int K) {
-  __shared__ float TileA[Tile][Tile + 1];
-  __shared__ float TileB[Tile][Tile + 1];
   int Row = blockIdx.y * Tile + threadIdx.y;
   int Col = blockIdx.x * Tile + threadIdx.x;
-  float Sum = 0.f;
-  for (int K0 = 0; K0 < K; K0 += Tile) {
-    int KA = K0 + threadIdx.x, KB = K0 + threadIdx.y;
-    TileA[threadIdx.y][threadIdx.x] =
-        Row < M && KA < K ? A[size_t(Row) * Ra + size_t(KA) * Ka] : 0.f;
-    TileB[threadIdx.y][threadIdx.x] =
-        KB < K && Col < N ? B[size_t(KB) * Kb + size_t(Col) * Cb] : 0.f;
-    __syncthreads();
-#pragma unroll
-    for (int I = 0; I < Tile; ++I)
-      Sum = fmaf(TileA[threadIdx.y][I], TileB[I][threadIdx.x], Sum);
-    __syncthreads();
-  }
+  float Sum = tiledDot(A, Ra, Ka, B, Kb, Cb, M, N, K, Row, Col);
   if (Row < M && Col < N)
     C[size_t(Row) * N + Col] = Sum;
 }
 
 __global__ void bias_relu(float *Z, const float *Bias, int Rows, int Cols,
                           bool Relu) {
-  size_t I = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (I >= size_t(Rows) * Cols)
-    return;
-  float V = Z[I] + Bias[I % Cols];
-  Z[I] = Relu ? fmaxf(V, 0.f) : V;
+  addBias(Z, Bias, Rows, Cols,
+          [=](size_t I, float V) { Z[I] = Relu ? fmaxf(V, 0.f) : V; });
 }
 
 // One block per row: the row's softmax, the loss of its label, and the
@@ -106,14 +91,7 @@ __global__ void softmax_xent(const float *Logits, const int *Labels,
   float Sum = 0.f;
   for (int C = threadIdx.x; C < Classes; C += blockDim.x)
     Sum += expf(Z[C] - Max);
-  Scratch[threadIdx.x] = Sum;
-  __syncthreads();
-  for (int Half = blockDim.x / 2; Half > 0; Half /= 2) {
-    if (threadIdx.x < Half)
-      Scratch[threadIdx.x] += Scratch[threadIdx.x + Half];
-    __syncthreads();
-  }
-  Sum = Scratch[0];
+  Sum = blockSum(Scratch, Sum);
   int Label = Labels[blockIdx.x];
   for (int C = threadIdx.x; C < Classes; C += blockDim.x) {
     float P = expf(Z[C] - Max) / Sum;
@@ -129,15 +107,9 @@ __global__ void mean(const float *X, float *Out, int N) {
   float S = 0.f;
   for (int I = threadIdx.x; I < N; I += blockDim.x)
     S += X[I];
-  Scratch[threadIdx.x] = S;
-  __syncthreads();
-  for (int Half = blockDim.x / 2; Half > 0; Half /= 2) {
-    if (threadIdx.x < Half)
-      Scratch[threadIdx.x] += Scratch[threadIdx.x + Half];
-    __syncthreads();
-  }
+  S = blockSum(Scratch, S);
   if (threadIdx.x == 0)
-    *Out = Scratch[0] / N;
+    *Out = S / N;
 }
 
 // Gradient through ReLU, in place: Y is the layer's output.
@@ -145,17 +117,6 @@ __global__ void relu_backward(float *Grad, const float *Y, size_t N) {
   size_t I = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (I < N && Y[I] <= 0.f)
     Grad[I] = 0.f;
-}
-
-// A thread per column, rows in order.
-__global__ void column_sum(const float *X, float *Out, int Rows, int Cols) {
-  int C = blockIdx.x * blockDim.x + threadIdx.x;
-  if (C >= Cols)
-    return;
-  float S = 0.f;
-  for (int R = 0; R < Rows; ++R)
-    S += X[size_t(R) * Cols + C];
-  Out[C] = S;
 }
 
 __global__ void sgd_momentum(float *W, const float *Grad, float *Velocity,
