@@ -138,6 +138,13 @@ struct Progress {
 };
 
 /// A kernel of a module and the variants found for it.
+/// What one block of a kernel occupies beyond its threads, as the driver
+/// reports it for the original kernel.
+struct KernelResources {
+  uint32_t RegistersPerThread = 0;
+  uint32_t StaticSharedBytes = 0;
+};
+
 class Kernel {
 public:
   const std::string &name() const;
@@ -148,6 +155,9 @@ public:
   std::span<const size_t> paramSizes() const;
   /// The function launched for \p M; throws NotFound if there is no variant.
   CUfunction function(Mode M) const;
+  /// Asked of the driver on the first call only (per kernel, not per
+  /// handle): the scheduler reads it for every launch.
+  KernelResources resources() const;
 
 private:
   friend class Module;

@@ -70,7 +70,8 @@ private:
 };
 
 /// A Work for \p W: its shape from the configuration and the kernel's
-/// registers and static shared memory, as the driver reports them.
+/// registers and static shared memory (Kernel::resources, asked of the
+/// driver once per kernel).
 Work makeWork(RuntimeWork W, PriorityClass Class, uint32_t Queue = 0,
               std::optional<std::chrono::microseconds> Slo = std::nullopt);
 

@@ -10,6 +10,7 @@
 #define BATON_LIB_RUNTIME_IMPL_H
 
 #include "ArgPack.h"
+#include "FunctionFacts.h"
 #include "TaskPool.h"
 
 #include "baton/Runtime.h"
@@ -54,6 +55,13 @@ struct RuntimeImpl {
   /// A non-blocking stream of \p Priority, from a pool.
   CUstream acquireStream(int Priority);
   void releaseStream(CUstream Stream, int Priority);
+  /// An event without timing, from a pool: every variant launch uses
+  /// three, and creating and destroying them cost it six driver calls.
+  CUevent acquireEvent();
+  /// Returns \p Event to the pool. Its owner must be done with it: waits
+  /// already queued on it keep the record they saw, but a query would see
+  /// the next owner's.
+  void releaseEvent(CUevent Event);
   /// The slice feeder, started on first use.
   SliceFeeder &feeder();
 
@@ -87,6 +95,7 @@ private:
 
   std::mutex StreamMutex;
   std::multimap<int, CUstream> FreeStreams;
+  std::vector<CUevent> FreeEvents; ///< guarded by StreamMutex
   std::mutex FeederMutex;
   std::shared_ptr<SliceFeeder> Feeder;
 };
@@ -114,9 +123,16 @@ struct KernelImpl {
   std::vector<size_t> ParamSizes; ///< of the original kernel
 
   CUfunction function(Mode M) const;
-  /// Allows \p Bytes of dynamic shared memory for \p Fn where that exceeds
-  /// the 48 KiB every kernel gets without opting in.
-  void allowSharedMemory(CUfunction Fn, uint32_t Bytes) const;
+  /// Allows \p Bytes of dynamic shared memory for the function of \p M
+  /// where that exceeds the 48 KiB every kernel gets without opting in
+  /// (a driver call the first time only).
+  void allowSharedMemory(Mode M, uint32_t Bytes) const;
+  /// Of the original kernel, read from the driver on first use.
+  KernelResources resources() const;
+
+private:
+  /// Per Mode: what the driver said of that function.
+  mutable FunctionFacts Facts[3];
 };
 
 /// State of a slice launch, shared with the host callbacks that retire

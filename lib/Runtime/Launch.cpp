@@ -63,15 +63,20 @@ LaunchImpl::~LaunchImpl() {
   if (!Runtime.contextAlive() ||
       D.cuCtxPushCurrent(Runtime.Context) != CUDA_SUCCESS)
     return;
-  // Normally the launch is complete (the handle's finish() saw to it); after
-  // a failure, work may still be queued that uses the slot and the events.
-  if (Inner)
+  // Normally the launch is complete (the handle's finish() saw to it), and
+  // a PTB or original launch that settled Done saw Drained, recorded after
+  // all its work, complete. Otherwise (slices, whose retirement callbacks
+  // may still run; a failure) work may still be queued that uses the slot
+  // and the events.
+  bool Settled =
+      State == LaunchState::Done && Config.LaunchMode != Mode::Slices;
+  if (!Settled && Inner)
     D.cuStreamSynchronize(Inner);
-  else if (Drained)
+  else if (!Settled && Drained)
     D.cuEventSynchronize(Drained);
   for (CUevent E : {UserReady, ControlReady, Drained})
     if (E)
-      D.cuEventDestroy(E);
+      Runtime.releaseEvent(E);
   if (Inner)
     Runtime.releaseStream(Inner, StreamPriority);
   if (Slot)
@@ -100,7 +105,7 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                     "': an Original launch cannot start paused");
   Function = Kernel->function(Config.LaunchMode);
   SharedMemBytes = sharedMemFor(Config.LaunchMode, Config);
-  Kernel->allowSharedMemory(Function, SharedMemBytes);
+  Kernel->allowSharedMemory(Config.LaunchMode, SharedMemBytes);
   if (Config.LaunchMode == Mode::Original)
     return startOriginal(UserArgs);
 
@@ -159,7 +164,7 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
 
 void LaunchImpl::startOriginal(std::span<void *const> UserArgs) {
   const DriverApi &D = driver();
-  check(D.cuEventCreate(&Drained, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+  Drained = Runtime.acquireEvent();
   End = uint32_t(std::min<uint64_t>(virtualBlockCount(Config.Grid),
                                     UINT32_MAX));
   Width = End;
@@ -178,7 +183,7 @@ void LaunchImpl::createEvents() {
   check(D.cuStreamGetPriority(Config.Stream, &StreamPriority),
         "cuStreamGetPriority", Kernel->Name);
   for (CUevent *E : {&UserReady, &ControlReady, &Drained})
-    check(D.cuEventCreate(E, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    *E = Runtime.acquireEvent();
 }
 
 void LaunchImpl::acquireInner() {

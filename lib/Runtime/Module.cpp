@@ -131,6 +131,7 @@ bool Kernel::hasVariant(Mode M) const {
   return M == Mode::Original || (M == Mode::Slices ? Impl->Slice : Impl->Ptb);
 }
 CUfunction Kernel::function(Mode M) const { return Impl->function(M); }
+KernelResources Kernel::resources() const { return Impl->resources(); }
 
 CUfunction KernelImpl::function(Mode M) const {
   switch (M) {
@@ -154,11 +155,24 @@ CUfunction KernelImpl::function(Mode M) const {
   throw Error(ErrorKind::InvalidArgument, "unknown launch mode");
 }
 
-void KernelImpl::allowSharedMemory(CUfunction Fn, uint32_t Bytes) const {
-  constexpr uint32_t DefaultLimit = 48 * 1024;
-  if (Bytes <= DefaultLimit)
-    return;
-  check(driver().cuFuncSetAttribute(
-            Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(Bytes)),
-        "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", Name);
+void KernelImpl::allowSharedMemory(Mode M, uint32_t Bytes) const {
+  CUfunction Fn = function(M);
+  Facts[size_t(M)].allowSharedMemory(Bytes, [&](uint32_t Limit) {
+    check(driver().cuFuncSetAttribute(
+              Fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(Limit)),
+          "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", Name);
+  });
+}
+
+KernelResources KernelImpl::resources() const {
+  return Facts[size_t(Mode::Original)].resources([&] {
+    auto Read = [&](CUfunction_attribute A) {
+      int Value = 0;
+      check(driver().cuFuncGetAttribute(&Value, A, Original),
+            "cuFuncGetAttribute", Name);
+      return static_cast<uint32_t>(Value);
+    };
+    return KernelResources{Read(CU_FUNC_ATTRIBUTE_NUM_REGS),
+                              Read(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)};
+  });
 }

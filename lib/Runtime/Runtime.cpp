@@ -86,6 +86,9 @@ void RuntimeImpl::release() noexcept {
     for (auto &[Priority, Stream] : FreeStreams)
       D.cuStreamDestroy(Stream);
     FreeStreams.clear();
+    for (CUevent Event : FreeEvents)
+      D.cuEventDestroy(Event);
+    FreeEvents.clear();
     if (Own)
       D.cuModuleUnload(Own);
     if (Control)
@@ -143,6 +146,26 @@ CUstream RuntimeImpl::acquireStream(int Priority) {
 void RuntimeImpl::releaseStream(CUstream Stream, int Priority) {
   std::lock_guard Lock(StreamMutex);
   FreeStreams.emplace(Priority, Stream);
+}
+
+CUevent RuntimeImpl::acquireEvent() {
+  {
+    std::lock_guard Lock(StreamMutex);
+    if (!FreeEvents.empty()) {
+      CUevent Event = FreeEvents.back();
+      FreeEvents.pop_back();
+      return Event;
+    }
+  }
+  CUevent Event = nullptr;
+  check(driver().cuEventCreate(&Event, CU_EVENT_DISABLE_TIMING),
+        "cuEventCreate");
+  return Event;
+}
+
+void RuntimeImpl::releaseEvent(CUevent Event) {
+  std::lock_guard Lock(StreamMutex);
+  FreeEvents.push_back(Event);
 }
 
 SliceFeeder &RuntimeImpl::feeder() {
@@ -286,6 +309,6 @@ uint32_t Runtime::defaultWidth(const Kernel &K,
   ScopedContext Scope(Impl->Context);
   CUfunction Fn = K.function(Config.LaunchMode);
   uint32_t Shared = LaunchImpl::sharedMemFor(Config.LaunchMode, Config);
-  K.Impl->allowSharedMemory(Fn, Shared);
+  K.Impl->allowSharedMemory(Config.LaunchMode, Shared);
   return Impl->coResident(Fn, Config.Block, Shared, Blocks, K.name());
 }

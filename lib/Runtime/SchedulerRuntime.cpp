@@ -37,14 +37,6 @@ struct Live {
   uint32_t DoneAtStart = 0; ///< progress when (re)launched
 };
 
-int functionAttribute(CUfunction Fn, CUfunction_attribute A,
-                      const std::string &Kernel) {
-  int Value = 0;
-  check(driver().cuFuncGetAttribute(&Value, A, Fn), "cuFuncGetAttribute",
-        Kernel);
-  return Value;
-}
-
 int deviceAttribute(CUdevice Device, CUdevice_attribute A) {
   int Value = 0;
   check(driver().cuDeviceGetAttribute(&Value, A, Device),
@@ -69,18 +61,14 @@ Mode modeOf(Form F) {
 Work baton::sched::makeWork(RuntimeWork W, PriorityClass Class, uint32_t Queue,
                             std::optional<std::chrono::microseconds> Slo) {
   const Kernel &K = W.K;
-  CUfunction Fn = K.function(Mode::Original);
+  KernelResources Used = K.resources();
   const Dim3 &G = W.Config.Grid, &B = W.Config.Block;
   KernelShape Shape;
   Shape.Name = K.name();
   Shape.Blocks = uint64_t(G.x) * G.y * G.z;
   Shape.ThreadsPerBlock = B.x * B.y * B.z;
-  Shape.RegistersPerThread = static_cast<uint32_t>(
-      functionAttribute(Fn, CU_FUNC_ATTRIBUTE_NUM_REGS, K.name()));
-  Shape.SharedMemBytes =
-      W.Config.SharedMemBytes +
-      static_cast<uint32_t>(functionAttribute(
-          Fn, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, K.name()));
+  Shape.RegistersPerThread = Used.RegistersPerThread;
+  Shape.SharedMemBytes = W.Config.SharedMemBytes + Used.StaticSharedBytes;
   Shape.HasPtb = K.hasVariant(Mode::Ptb);
   Shape.HasSlice = K.hasVariant(Mode::Slices);
   return {std::move(Shape), Class, Queue, Slo, std::move(W)};
