@@ -35,7 +35,8 @@
 // SchedulerOptions::LaunchesAhead) are resumed at once, each behind the one
 // ahead of it (Executor::resume's After), so that each starts on the device
 // when the one before completes, without a host round trip in between; they
-// yield to LC work like the head.
+// yield to LC work like the head. While no LC work has been seen for a
+// while, more launches follow the head (LaunchesAheadWhenQuiet).
 //
 // The scheduler has no thread of its own: submit() and poll() make every
 // decision, and the owner calls poll() whenever the executor may have
@@ -100,6 +101,15 @@ struct SchedulerOptions {
   /// next to inference (0.31 of exclusive at 50% load, against 0.49-0.53)
   /// and raised inference p99 (docs/benchmarks.md).
   uint32_t LaunchesAhead = 1;
+  /// LaunchesAhead while the device is quiet: no LC work (this process's,
+  /// external, or peers' through beginExternal) for QuietAfter. The pause
+  /// that deeper queueing costs is then paid once, by the first LC work
+  /// after a quiet spell, and the narrower window holds until the next
+  /// one. 0 (or no more than LaunchesAhead) keeps LaunchesAhead always.
+  /// The window is looked at when the scheduler acts (a submission, a
+  /// completion), not on a timer.
+  uint32_t LaunchesAheadWhenQuiet = 0;
+  Nanos QuietAfter = std::chrono::milliseconds(100);
 };
 
 enum class Sharing { Time, Space };

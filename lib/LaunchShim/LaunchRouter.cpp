@@ -76,9 +76,16 @@ LaunchRouter::LaunchRouter()
     : Service(R, [] {
         SchedulerOptions O;
         O.ForgetDoneWork = true; // a training job launches without end
-        // BATON_LAUNCHES_AHEAD: SchedulerOptions::LaunchesAhead, for tuning.
+        // While no LC work is about, more launches queue on the device, so
+        // that a training job alone waits on the host less often.
+        O.LaunchesAheadWhenQuiet = 4;
+        // BATON_LAUNCHES_AHEAD and BATON_LAUNCHES_AHEAD_QUIET: the two
+        // SchedulerOptions windows, for tuning.
         if (const char *V = std::getenv("BATON_LAUNCHES_AHEAD"); V && *V)
           O.LaunchesAhead = static_cast<uint32_t>(std::strtoul(V, nullptr, 10));
+        if (const char *V = std::getenv("BATON_LAUNCHES_AHEAD_QUIET"); V && *V)
+          O.LaunchesAheadWhenQuiet =
+              static_cast<uint32_t>(std::strtoul(V, nullptr, 10));
         return O;
       }()) {}
 

@@ -17,6 +17,7 @@
 #include <cassert>
 #include <deque>
 #include <exception>
+#include <optional>
 #include <set>
 #include <utility>
 #include <stdexcept>
@@ -56,6 +57,8 @@ struct Scheduler::State {
   uint64_t SloMisses = 0;
   uint64_t Resumes = 0;
   uint64_t Pauses = 0;
+  /// When LC work last finished (see launchesAhead).
+  std::optional<Nanos> LastLcDone;
   /// A failure of other work met while acting on a submission, which
   /// submit() does not report (it throws only for the work it was given):
   /// the next poll() rethrows it.
@@ -65,6 +68,7 @@ struct Scheduler::State {
   Nanos bound() const;
   Nanos drainingBeBlock() const;
   uint64_t concurrency(const Entry &E) const;
+  uint32_t launchesAhead() const;
   void startLc(uint64_t Id, Entry &E);
   void complete(const Completion &C);
   void replan();
@@ -117,6 +121,15 @@ uint64_t Scheduler::State::concurrency(const Entry &E) const {
   return std::min<uint64_t>(E.Info.Width, Resident);
 }
 
+/// How many launches behind each BE queue's head are resumed now.
+uint32_t Scheduler::State::launchesAhead() const {
+  bool Quiet = ActiveLc.empty() &&
+               (!LastLcDone ||
+                Exec.clock().now() - *LastLcDone >= Options.QuietAfter);
+  return Quiet ? std::max(Options.LaunchesAhead, Options.LaunchesAheadWhenQuiet)
+               : Options.LaunchesAhead;
+}
+
 void Scheduler::State::startLc(uint64_t Id, Entry &E) {
   const KernelShape &K = E.W.Kernel;
   SharingChoice Choice =
@@ -167,7 +180,8 @@ void Scheduler::State::finish(uint64_t Id, Entry &E, Nanos At) {
   E.Info.State = WorkState::Done;
   E.Info.DoneAt = At;
   --Outstanding;
-  ActiveLc.erase(Id);
+  if (ActiveLc.erase(Id))
+    LastLcDone = At;
   External.erase(Id);
   if (E.Info.Class == PriorityClass::BestEffort) {
     auto &Queue = Queues.at(E.W.Queue);
@@ -232,14 +246,21 @@ void Scheduler::State::replan() {
         NewHeads = true;
       }
   }
-  // Then the launches behind each head, once the heads are settled.
+  // Then the launches behind each head, once the heads are settled: those
+  // within the window are resumed; those beyond it that were resumed while
+  // it was wider (no further) still yield to LC work.
+  size_t Ahead = launchesAhead();
+  size_t Widest =
+      std::max(Options.LaunchesAhead, Options.LaunchesAheadWhenQuiet);
   for (const auto &[Queue, Ids] : Queues) {
-    size_t Followers =
-        std::min<size_t>(Ids.size() - 1, Options.LaunchesAhead);
+    size_t Followers = std::min<size_t>(Ids.size() - 1, Widest);
     for (size_t I = 1; I <= Followers; ++I)
       try {
-        planFollower(Ids[I], Entries.at(Ids[I]), Ids[I - 1], YieldAll,
-                     FreeSms);
+        Entry &E = Entries.at(Ids[I]);
+        if (I <= Ahead)
+          planFollower(Ids[I], E, Ids[I - 1], YieldAll, FreeSms);
+        else if (E.Info.State == WorkState::Running)
+          yieldIfAsked(Ids[I], E, YieldAll, widthFor(E, FreeSms).Width);
       } catch (...) {
         if (!Failure)
           Failure = std::current_exception();

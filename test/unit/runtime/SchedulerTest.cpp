@@ -252,6 +252,61 @@ TEST(SchedulerSim, LaunchesAheadSetsHowManyFollowTheHead) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST(SchedulerSim, MoreLaunchesFollowTheHeadWhileNoLcWorkIsSeen) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.LaunchesAheadWhenQuiet = 3;
+  O.QuietAfter = 10ms;
+  Scheduler S{Sim, O};
+  std::vector<uint64_t> All;
+  auto submit = [&](int Count) {
+    std::vector<uint64_t> Ids;
+    for (int I = 0; I < Count; ++I) {
+      Work W = be(640, 10us, 1); // 100 us on the whole device
+      W.IssueAtOnce = true;
+      Ids.push_back(S.submit(std::move(W)));
+    }
+    All.insert(All.end(), Ids.begin(), Ids.end());
+    return Ids;
+  };
+
+  // No LC work seen yet: three launches follow the head.
+  std::vector<uint64_t> First = submit(5);
+  for (int I = 1; I <= 3; ++I)
+    EXPECT_EQ(S.info(First[I]).State, WorkState::Running);
+  EXPECT_EQ(S.info(First[4]).State, WorkState::Paused);
+
+  // LC work narrows the window to one, and every launch resumed while it
+  // was wider yields too, not only those within it.
+  simulateUntil(Sim, S, 50us);
+  uint64_t Lc = S.beginExternal();
+  EXPECT_EQ(S.pauses(), 4u);
+  simulateUntil(Sim, S, 100us);
+  S.endExternal(Lc);
+  simulateToEnd(Sim, S);
+
+  // Within QuietAfter of the LC work, one follows the head.
+  ASSERT_LT(Sim.clock().now(), 100us + O.QuietAfter);
+  std::vector<uint64_t> Second = submit(3);
+  EXPECT_EQ(S.info(Second[1]).State, WorkState::Running);
+  EXPECT_EQ(S.info(Second[2]).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+
+  // Quiet again: three.
+  Sim.advanceTo(100us + O.QuietAfter);
+  std::vector<uint64_t> Third = submit(5);
+  for (int I = 1; I <= 3; ++I)
+    EXPECT_EQ(S.info(Third[I]).State, WorkState::Running);
+  EXPECT_EQ(S.info(Third[4]).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+
+  EXPECT_EQ(S.pauses(), 4u);
+  for (size_t I = 1; I < All.size(); ++I)
+    EXPECT_GE(*Sim.record(All[I]).FirstBlockAt, *S.info(All[I - 1]).DoneAt);
+  for (uint64_t Id : All)
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST_F(SchedulerSimTest, ExternalLcWorkPausesOrShrinksBe) {
   // LC work the client launches itself (cuBLAS, PyTorch): all SMs means
   // time sharing, fewer means BE keeps the rest.
