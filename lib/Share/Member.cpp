@@ -88,7 +88,7 @@ Member::Member(const std::string &Registry, baton_share_class C,
                   uint32_t(LeaseNs / 1000000)};
   Index = claimSlot(Seg.registry(), Claim, &Owner, Seg.name());
   if (C == BATON_SHARE_LATENCY_CRITICAL)
-    Ends.emplace(mine(), &Seg.registry(), sizeof(Registry));
+    Ends.emplace(mine(), Seg.registry());
   try {
     Keeper = startQuiet(&Member::keep, this);
   } catch (const std::system_error &E) {

@@ -14,14 +14,11 @@
 // stores the word whole. Hosts load Done through std::atomic_ref so that
 // the compiler reads memory each time.
 //
-// Why a fallback: on an H200 with driver 580.159.04 (CUDA 13.0) every
-// cuStreamWriteValue32 into the registered registry failed with
-// CUDA_ERROR_INVALID_VALUE, while stream writes into cuMemHostAlloc memory
-// (the runtime's) work on the same machine. The documentation allows
-// registered memory through its cuMemHostGetDevicePointer address, which is
-// what is passed; the refusal is reported once with what the driver says
-// the address is (cuPointerGetAttribute), and the memset, an ordinary
-// device write through the same mapping, takes over.
+// Why a fallback: a driver may refuse stream memory operations
+// (CUDA_ERROR_NOT_SUPPORTED, or INVALID_VALUE for memory it cannot reach
+// that way); the refusal is reported once with what the driver says the
+// address is (cuPointerGetAttribute), and the memset, an ordinary device
+// write through the same mapping, takes over.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,14 +83,22 @@ std::string describeAddress(CUdeviceptr Addr) {
   return std::string(Kind) + " memory" + (Managed ? ", managed" : "");
 }
 
+/// Explains why ends on streams take the event path from now on.
+void reportEventFallback(const std::string &Why) {
+  std::fprintf(stderr,
+               "baton: share: %s; ends on streams are seen by polling events "
+               "from a host thread instead (tens of microseconds later)\n",
+               Why.c_str());
+}
+
 uint32_t ahead(const Lane &L) {
   return field(L.Issued).load(Relaxed) - field(L.Done).load(Relaxed);
 }
 
 } // namespace
 
-StreamEnds::StreamEnds(Slot &Mine, void *Base, size_t Bytes)
-    : Mine(Mine), Base(Base), Bytes(Bytes), EventsOnly(eventsRequested()) {}
+StreamEnds::StreamEnds(Slot &Mine, Registry &Whole)
+    : Mine(Mine), Whole(Whole), EventsOnly(eventsRequested()) {}
 
 StreamEnds::~StreamEnds() {
   // An event still pending completes on its own.
@@ -109,19 +114,17 @@ bool StreamEnds::mapped() {
   // PORTABLE: every context of the process may use the mapping; with
   // unified addressing the device pointer is the same in all of them.
   const auto &D = driver();
-  CUresult R = D.cuMemHostRegister(
-      Base, Bytes, CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_PORTABLE);
+  CUresult R = D.cuMemHostRegister(&Whole, sizeof(Registry),
+                                   CU_MEMHOSTREGISTER_DEVICEMAP |
+                                       CU_MEMHOSTREGISTER_PORTABLE);
   if (R == CUDA_SUCCESS) {
-    R = D.cuMemHostGetDevicePointer(&DeviceBase, Base, 0);
+    R = D.cuMemHostGetDevicePointer(&DeviceBase, &Whole, 0);
     if (R != CUDA_SUCCESS)
-      D.cuMemHostUnregister(Base);
+      D.cuMemHostUnregister(&Whole);
   }
   if (R != CUDA_SUCCESS) {
-    std::fprintf(stderr,
-                 "baton: share: cannot map the registry for the GPU (%s); "
-                 "ends on streams are seen by polling events from a host "
-                 "thread instead (tens of microseconds later)\n",
-                 describe(R).c_str());
+    reportEventFallback("cannot map the registry for the GPU (" +
+                        describe(R) + ")");
     State = Mapping::Failed;
     return false;
   }
@@ -169,19 +172,21 @@ CUresult StreamEnds::writeDone(CUstream Stream, CUdeviceptr Addr,
     return R;
   // Refused before anything was queued: the memset writes the same word.
   CUresult M = D.cuMemsetD32Async(Addr, Value, 1, Stream);
+  std::string Refusal = "the driver refuses cuStreamWriteValue32 into the "
+                        "registry (" +
+                        describe(R) + "; the address is " +
+                        describeAddress(Addr) + ")";
+  if (M != CUDA_SUCCESS) {
+    reportEventFallback(Refusal + "; cuMemsetD32Async failed too (" +
+                        describe(M) + ")");
+    return R;
+  }
   std::fprintf(stderr,
-               "baton: share: the driver refuses cuStreamWriteValue32 into "
-               "the registry (%s; the address is %s); %s\n",
-               describe(R).c_str(), describeAddress(Addr).c_str(),
-               M == CUDA_SUCCESS
-                   ? "streams write their ends with cuMemsetD32Async instead"
-                   : ("cuMemsetD32Async failed too (" + describe(M) +
-                      "); ends on streams are seen by polling events from a "
-                      "host thread instead")
-                         .c_str());
-  if (M == CUDA_SUCCESS)
-    How = Writer::Memset;
-  return M == CUDA_SUCCESS ? M : R;
+               "baton: share: %s; streams write their ends with "
+               "cuMemsetD32Async instead\n",
+               Refusal.c_str());
+  How = Writer::Memset;
+  return M;
 }
 
 StreamEnds::Path StreamEnds::queue(CUstream Stream, uint64_t Ticket,
@@ -199,7 +204,7 @@ StreamEnds::Path StreamEnds::queue(CUstream Stream, uint64_t Ticket,
   field(L.Issued).store(Before + 1, Relaxed);
   CUdeviceptr Done =
       DeviceBase + CUdeviceptr(reinterpret_cast<std::byte *>(&L.Done) -
-                               static_cast<std::byte *>(Base));
+                               reinterpret_cast<std::byte *>(&Whole));
   CUresult R = writeDone(Stream, Done, Before + 1);
   if (R == CUDA_SUCCESS) {
     field(Mine.Flags).fetch_or(FlagGpuWrite, Relaxed);
@@ -210,11 +215,8 @@ StreamEnds::Path StreamEnds::queue(CUstream Stream, uint64_t Ticket,
   // (writeDone explained a refused stream write and a failed memset.)
   if (How == Writer::Memset ||
       (R != CUDA_ERROR_INVALID_VALUE && R != CUDA_ERROR_NOT_SUPPORTED))
-    std::fprintf(stderr,
-                 "baton: share: writing an end into the registry failed (%s); "
-                 "ends on streams are seen by polling events from a host "
-                 "thread instead\n",
-                 describe(R).c_str());
+    reportEventFallback("writing an end into the registry failed (" +
+                        describe(R) + ")");
   State = Mapping::Failed;
   return queueEvent(Stream, Ctx, Ticket);
 }
@@ -346,6 +348,6 @@ uint64_t StreamEnds::retireAll() {
 
 void StreamEnds::unmap() {
   if (Registered)
-    driver().cuMemHostUnregister(Base);
+    driver().cuMemHostUnregister(&Whole);
   Registered = false;
 }

@@ -34,8 +34,9 @@ namespace baton::share {
 
 class StreamEnds {
 public:
-  /// \p Mine is this process's slot, inside the segment [Base, Base+Bytes).
-  StreamEnds(Slot &Mine, void *Base, size_t Bytes);
+  /// \p Mine is this process's slot in \p Whole, the mapped registry that
+  /// the GPU writes lanes into.
+  StreamEnds(Slot &Mine, Registry &Whole);
   /// Destroys the events left (their tickets are forgotten). The
   /// registration is undone by unmap(), not here: only a drained segment
   /// may be unregistered.
@@ -82,8 +83,7 @@ private:
   void retire(uint32_t Index);
 
   Slot &Mine;
-  void *Base;
-  size_t Bytes;
+  Registry &Whole;
   /// Failed: registering, or both ways of writing, failed; ends use events.
   enum class Mapping { NotYet, Mapped, Failed } State = Mapping::NotYet;
   /// How the stream writes a lane's Done.
