@@ -76,7 +76,6 @@ namespace baton::detail {
   X(cuStreamWaitEvent)                                                         \
   X(cuStreamWriteValue32)                                                      \
   X(cuStreamWaitValue32)                                                       \
-  X(cuStreamBatchMemOp)                                                        \
   X(cuLaunchHostFunc)                                                          \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \

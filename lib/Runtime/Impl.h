@@ -68,8 +68,7 @@ struct RuntimeImpl {
   /// Raises or clears the task's preempt flag on the control stream, by the
   /// method chosen in the options.
   void writePreempt(const TaskSlot &Slot, bool Raise);
-  /// Copies the task (and the slot's tag) back into its mirror and waits
-  /// for it.
+  /// Copies the task back into its mirror and waits for it.
   void readTask(const TaskSlot &Slot, std::string_view Kernel);
   /// Blocks of \p Fn that fit on the device at once, capped at
   /// \p VirtualBlocks.
@@ -192,21 +191,10 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   TaskSlot *Slot = nullptr;
   uint32_t Generation = 0;
   int StreamPriority = 0;
-  /// Private stream for slices, launches started paused and resumed runs.
-  CUstream Inner = nullptr;
-  /// Where the variant's kernels are issued now: the user's stream for the
-  /// first run of a PTB launch not started paused, else Inner.
-  CUstream Runs = nullptr;
-  /// Recorded on the user's stream at start when the first run is on Inner
-  /// (started paused, slices); null otherwise.
-  CUevent UserReady = nullptr;
-  /// The last write on the control stream that a kernel must follow (task
-  /// copy of slices, clear of `preempt`); null while there was none.
-  CUevent ControlReady = nullptr;
+  CUstream Inner = nullptr;     ///< private stream the variant runs on
+  CUevent UserReady = nullptr;  ///< recorded on the user's stream at start
+  CUevent ControlReady = nullptr; ///< task writes on the control stream done
   CUevent Drained = nullptr;    ///< the last kernel issued has finished
-  /// The next stream to take the kernels must wait for ControlReady first.
-  bool WaitControl = false;
-  bool TaskInitialised = false; ///< PTB: the init words are queued
 
   mutable std::mutex Mutex; ///< guards the fields below
   LaunchState State = LaunchState::Running;
@@ -231,12 +219,9 @@ private:
   /// Raises the stop request of a Running launch (with Mutex held); false
   /// if it is not Running.
   bool raisePreempt();
-  /// Slices: the task, copied in on the control stream (ControlReady).
-  void initSliceTask();
-  /// PTB: the init words (ptbTaskInit) on Runs, in order with the kernel.
-  void initPtbTask();
-  /// Takes the private stream and queues its waits for the user's stream
-  /// (UserReady, if recorded) and the control stream (if WaitControl). A launch that starts paused does this only
+  void createEvents();
+  /// Takes the private stream and queues its wait for the user's stream and
+  /// the task's initialisation. A launch that starts paused does this only
   /// when resumed: a stream blocked in a wait can hold up, on the device,
   /// every stream that shares its hardware queue, so none is left waiting
   /// for a launch that is not running.

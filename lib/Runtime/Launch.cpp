@@ -1,36 +1,20 @@
 //===- Launch.cpp - Starting, pausing and resuming launches ---------------===//
 //
-// A PTB launch on the user's stream S that is not started paused runs its
-// first kernel on S itself:
+// A PTB launch, on the user's stream S, goes like this:
 //
-//   S: [earlier work] init words; ptb kernel; finalize; (record Drained);
-//      wait done >= gen; [later work]
+//   control: copy the task in ---------------------------.
+//   S:       [earlier work] (record UserReady)            |        (wait done >= gen) [later work]
+//   inner:                 wait UserReady, ControlReady <-'  ptb kernel; finalize; (record Drained)
 //
-// The initialisation is one batch of stream writes (ptbTaskInit) in stream
-// order with the kernel, so no copy, event or other stream is on the way
-// from the user's earlier work to the kernel. finalize publishes the
-// generation to `done` only if the cursor reached `end`, so S moves on
-// exactly when every virtual block has run, without the host.
+// finalize publishes the generation to `done` only if the cursor reached
+// `end`, so S moves on exactly when every virtual block has run, without the
+// host. pause() raises `preempt` on the control stream (which never carries a
+// kernel, so the write does not queue behind the one it interrupts), then
+// waits for Drained. resume() clears the flag on the control stream and
+// relaunches on inner after it; all writes of the flag go through one stream,
+// so a pause can never be overtaken by the clear of an earlier resume.
 //
-// A launch started paused has S wait at once and runs on a private stream
-// when resumed, after S reached it (UserReady); a paused launch is resumed
-// on a private stream too (S is held by the wait):
-//
-//   control: (clear preempt; record ControlReady) -----------.
-//   S:       [earlier work] (record UserReady)  wait done >= gen [later]
-//   inner:   wait UserReady (started paused only), ControlReady <-'
-//            init words (first run only); ptb kernel; finalize; Drained
-//
-// `preempt` is written on the control stream only, which never carries a
-// kernel, so a raise does not queue behind the kernel it interrupts, and a
-// raise can never be overtaken by the clear of an earlier resume. The
-// initialisation does not touch it: a slot is handed out with the flag at
-// zero (TaskSlot::PreemptClear), or the flag is cleared on the control
-// stream first and the kernel's stream waits for that (ControlReady). So a
-// pause requested before the launch reached the device is never lost.
-//
-// Slice launches initialise the task on the control stream and run on a
-// private stream; SliceLaunch.cpp issues their kernels.
+// Slice launches share the set-up; SliceLaunch.cpp issues their kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -95,10 +79,8 @@ LaunchImpl::~LaunchImpl() {
       Runtime.releaseEvent(E);
   if (Inner)
     Runtime.releaseStream(Inner, StreamPriority);
-  if (Slot) {
-    Slot->PreemptClear = slotLeftClear(State, PreemptRaised);
+  if (Slot)
     Runtime.Tasks.release(Slot);
-  }
   CUcontext Popped;
   D.cuCtxPopCurrent(&Popped);
 }
@@ -136,25 +118,23 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   Slot = Runtime.Tasks.acquire(Runtime.Control);
   Generation = Slot->Generation;
   Args = ArgPack(Kernel->ParamSizes, UserArgs, Slot->Task);
-  check(D.cuStreamGetPriority(Config.Stream, &StreamPriority),
-        "cuStreamGetPriority", Kernel->Name);
-  Drained = Runtime.acquireEvent();
-  if (Config.LaunchMode == Mode::Slices)
-    initSliceTask();
-  else if (!Slot->PreemptClear) {
-    // The last launch of this slot may have left `preempt` raised. Clear it
-    // on the control stream now, before any pause of this launch can be
-    // requested there, and have the kernel's stream wait for that.
-    ControlReady = Runtime.acquireEvent();
-    Runtime.writePreempt(*Slot, /*Raise=*/false);
-    check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
-    WaitControl = true;
-  }
-  if (Config.StartPaused || Config.LaunchMode == Mode::Slices) {
-    UserReady = Runtime.acquireEvent();
-    check(D.cuEventRecord(UserReady, Config.Stream),
-          "cuEventRecord (user stream)", Kernel->Name);
-  }
+  createEvents();
+
+  baton_task &T = *Slot->Mirror;
+  T = baton_task{};
+  T.grid_x = Config.Grid.x;
+  T.grid_y = Config.Grid.y;
+  T.grid_z = Config.Grid.z;
+  T.begin = 0;
+  T.end = End;
+  if (Config.LaunchMode == Mode::Ptb && Config.Prefetch)
+    T.flags = BATON_TASK_PREFETCH;
+  check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
+                            Runtime.Control),
+        "cuMemcpyHtoDAsync (task)", Kernel->Name);
+  check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
+  check(D.cuEventRecord(UserReady, Config.Stream),
+        "cuEventRecord (user stream)", Kernel->Name);
   if (Config.StartPaused) {
     // Nothing runs until resume(), which takes the private stream and has it
     // wait for UserReady: the stream order holds however late that is.
@@ -163,15 +143,12 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
       Slices.PauseRequested = true;
       startSlices();
     }
-  } else if (Config.LaunchMode == Mode::Ptb) {
-    Runs = Config.Stream;
-    if (WaitControl)
-      check(D.cuStreamWaitEvent(Runs, ControlReady, 0), "cuStreamWaitEvent");
-    WaitControl = false;
-    issuePtb();
   } else {
     acquireInner();
-    startSlices();
+    if (Config.LaunchMode == Mode::Ptb)
+      issuePtb();
+    else
+      startSlices();
   }
   // Only now that the kernels that will set `done` are queued may S wait on
   // it: a failure above must not leave S blocked.
@@ -200,63 +177,33 @@ void LaunchImpl::startOriginal(std::span<void *const> UserArgs) {
         Kernel->Name);
 }
 
-void LaunchImpl::initSliceTask() {
+void LaunchImpl::createEvents() {
   const DriverApi &D = driver();
-  baton_task &T = *Slot->Mirror;
-  T = baton_task{};
-  T.grid_x = Config.Grid.x;
-  T.grid_y = Config.Grid.y;
-  T.grid_z = Config.Grid.z;
-  T.begin = 0;
-  T.end = End;
-  ControlReady = Runtime.acquireEvent();
-  check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
-                            Runtime.Control),
-        "cuMemcpyHtoDAsync (task)", Kernel->Name);
-  check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
-  WaitControl = true;
-}
-
-void LaunchImpl::initPtbTask() {
-  auto Words = ptbTaskInit(Config.Grid, End, Config.Prefetch, Generation);
-  CUstreamBatchMemOpParams Ops[std::tuple_size_v<decltype(Words)>] = {};
-  for (size_t I = 0; I < Words.size(); ++I) {
-    CUstreamBatchMemOpParams &Op = Ops[I];
-    Op.writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
-    Op.writeValue.address = Slot->Task + Words[I].Offset;
-    Op.writeValue.value = Words[I].Value;
-    Op.writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
-  }
-  check(driver().cuStreamBatchMemOp(Runs, unsigned(Words.size()), Ops, 0),
-        "cuStreamBatchMemOp (task)", Kernel->Name);
-  TaskInitialised = true;
+  // The variant runs at the priority of the stream it was issued on.
+  check(D.cuStreamGetPriority(Config.Stream, &StreamPriority),
+        "cuStreamGetPriority", Kernel->Name);
+  for (CUevent *E : {&UserReady, &ControlReady, &Drained})
+    *E = Runtime.acquireEvent();
 }
 
 void LaunchImpl::acquireInner() {
   const DriverApi &D = driver();
   Inner = Runtime.acquireStream(StreamPriority);
-  Runs = Inner;
-  // A launch that ran on the user's stream first is past its earlier work.
-  if (UserReady)
-    check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
-  if (WaitControl)
-    check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
-  WaitControl = false;
+  check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
+  check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
 }
 
 void LaunchImpl::issuePtb() {
   const DriverApi &D = driver();
-  if (!TaskInitialised)
-    initPtbTask();
   const Dim3 &B = Config.Block;
   check(D.cuLaunchKernel(Function, Width, 1, 1, B.x, B.y, B.z, SharedMemBytes,
-                         Runs, Args.kernelParams(), nullptr),
+                         Inner, Args.kernelParams(), nullptr),
         "cuLaunchKernel", variantName(*Kernel, Mode::Ptb));
   void *FinalizeArgs[] = {&Slot->Task, &Slot->Done, &Generation};
-  check(D.cuLaunchKernel(Runtime.Finalize, 1, 1, 1, 1, 1, 1, 0, Runs,
+  check(D.cuLaunchKernel(Runtime.Finalize, 1, 1, 1, 1, 1, 1, 0, Inner,
                          FinalizeArgs, nullptr),
         "cuLaunchKernel (finalize)", Kernel->Name);
-  check(D.cuEventRecord(Drained, Runs), "cuEventRecord", Kernel->Name);
+  check(D.cuEventRecord(Drained, Inner), "cuEventRecord", Kernel->Name);
   ++Epoch;
 }
 
@@ -408,8 +355,6 @@ void LaunchImpl::resume(uint32_t NewWidth) {
     return resumeSlices();
   try {
     if (PreemptRaised) { // a launch that started paused never raised it
-      if (!ControlReady)
-        ControlReady = Runtime.acquireEvent();
       Runtime.writePreempt(*Slot, /*Raise=*/false);
       check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
       check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
@@ -506,9 +451,6 @@ Progress LaunchImpl::progress() {
   case Mode::Ptb:
     if (State == LaunchState::Running) {
       Runtime.readTask(*Slot, Kernel->Name);
-      // Read before the initialisation ran on the device: nothing has run.
-      if (Slot->mirroredTag() != Generation)
-        return {0, End};
       return {std::min(Slot->Mirror->next, End), End};
     }
     return {std::min(Next, End), End};

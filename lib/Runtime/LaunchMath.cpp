@@ -57,19 +57,3 @@ uint32_t baton::detail::coResidentWidth(int BlocksPerSm,
   return uint32_t(std::clamp<uint64_t>(std::min(Width, VirtualBlocks), 1,
                                         UINT32_MAX));
 }
-
-std::array<SlotWord, 10> baton::detail::ptbTaskInit(const Dim3 &Grid,
-                                                    uint32_t End,
-                                                    bool Prefetch,
-                                                    uint32_t Generation) {
-  return {{{BATON_TASK_OFFSET_GRID_X, Grid.x},
-           {BATON_TASK_OFFSET_GRID_Y, Grid.y},
-           {BATON_TASK_OFFSET_GRID_Z, Grid.z},
-           {BATON_TASK_OFFSET_BEGIN, 0},
-           {BATON_TASK_OFFSET_END, End},
-           {BATON_TASK_OFFSET_NEXT, 0},
-           {BATON_TASK_OFFSET_WORKERS_EXITED, 0},
-           {BATON_TASK_OFFSET_WORKERS_PREEMPTED, 0},
-           {BATON_TASK_OFFSET_FLAGS, Prefetch ? BATON_TASK_PREFETCH : 0u},
-           {SlotTagOffset, Generation}}};
-}

@@ -9,11 +9,8 @@
 #ifndef BATON_LIB_RUNTIME_LAUNCHMATH_H
 #define BATON_LIB_RUNTIME_LAUNCHMATH_H
 
-#include "TaskPool.h"
-
 #include "baton/Runtime.h"
 
-#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -37,30 +34,6 @@ uint32_t coResidentWidth(int BlocksPerSm, int MultiprocessorCount,
 /// The first slice [Begin, Begin + width) of a slice launch, clipped to End.
 inline uint32_t sliceWidth(uint32_t Begin, uint32_t End, uint32_t SliceBlocks) {
   return End - Begin < SliceBlocks ? End - Begin : SliceBlocks;
-}
-
-/// One 32-bit word of a task slot, at \p Offset bytes from the slot's start.
-struct SlotWord {
-  uint32_t Offset;
-  uint32_t Value;
-};
-
-/// The words that initialise a PTB launch's task (one cuStreamBatchMemOp on
-/// the stream that runs the kernel): the grid, [0, End), the cursor, the
-/// statistics, the flags, and the slot's tag (SlotTagOffset) = \p
-/// Generation. Never `preempt`, which only the control stream writes, and
-/// not `reserved`, which no one but the host writes and stays zero.
-std::array<SlotWord, 10> ptbTaskInit(const Dim3 &Grid, uint32_t End,
-                                     bool Prefetch, uint32_t Generation);
-
-/// Whether a launch that ends in \p Final, having \p PreemptRaised (a pause
-/// request not cleared by a resume since), leaves its slot's `preempt` at
-/// zero with nothing pending: TaskSlot::PreemptClear for the next launch.
-/// A launch that completed with no request outstanding did (a resume's
-/// clear ran before its last kernel); one that failed or was cancelled, or
-/// completed while a request was raised, may not.
-inline bool slotLeftClear(LaunchState Final, bool PreemptRaised) {
-  return Final == LaunchState::Done && !PreemptRaised;
 }
 
 } // namespace baton::detail

@@ -192,7 +192,8 @@ void RuntimeImpl::writePreempt(const TaskSlot &Slot, bool Raise) {
 
 void RuntimeImpl::readTask(const TaskSlot &Slot, std::string_view Kernel) {
   const DriverApi &D = driver();
-  check(D.cuMemcpyDtoHAsync(Slot.Mirror, Slot.Task, SlotReadBytes, Control),
+  check(D.cuMemcpyDtoHAsync(Slot.Mirror, Slot.Task, sizeof(baton_task),
+                            Control),
         "cuMemcpyDtoHAsync (task)", Kernel);
   check(D.cuStreamSynchronize(Control), "cuStreamSynchronize (control)",
         Kernel);

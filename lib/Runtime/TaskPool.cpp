@@ -13,7 +13,7 @@ using namespace baton::detail;
 // cursors should not be).
 static constexpr size_t SlotBytes = 128;
 static constexpr size_t SlotsPerSlab = 256;
-static_assert(SlotReadBytes <= SlotBytes);
+static_assert(BATON_TASK_SIZE + sizeof(uint32_t) <= SlotBytes);
 
 void TaskPool::releaseAll() noexcept {
   std::lock_guard Lock(Mutex);

@@ -4,8 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <map>
-
 using namespace baton;
 using namespace baton::detail;
 
@@ -104,59 +102,3 @@ TEST(LaunchMath, SliceWidthClipsTheLastSlice) {
 }
 
 } // namespace
-
-// The words that initialise a PTB task on the kernel's stream: every field
-// the variant reads or the host reads back, once each, with the launch's
-// values; never `preempt` (only the control stream writes it, so a pause
-// cannot be overtaken) and never `reserved`.
-TEST(PtbTaskInit, WritesEveryFieldButPreemptOnce) {
-  auto Words = ptbTaskInit(Dim3{7, 3, 2}, 42, /*Prefetch=*/true, 9);
-  std::map<uint32_t, uint32_t> ByOffset;
-  for (const SlotWord &W : Words) {
-    EXPECT_EQ(W.Offset % 4, 0u);
-    EXPECT_TRUE(ByOffset.emplace(W.Offset, W.Value).second)
-        << "offset " << W.Offset << " written twice";
-  }
-  std::map<uint32_t, uint32_t> Expected = {
-      {BATON_TASK_OFFSET_GRID_X, 7},
-      {BATON_TASK_OFFSET_GRID_Y, 3},
-      {BATON_TASK_OFFSET_GRID_Z, 2},
-      {BATON_TASK_OFFSET_BEGIN, 0},
-      {BATON_TASK_OFFSET_END, 42},
-      {BATON_TASK_OFFSET_NEXT, 0},
-      {BATON_TASK_OFFSET_WORKERS_EXITED, 0},
-      {BATON_TASK_OFFSET_WORKERS_PREEMPTED, 0},
-      {BATON_TASK_OFFSET_FLAGS, BATON_TASK_PREFETCH},
-      {SlotTagOffset, 9}};
-  EXPECT_EQ(ByOffset, Expected);
-  EXPECT_EQ(ByOffset.count(BATON_TASK_OFFSET_PREEMPT), 0u);
-  for (uint32_t Off = BATON_TASK_OFFSET_FLAGS + 4; Off < BATON_TASK_SIZE;
-       Off += 4)
-    EXPECT_EQ(ByOffset.count(Off), 0u) << "reserved word at " << Off;
-}
-
-TEST(PtbTaskInit, FlagsZeroWithoutPrefetch) {
-  for (const SlotWord &W : ptbTaskInit(Dim3{1, 1, 1}, 1, false, 1)) {
-    if (W.Offset == BATON_TASK_OFFSET_FLAGS) {
-      EXPECT_EQ(W.Value, 0u);
-    }
-  }
-}
-
-TEST(PtbTaskInit, TagLiesInTheSlotAfterTheDoneWord) {
-  // The tag shares the slot with the task and `done` (TaskPool.cpp); it
-  // must overlap neither, and Runtime::readTask must copy it back.
-  EXPECT_GE(SlotTagOffset, BATON_TASK_SIZE + 4u);
-  EXPECT_LE(SlotTagOffset + 4u, SlotReadBytes);
-}
-
-// A slot goes to the next launch with `preempt` known to be zero only after
-// a launch that completed with no pause request outstanding.
-TEST(SlotLeftClear, OnlyACompletedLaunchWithNoRequestOutstanding) {
-  EXPECT_TRUE(slotLeftClear(LaunchState::Done, false));
-  EXPECT_FALSE(slotLeftClear(LaunchState::Done, true)); // raced completion
-  EXPECT_FALSE(slotLeftClear(LaunchState::Failed, false));
-  EXPECT_FALSE(slotLeftClear(LaunchState::Failed, true));
-  EXPECT_FALSE(slotLeftClear(LaunchState::Paused, true)); // cancelled
-  EXPECT_FALSE(slotLeftClear(LaunchState::Running, false)); // start threw
-}
