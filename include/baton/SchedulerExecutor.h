@@ -70,6 +70,13 @@ struct DeviceFacts {
   uint32_t SliceWindow = 2;
   /// Whether resume() may change a launch's width (space sharing needs it).
   bool CanResize = true;
+  /// Resident PTB warps per SM up to which a paused worker stops after the
+  /// block it holds. Beyond it, warps that seldom stall (dense arithmetic,
+  /// spinning) can keep a worker's flag check and claim from issuing, and
+  /// it may start one more block after the flag is visible (H200, 128-thread
+  /// workers: none at 4 per SM, up to a block more at 16;
+  /// bench/claim_starvation). 0: no such limit.
+  uint32_t PromptClaimWarpsPerSm = 16;
 };
 
 /// The static facts of a kernel launch, as far as the client knows them.

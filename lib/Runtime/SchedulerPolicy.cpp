@@ -76,17 +76,29 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
                              uint32_t ReserveSms) {
   uint64_t PerSm =
       std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Ptb), 1);
-  auto WidthOn = [&](uint32_t Sms) {
-    return static_cast<uint32_t>(std::min<uint64_t>(PerSm * Sms, Shape.Blocks));
+  auto WidthOn = [&](uint32_t Sms, uint64_t Workers) {
+    return static_cast<uint32_t>(
+        std::min<uint64_t>(Workers * Sms, Shape.Blocks));
   };
-  // Every worker finishes the block it holds: more workers cost no latency.
+  // Up to Prompt workers per SM, every worker stops after the block it
+  // holds; a fuller SM may let some start one block more.
+  uint64_t Warps = (std::max<uint32_t>(Shape.ThreadsPerBlock, 1) + 31) / 32;
+  uint64_t Prompt = Device.PromptClaimWarpsPerSm
+                        ? std::max<uint64_t>(
+                              Device.PromptClaimWarpsPerSm / Warps, 1)
+                        : PerSm;
   Nanos Yield = Device.SignalLatency + Block;
+  Nanos FullYield = PerSm > Prompt ? Yield + Block : Yield;
+  if (FullYield <= Bound)
+    return {Form::Ptb, WidthOn(FreeSms, PerSm), FullYield, true};
+  // Fewer workers per SM keep the bound, at some throughput.
   if (Yield <= Bound)
-    return {Form::Ptb, WidthOn(FreeSms), Yield, true};
+    return {Form::Ptb, WidthOn(FreeSms, std::min(PerSm, Prompt)), Yield,
+            true};
   // Blocks too long to yield in time: leave SMs idle for LC work instead.
   if (FreeSms > ReserveSms)
-    return {Form::Ptb, WidthOn(FreeSms - ReserveSms), Nanos(0), true};
-  return {Form::Ptb, WidthOn(1), Yield, false};
+    return {Form::Ptb, WidthOn(FreeSms - ReserveSms, PerSm), Nanos(0), true};
+  return {Form::Ptb, WidthOn(1, PerSm), FullYield, false};
 }
 
 static WidthChoice chooseSlices(const DeviceFacts &Device,

@@ -79,13 +79,38 @@ TEST(SchedulerPolicy, ShortOrHeavyKernelsGetTheDevice) {
 
 TEST(SchedulerPolicy, PtbWidthFillsTheDeviceWhenBlocksYieldInTime) {
   DeviceFacts D = smallDevice();
+  // 8 workers of 8 warps per SM: past the prompt-claim limit (16 warps),
+  // so a pause may take one block more, which the bound still allows.
   WidthChoice W = chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2);
   EXPECT_EQ(W.LaunchForm, Form::Ptb);
   EXPECT_EQ(W.Width, 64u);
-  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 10us);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 2 * 10us);
   EXPECT_TRUE(W.MeetsBound);
   // Never more workers than blocks.
   EXPECT_EQ(chooseWidth(D, shape(5, 256), 10us, 8, 100us, 2).Width, 5u);
+}
+
+TEST(SchedulerPolicy, PtbWidthCapsWorkersPerSmWhenACrowdedSmWouldMissTheBound) {
+  DeviceFacts D = smallDevice();
+  // 60 us blocks: two of them miss 100 us, one does not. 16 prompt warps
+  // per SM are 2 workers of 8 warps.
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2);
+  EXPECT_EQ(W.LaunchForm, Form::Ptb);
+  EXPECT_EQ(W.Width, 16u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 60us);
+  EXPECT_TRUE(W.MeetsBound);
+  // Small blocks stay within the limit at full occupancy: no cap.
+  D.Sm.MaxBlocks = 2;
+  EXPECT_EQ(chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2).Width, 16u);
+  EXPECT_EQ(
+      chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2).ExpectedLatency,
+      D.SignalLatency + 60us);
+  // No limit configured: the old model, every worker stops after one block.
+  D = smallDevice();
+  D.PromptClaimWarpsPerSm = 0;
+  W = chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 60us);
 }
 
 TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
