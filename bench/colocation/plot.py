@@ -85,6 +85,9 @@ def plot_model(kind, systems, out):
 
 def plot_first_format(results, out):
     systems = results["systems"]
+    if "alone" not in systems:
+        print("no plot: the run has no 'alone' system to compare with")
+        return
     train_ref = systems["alone"]["train_alone_steps_per_s"]
 
     fig, ax = plt.subplots(figsize=(7, 4.5))
