@@ -137,7 +137,6 @@ struct Progress {
   uint32_t Total = 0;
 };
 
-/// A kernel of a module and the variants found for it.
 /// What one block of a kernel occupies beyond its threads, as the driver
 /// reports it for the original kernel.
 struct KernelResources {
@@ -145,6 +144,7 @@ struct KernelResources {
   uint32_t StaticSharedBytes = 0;
 };
 
+/// A kernel of a module and the variants found for it.
 class Kernel {
 public:
   const std::string &name() const;

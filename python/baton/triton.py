@@ -97,6 +97,13 @@ class _Kernel:
     features: tuple = ()             # "wgmma", "tma", "global-scratch"
     future: Any = None
 
+    def stop_routing(self, reason: str) -> bool:
+        """Its launches pass through from now on, for `reason` (said once);
+        False, for the launch that found it."""
+        self.reason, self.state = reason, _NONE
+        _warn(f"kernel '{self.name}': {reason}; it is not routed")
+        return False
+
 
 class _State:
     def __init__(self):
@@ -511,10 +518,7 @@ class BatonLauncher:
             params = packer.pack(args[4:], scratch)
         except (PackError, struct.error, TypeError, ValueError,
                 AttributeError) as e:
-            kernel.reason = f"arguments do not pack: {e}"
-            kernel.state = _NONE
-            _warn(f"kernel '{self.name}': {kernel.reason}; it is not routed")
-            return False
+            return kernel.stop_routing(f"arguments do not pack: {e}")
         if enter_hook is not None:
             enter_hook(launch_metadata)
         try:
@@ -522,10 +526,7 @@ class BatonLauncher:
                          stream, params)
         except Exception as e:
             # submit() raises only before anything was issued.
-            kernel.reason = f"the scheduler refused it: {e}"
-            kernel.state = _NONE
-            _warn(f"kernel '{self.name}': {kernel.reason}; it is not routed")
-            return False
+            return kernel.stop_routing(f"the scheduler refused it: {e}")
         if exit_hook is not None:
             exit_hook(launch_metadata)
         return True
