@@ -9,8 +9,8 @@
 # 2. runs baton-ptx on test/corpus/*/*.ptx and test/gpu/kernels/*.ptx into
 #    build-gpu/xformed-runtime/ at the same relative paths;
 # 3. runs the GPU tests (exactly_once, c_api_check, corpus_check on both
-#    manifests) and the benchmarks (preempt_latency, variant_overhead), each
-#    under a time limit;
+#    manifests) and the benchmarks (preempt_latency, variant_overhead,
+#    preempt_policy), each under a time limit;
 # 4. prints a summary table last, and exits nonzero if any step failed.
 # Full output of every step is in the logs; the summary names the log to read.
 set -uo pipefail
@@ -32,7 +32,7 @@ step configure 120 "$logs/build.log" \
     -DCLI11_INCLUDE_DIR="$root/.deps" ${BATON_CMAKE_ARGS:-}
 targets=(baton-ptx exactly_once c_api_check corpus_check runtime_hostile
          scheduler_check)
-bench_targets=(preempt_latency_runtime variant_overhead_runtime)
+bench_targets=(preempt_latency_runtime variant_overhead_runtime preempt_policy)
 # (Not a pipe into grep -q: grep exits at the first match, ninja dies of
 # SIGPIPE, and pipefail turns that into "not configured".)
 all_targets=$(ninja -C "$build" -t targets all 2>/dev/null)
@@ -66,6 +66,8 @@ if ((${#bench_targets[@]})); then
     "$build/bench/runtime/preempt_latency_runtime" "$record" 300
   step variant_overhead 180 "$logs/benchmarks.log" \
     "$build/bench/runtime/variant_overhead_runtime" test/corpus/manifest.txt "$xformed/test/corpus"
+  step preempt_policy 240 "$logs/preempt_policy.log" \
+    "$build/bench/runtime/preempt_policy" "$record" 200
 fi
 
 {
@@ -78,6 +80,8 @@ fi
     grep -E '^ *(block|[0-9]+ us)' "$logs/benchmarks.log"
     echo "--- variant overhead ---"
     grep -E 'geometric mean' "$logs/benchmarks.log"
+    echo "--- preemption latency at the scheduler's widths (target p99 <= block + 20 us) ---"
+    grep -E '^(block |( *[0-9]+){2}\.)' "$logs/preempt_policy.log"
   fi
   grep -hE '^(FAIL|TIMEOUT)' "$logs"/*.log | head -20
   echo "logs: $logs"
