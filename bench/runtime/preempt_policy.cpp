@@ -4,11 +4,12 @@
 //
 // preempt_latency_runtime pauses PTB launches of every co-resident worker,
 // but the scheduler does not always launch that many. Its policy
-// (SchedulerPolicy.cpp) keeps full occupancy only while signal + two blocks
-// fit the preemption bound (on a full SM a worker may start one block after
-// the flag is visible), caps workers per SM at
-// DeviceFacts::PromptClaimWarpsPerSm when signal + one block fits, and else
-// leaves SMs idle for LC work. This benchmark measures what the policy's
+// (SchedulerPolicy.cpp) keeps full occupancy only while the longer drain of
+// a crowded SM fits the preemption bound (there a worker may start another
+// block after the flag is visible), caps workers per SM at what stays
+// prompt (DeviceFacts::PromptClaimWorkersPerSm, PromptClaimWarpsPerSm)
+// when signal + one block fits, and else leaves SMs idle for LC work and
+// runs prompt SMs on the rest. This benchmark measures what the policy's
 // choice gives, against issue 3's target: pause latency p99 <= block
 // duration + 20 us, for blocks of ~5 us to ~1 ms.
 //

@@ -18,12 +18,15 @@
 // Durations start from SchedulerOptions::DefaultBlockDuration (no profiling
 // run) and follow an exponential moving average of what completions measure.
 //
-// BE width: a PTB launch of all co-resident workers yields within about
-// signal latency + one block. When that exceeds the preemption bound (the
-// option, tightened by the SLO slack of LC kernels seen so far), the BE
-// launch leaves enough SMs idle for the largest LC kernel seen, so LC work
-// starts without waiting. Slices are sized to whole waves, as many as keep
-// SliceWindow slices within the bound.
+// BE width: a PTB launch whose SMs hold few workers (DeviceFacts' prompt
+// limits) yields within about signal latency + one block; on a fuller SM
+// the drain can take longer (DeviceFacts::CrowdedExtraDrain). The launch
+// gets every co-resident worker when even that fits the preemption bound
+// (the option, tightened by the SLO slack of LC kernels seen so far), else
+// the prompt number per SM when one block fits. When no width fits, it
+// leaves enough SMs idle for the largest LC kernel seen, so that LC work
+// starts without waiting, and runs prompt SMs on the rest. Slices are sized
+// to whole waves, as many as keep SliceWindow slices within the bound.
 //
 // Stream semantics: the BE work of one queue runs in submission order; a
 // later launch starts only when the one before it has completed, however
@@ -32,9 +35,11 @@
 // paused (LaunchRequest::StartPaused), so that a client stream it shares
 // with other work sees it in submission order; it is resumed when it may
 // run. While a queue's head runs unhindered, the launches behind it (up to
-// SchedulerOptions::LaunchesAhead) are resumed at once, each behind the one
-// ahead of it (Executor::resume's After), so that each starts on the device
-// when the one before completes, without a host round trip in between; they
+// SchedulerOptions::LaunchesAhead) run behind it at once, each behind the
+// one ahead of it, so that each starts on the device when the one before
+// completes, without a host round trip in between: IssueAtOnce work that
+// arrives within that window is issued running (LaunchRequest::After), and
+// work already issued paused is resumed (Executor::resume's After). They
 // yield to LC work like the head. While no LC work has been seen for a
 // while, more launches follow the head (LaunchesAheadWhenQuiet).
 //
@@ -110,6 +115,12 @@ struct SchedulerOptions {
   /// completion), not on a timer.
   uint32_t LaunchesAheadWhenQuiet = 0;
   Nanos QuietAfter = std::chrono::milliseconds(100);
+  /// While the device is quiet (as above), BE launches take every
+  /// co-resident worker whatever the bound: a job alone keeps its
+  /// throughput, and only the first LC work after a quiet spell may wait
+  /// for a crowded SM's longer drain; BE work is resumed at the bound's
+  /// width after it.
+  bool FullWidthWhenQuiet = true;
 };
 
 enum class Sharing { Time, Space };

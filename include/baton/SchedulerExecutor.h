@@ -70,13 +70,21 @@ struct DeviceFacts {
   uint32_t SliceWindow = 2;
   /// Whether resume() may change a launch's width (space sharing needs it).
   bool CanResize = true;
-  /// Resident PTB warps per SM up to which a paused worker stops after the
-  /// block it holds. Beyond it, warps that seldom stall (dense arithmetic,
-  /// spinning) can keep a worker's flag check and claim from issuing, and
-  /// it may start one more block after the flag is visible (H200, 128-thread
-  /// workers: none at 4 per SM, up to a block more at 16;
-  /// bench/claim_starvation). 0: no such limit.
+  /// Resident PTB workers per SM, and warps per SM, up to which a paused
+  /// worker stops after the block it holds (an SM within both is "prompt").
+  /// On a fuller SM, warps that seldom stall (dense arithmetic, spinning)
+  /// can keep a worker's flag check and claim from issuing, and it may start
+  /// another block after the flag is visible. H200: 4 workers per SM were
+  /// prompt with 64- and 128-thread workers; 8 of 64 threads (16 warps) and
+  /// 16 of 128 threads were not (bench/claim_starvation,
+  /// bench/preempt_timeline). 0: no such limit.
+  uint32_t PromptClaimWorkersPerSm = 4;
   uint32_t PromptClaimWarpsPerSm = 16;
+  /// How much longer than one block the drain of a crowded (not prompt) SM
+  /// may take, at least: H200, p99 of a pause at full occupancy was signal
+  /// + block + 40-55 us for 5 and 50 us blocks, + 0.6 block for 200 us and
+  /// 1 ms ones (bench/runtime/preempt_policy, bench/preempt_timeline).
+  Nanos CrowdedExtraDrain = std::chrono::microseconds(60);
 };
 
 /// The static facts of a kernel launch, as far as the client knows them.
@@ -104,6 +112,9 @@ struct LaunchRequest {
   /// run none of its blocks until resume(); it is Paused from the start and
   /// reports no completion until resumed.
   bool StartPaused = false;
+  /// BE only, not StartPaused: the launch of the same queue it is issued
+  /// behind, which its stream completes first (0: none).
+  uint64_t After = 0;
 };
 
 /// A launch that stopped. Elapsed and BlocksRun cover the interval since the

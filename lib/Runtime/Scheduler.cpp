@@ -64,10 +64,20 @@ struct Scheduler::State {
   /// the next poll() rethrows it.
   std::exception_ptr Deferred;
 
+  /// What active LC work leaves BE work: whether it must all yield, and
+  /// the SMs it may use otherwise.
+  struct Room {
+    bool YieldAll = false;
+    uint32_t FreeSms = 0;
+  };
+
   const DeviceFacts &device() const { return Exec.facts(); }
+  Room room() const;
   Nanos bound() const;
   Nanos drainingBeBlock() const;
   uint64_t concurrency(const Entry &E) const;
+  /// No LC work now, and none for SchedulerOptions::QuietAfter.
+  bool quiet() const;
   uint32_t launchesAhead() const;
   void startLc(uint64_t Id, Entry &E);
   void complete(const Completion &C);
@@ -81,7 +91,7 @@ struct Scheduler::State {
   WidthChoice widthFor(const Entry &E, uint32_t FreeSms) const;
   void yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll, uint32_t Width);
   void resume(uint64_t Id, Entry &E, uint32_t Width, uint64_t After);
-  void issuePaused(uint64_t Id, Entry &E);
+  void issueAtOnce(uint64_t Id, Entry &E);
   void finish(uint64_t Id, Entry &E, Nanos At);
   void abandon(uint64_t Id);
   /// Runs \p Call, an executor call on behalf of work \p Id; if it throws,
@@ -121,13 +131,17 @@ uint64_t Scheduler::State::concurrency(const Entry &E) const {
   return std::min<uint64_t>(E.Info.Width, Resident);
 }
 
+bool Scheduler::State::quiet() const {
+  return ActiveLc.empty() &&
+         (!LastLcDone ||
+          Exec.clock().now() - *LastLcDone >= Options.QuietAfter);
+}
+
 /// How many launches behind each BE queue's head are resumed now.
 uint32_t Scheduler::State::launchesAhead() const {
-  bool Quiet = ActiveLc.empty() &&
-               (!LastLcDone ||
-                Exec.clock().now() - *LastLcDone >= Options.QuietAfter);
-  return Quiet ? std::max(Options.LaunchesAhead, Options.LaunchesAheadWhenQuiet)
-               : Options.LaunchesAhead;
+  return quiet() ? std::max(Options.LaunchesAhead,
+                            Options.LaunchesAheadWhenQuiet)
+                 : Options.LaunchesAhead;
 }
 
 void Scheduler::State::startLc(uint64_t Id, Entry &E) {
@@ -216,16 +230,21 @@ template <class F> void Scheduler::State::forWork(uint64_t Id, F Call) {
   }
 }
 
-void Scheduler::State::replan() {
-  bool YieldAll = false;
+Scheduler::State::Room Scheduler::State::room() const {
+  Room R;
   uint32_t Reserved = 0;
   for (const auto &[Id, Choice] : ActiveLc) {
-    YieldAll |= Choice.How == Sharing::Time;
+    R.YieldAll |= Choice.How == Sharing::Time;
     Reserved += Choice.Sms;
   }
   uint32_t All = device().Multiprocessors;
-  uint32_t FreeSms = All - std::min(Reserved, All);
-  YieldAll |= FreeSms == 0;
+  R.FreeSms = All - std::min(Reserved, All);
+  R.YieldAll |= R.FreeSms == 0;
+  return R;
+}
+
+void Scheduler::State::replan() {
+  auto [YieldAll, FreeSms] = room();
   // A head whose launch fails is abandoned, which changes Queues and makes
   // the work behind it the new head: plan until no head is new, then report
   // the first failure.
@@ -274,7 +293,9 @@ void Scheduler::State::replan() {
 WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
   const KernelShape &K = E.W.Kernel;
   uint32_t Reserve = std::max(Options.MinReservedSms, LargestLcSms);
-  return chooseWidth(device(), K, Durations.block(K.Name), FreeSms, bound(),
+  Nanos Bound =
+      Options.FullWidthWhenQuiet && quiet() ? Nanos::max() : bound();
+  return chooseWidth(device(), K, Durations.block(K.Name), FreeSms, Bound,
                      Reserve);
 }
 
@@ -370,21 +391,32 @@ void Scheduler::State::planFollower(uint64_t Id, Entry &E, uint64_t AheadId,
   }
 }
 
-/// IssueAtOnce work that has to wait: issued paused now, resumed by planHead
-/// when it is its queue's head and may run. A kernel without variants cannot
+/// IssueAtOnce work that is not its queue's running head. Within the window
+/// of launches that follow a running head (launchesAhead), while LC work
+/// leaves room, it is issued running behind the launch ahead: its stream
+/// starts it when that one completes, as planFollower's resume would, but
+/// without a pause and a resume on the way. Otherwise it is issued paused,
+/// and resumed by planHead or planFollower. A kernel without variants cannot
 /// wait paused, so it is issued running: the stream orders it anyway.
-void Scheduler::State::issuePaused(uint64_t Id, Entry &E) {
-  const KernelShape &K = E.W.Kernel;
-  WidthChoice Choice = widthFor(E, device().Multiprocessors);
-  bool Paused = Choice.LaunchForm != Form::Original;
+void Scheduler::State::issueAtOnce(uint64_t Id, Entry &E) {
+  const auto &Ids = Queues.at(E.W.Queue);
+  size_t Pos = std::find(Ids.begin(), Ids.end(), Id) - Ids.begin();
+  Room R = room();
+  uint64_t AheadId = Pos > 0 ? Ids[Pos - 1] : 0;
+  bool Follows = AheadId && !R.YieldAll && Pos <= launchesAhead() &&
+                 Entries.at(AheadId).Info.State == WorkState::Running;
+  WidthChoice Choice =
+      widthFor(E, Follows ? R.FreeSms : device().Multiprocessors);
+  bool Paused = !Follows && Choice.LaunchForm != Form::Original;
   E.Info.State = Paused ? WorkState::Paused : WorkState::Running;
   E.Info.LaunchForm = Choice.LaunchForm;
   E.Info.Width = Choice.Width;
   E.Info.Launches = 1;
+  E.Chained = Follows;
   forWork(Id, [&] {
-    Exec.launch({Id, &K, Choice.LaunchForm, Choice.Width,
+    Exec.launch({Id, &E.W.Kernel, Choice.LaunchForm, Choice.Width,
                  /*HighPriority=*/false, E.W.Queue, &E.W.Payload,
-                 /*StartPaused=*/Paused});
+                 /*StartPaused=*/Paused, /*After=*/Follows ? AheadId : 0});
   });
 }
 
@@ -407,8 +439,8 @@ uint64_t Scheduler::submit(Work W) {
       S->Queues[E.W.Queue].push_back(Id);
     S->replan();
     if (E.W.IssueAtOnce && E.Info.State == WorkState::Queued) {
-      S->issuePaused(Id, E);
-      S->replan(); // it may follow a running head at once
+      S->issueAtOnce(Id, E);
+      S->replan(); // issued paused, it may still follow the head at once
     }
   } catch (...) {
     auto It = S->Entries.find(Id);

@@ -70,35 +70,49 @@ SharingChoice baton::sched::chooseSharing(const DeviceFacts &Device,
   return {Sharing::Time, All};
 }
 
+/// PTB workers per SM within which every worker stops after the block it
+/// holds (DeviceFacts::PromptClaimWorkersPerSm), for blocks of \p Threads.
+static uint64_t promptWorkersPerSm(const DeviceFacts &Device,
+                                   uint32_t Threads) {
+  uint64_t Prompt = UINT64_MAX;
+  if (Device.PromptClaimWorkersPerSm)
+    Prompt = Device.PromptClaimWorkersPerSm;
+  if (Device.PromptClaimWarpsPerSm) {
+    uint64_t Warps = (std::max<uint32_t>(Threads, 1) + 31) / 32;
+    Prompt = std::min<uint64_t>(
+        Prompt, std::max<uint64_t>(Device.PromptClaimWarpsPerSm / Warps, 1));
+  }
+  return Prompt;
+}
+
 static WidthChoice choosePtb(const DeviceFacts &Device,
                              const KernelShape &Shape, Nanos Block,
                              uint32_t FreeSms, Nanos Bound,
                              uint32_t ReserveSms) {
   uint64_t PerSm =
       std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Ptb), 1);
+  uint64_t Prompt =
+      std::min(PerSm, promptWorkersPerSm(Device, Shape.ThreadsPerBlock));
   auto WidthOn = [&](uint32_t Sms, uint64_t Workers) {
     return static_cast<uint32_t>(
         std::min<uint64_t>(Workers * Sms, Shape.Blocks));
   };
-  // Up to Prompt workers per SM, every worker stops after the block it
-  // holds; a fuller SM may let some start one block more.
-  uint64_t Warps = (std::max<uint32_t>(Shape.ThreadsPerBlock, 1) + 31) / 32;
-  uint64_t Prompt = Device.PromptClaimWarpsPerSm
-                        ? std::max<uint64_t>(
-                              Device.PromptClaimWarpsPerSm / Warps, 1)
-                        : PerSm;
+  // On a prompt SM every worker stops after the block it holds; a fuller
+  // one may drain for a while longer.
   Nanos Yield = Device.SignalLatency + Block;
-  Nanos FullYield = PerSm > Prompt ? Yield + Block : Yield;
+  Nanos FullYield =
+      PerSm > Prompt ? Yield + std::max(Block, Device.CrowdedExtraDrain)
+                     : Yield;
   if (FullYield <= Bound)
     return {Form::Ptb, WidthOn(FreeSms, PerSm), FullYield, true};
   // Fewer workers per SM keep the bound, at some throughput.
   if (Yield <= Bound)
-    return {Form::Ptb, WidthOn(FreeSms, std::min(PerSm, Prompt)), Yield,
-            true};
-  // Blocks too long to yield in time: leave SMs idle for LC work instead.
+    return {Form::Ptb, WidthOn(FreeSms, Prompt), Yield, true};
+  // Blocks too long to yield in time: leave SMs idle for LC work instead,
+  // and keep the drain of LC work that needs every SM to one block.
   if (FreeSms > ReserveSms)
-    return {Form::Ptb, WidthOn(FreeSms - ReserveSms, PerSm), Nanos(0), true};
-  return {Form::Ptb, WidthOn(1, PerSm), FullYield, false};
+    return {Form::Ptb, WidthOn(FreeSms - ReserveSms, Prompt), Nanos(0), true};
+  return {Form::Ptb, WidthOn(1, Prompt), Yield, false};
 }
 
 static WidthChoice chooseSlices(const DeviceFacts &Device,
@@ -110,8 +124,11 @@ static WidthChoice chooseSlices(const DeviceFacts &Device,
   // A pause waits for every slice in flight; each slice of k waves takes
   // about k block durations. Bigger slices mean fewer launches.
   Nanos PerWindowWave = Block * std::max<uint32_t>(Device.SliceWindow, 1);
+  // (A slice never needs more waves than there are blocks, which also
+  // keeps an unbounded Bound from overflowing the product below.)
   uint64_t Waves = PerWindowWave.count() > 0
-                       ? std::max<int64_t>(Bound / PerWindowWave, 1)
+                       ? std::clamp<uint64_t>(Bound / PerWindowWave, 1,
+                                              std::max<uint64_t>(Shape.Blocks, 1))
                        : 1;
   uint64_t Width = std::min(Wave * Waves, Shape.Blocks);
   Nanos Latency = PerWindowWave * static_cast<int64_t>((Width + Wave - 1) / Wave);

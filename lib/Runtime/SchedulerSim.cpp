@@ -354,6 +354,8 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
     L.State = LaunchState::Paused; // issued, nothing runs until resume()
     return;
   }
+  if (R.After && P->get(R.After).State != LaunchState::Done)
+    L.WaitingFor = R.After;
   P->relaunch(L);
 }
 

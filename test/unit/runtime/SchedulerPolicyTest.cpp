@@ -80,11 +80,13 @@ TEST(SchedulerPolicy, ShortOrHeavyKernelsGetTheDevice) {
 TEST(SchedulerPolicy, PtbWidthFillsTheDeviceWhenBlocksYieldInTime) {
   DeviceFacts D = smallDevice();
   // 8 workers of 8 warps per SM: past the prompt-claim limit (16 warps),
-  // so a pause may take one block more, which the bound still allows.
+  // so a pause may drain for longer than one block (at least
+  // CrowdedExtraDrain more), which the bound still allows.
   WidthChoice W = chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2);
   EXPECT_EQ(W.LaunchForm, Form::Ptb);
   EXPECT_EQ(W.Width, 64u);
-  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 2 * 10us);
+  EXPECT_EQ(W.ExpectedLatency,
+            D.SignalLatency + 10us + D.CrowdedExtraDrain);
   EXPECT_TRUE(W.MeetsBound);
   // Never more workers than blocks.
   EXPECT_EQ(chooseWidth(D, shape(5, 256), 10us, 8, 100us, 2).Width, 5u);
@@ -107,21 +109,38 @@ TEST(SchedulerPolicy, PtbWidthCapsWorkersPerSmWhenACrowdedSmWouldMissTheBound) {
       D.SignalLatency + 60us);
   // No limit configured: the old model, every worker stops after one block.
   D = smallDevice();
-  D.PromptClaimWarpsPerSm = 0;
+  D.PromptClaimWorkersPerSm = D.PromptClaimWarpsPerSm = 0;
   W = chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2);
   EXPECT_EQ(W.Width, 64u);
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 60us);
 }
 
+TEST(SchedulerPolicy, PtbWidthCountsWorkersPerSmAsWellAsWarps) {
+  DeviceFacts D = smallDevice();
+  // 32 workers of 2 warps fit an SM; 16 warps would be 8 of them, but past
+  // 4 workers per SM an SM is not prompt either.
+  WidthChoice W = chooseWidth(D, shape(10000, 64), 60us, 8, 100us, 2);
+  EXPECT_EQ(W.Width, 4u * 8);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 60us);
+  // Short blocks drain in time even from a crowded SM.
+  W = chooseWidth(D, shape(10000, 64), 5us, 8, 100us, 2);
+  EXPECT_EQ(W.Width, 32u * 8);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 5us + D.CrowdedExtraDrain);
+}
+
 TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
   DeviceFacts D = smallDevice();
+  // 200 us blocks miss 100 us whatever the width: 2 SMs stay free for LC
+  // work, and the rest run prompt SMs (2 workers of 8 warps), so that LC
+  // work needing every SM waits for one block, not more.
   WidthChoice W = chooseWidth(D, shape(10000, 256), 200us, 8, 100us, 2);
-  EXPECT_EQ(W.Width, 48u); // 6 of 8 SMs
+  EXPECT_EQ(W.Width, 12u); // 6 of 8 SMs
   EXPECT_EQ(W.ExpectedLatency, 0us);
   EXPECT_TRUE(W.MeetsBound);
   // No SM left to spare: run narrow and say the bound is missed.
   WidthChoice Narrow = chooseWidth(D, shape(10000, 256), 200us, 2, 100us, 2);
-  EXPECT_EQ(Narrow.Width, 8u);
+  EXPECT_EQ(Narrow.Width, 2u);
+  EXPECT_EQ(Narrow.ExpectedLatency, D.SignalLatency + 200us);
   EXPECT_FALSE(Narrow.MeetsBound);
 }
 

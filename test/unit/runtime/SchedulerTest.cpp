@@ -30,6 +30,9 @@ SchedulerOptions options() {
   SchedulerOptions O;
   O.PreemptionBound = 100us;
   O.MinReservedSms = 2;
+  // The tests check the widths the bound asks for, from a quiet start;
+  // QuietDeviceGivesBeEveryWorker checks the production default.
+  O.FullWidthWhenQuiet = false;
   return O;
 }
 
@@ -176,9 +179,10 @@ TEST_F(SchedulerSimTest, IssueAtOnceKeepsStreamOrderWithoutRunningEarly) {
   uint64_t A = S.submit(std::move(First));
   uint64_t B = S.submit(std::move(Second));
   EXPECT_EQ(S.info(A).State, WorkState::Running);
-  // Behind a head that runs unhindered, B is resumed at once: it waits for
-  // A on the device, not for the host.
+  // Behind a head that runs unhindered, B is issued running, behind A: it
+  // waits for A on the device, not for the host, and needs no resume.
   EXPECT_EQ(S.info(B).State, WorkState::Running);
+  EXPECT_EQ(S.info(B).Launches, 1u);
   EXPECT_EQ(Sim.record(B).IssuedAt, Sim.clock().now());
   simulateUntil(Sim, S, 50us);
   EXPECT_EQ(Sim.resident(B), 0u);
@@ -197,8 +201,8 @@ TEST_F(SchedulerSimTest, IssueAtOnceKeepsStreamOrderWithoutRunningEarly) {
   EXPECT_GE(*Sim.record(B).FirstBlockAt, *S.info(A).DoneAt);
   EXPECT_GE(*Sim.record(B).FirstBlockAt, *S.info(Lc).DoneAt);
   EXPECT_GE(*Sim.record(C).FirstBlockAt, *S.info(Lc).DoneAt);
-  // The paused issue, the resume behind A, and the resume after the pause.
-  EXPECT_EQ(S.info(B).Launches, 3u);
+  // The issue behind A, and the resume after the pause.
+  EXPECT_EQ(S.info(B).Launches, 2u);
   for (uint64_t Id : {A, B, C})
     expectExactlyOnce(Sim.record(Id));
 }
@@ -354,9 +358,9 @@ TEST(SchedulerSim, ForgetDoneWorkDropsFinishedEntries) {
   EXPECT_TRUE(S.idle());
   EXPECT_THROW(S.info(A), std::out_of_range);
   EXPECT_THROW(S.info(B), std::out_of_range);
-  // B was resumed behind A at once, paused with it for the external work,
-  // and resumed after it with A: three resumes, all blocks exactly once.
-  EXPECT_EQ(S.resumes(), 3u);
+  // B was issued running behind A, paused with it for the external work,
+  // and resumed after it with A: two resumes, all blocks exactly once.
+  EXPECT_EQ(S.resumes(), 2u);
   expectExactlyOnce(Sim.record(A));
   expectExactlyOnce(Sim.record(B));
 }
@@ -434,8 +438,9 @@ TEST_F(SchedulerSimTest, MeasuredBlocksNarrowTheNextBeLaunch) {
   EXPECT_EQ(S.info(First).Width, 64u);
   runUntilDone(First);
   EXPECT_EQ(S.blockDuration("long"), 300us);
-  // 7 + 300 us exceed the 100 us bound: keep 2 SMs free for LC work.
-  EXPECT_EQ(S.info(Second).Width, 48u);
+  // 7 + 300 us exceed the 100 us bound: keep 2 SMs free for LC work, and
+  // run prompt SMs on the rest (2 workers of 8 warps each).
+  EXPECT_EQ(S.info(Second).Width, 12u);
 
   simulateUntil(Sim, S, Sim.clock().now() + 150us);
   uint64_t Lc = S.submit(lightLc(20us));
@@ -443,6 +448,43 @@ TEST_F(SchedulerSimTest, MeasuredBlocksNarrowTheNextBeLaunch) {
   // The LC kernel fits the reserve: it does not wait for 300 us blocks.
   EXPECT_LE(queueingDelay(Sim.record(Lc)), 100us);
   expectExactlyOnce(Sim.record(Second));
+}
+
+TEST(SchedulerSim, QuietDeviceGivesBeEveryWorker) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.FullWidthWhenQuiet = true; // QuietAfter: 100 ms
+  Scheduler S{Sim, O};
+  auto RunUntilDone = [&](uint64_t Id) {
+    while (!S.info(Id).DoneAt && Sim.step())
+      S.poll();
+  };
+  // 300 us blocks miss the bound at any width; with no LC work about, the
+  // second launch still takes every worker.
+  uint64_t First = S.submit(be(640, 300us, 0, "long"));
+  RunUntilDone(First);
+  uint64_t Second = S.submit(be(640, 300us, 0, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 10us);
+  EXPECT_EQ(S.info(Second).Width, 64u);
+  // LC work ends the quiet spell: the launch yields, and is resumed at the
+  // bound's width (2 SMs reserved, prompt SMs on the rest), as is the next.
+  uint64_t Lc = S.submit(lightLc(20us));
+  RunUntilDone(Lc);
+  simulateUntil(Sim, S, Sim.clock().now() + 10us);
+  EXPECT_EQ(S.info(Second).Width, 12u);
+  RunUntilDone(Second);
+  uint64_t Third = S.submit(be(640, 300us, 0, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 10us);
+  EXPECT_EQ(S.info(Third).Width, 12u);
+  // Quiet again after QuietAfter without LC work.
+  RunUntilDone(Third);
+  simulateUntil(Sim, S, Sim.clock().now() + 150ms);
+  uint64_t Fourth = S.submit(be(640, 300us, 0, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 10us);
+  EXPECT_EQ(S.info(Fourth).Width, 64u);
+  simulateToEnd(Sim, S);
+  for (uint64_t Id : {First, Second, Third, Fourth})
+    expectExactlyOnce(Sim.record(Id));
 }
 
 TEST_F(SchedulerSimTest, WithoutReserveLongBlocksWouldMissTheBound) {
