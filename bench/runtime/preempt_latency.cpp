@@ -30,12 +30,6 @@ struct Sample {
   size_t N;
 };
 
-double percentile(std::vector<double> &V, double P) {
-  size_t I = std::min(V.size() - 1, size_t(P * double(V.size() - 1) + 0.5));
-  std::nth_element(V.begin(), V.begin() + I, V.end());
-  return V[I];
-}
-
 Sample measure(Runtime &Rt, const Kernel &K, uint64_t SpinNs,
                unsigned Pauses, Watchdog &Dog) {
   Stream S;

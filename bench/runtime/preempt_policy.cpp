@@ -61,12 +61,6 @@ struct Row {
   bool met() const { return P99 <= FloorUs + TargetSlackUs; }
 };
 
-double percentile(std::vector<double> &V, double P) {
-  size_t I = std::min(V.size() - 1, size_t(P * double(V.size() - 1) + 0.5));
-  std::nth_element(V.begin(), V.begin() + I, V.end());
-  return V[I];
-}
-
 struct Event {
   Event() {
     check(driver().cuEventCreate(&E, CU_EVENT_DEFAULT), "cuEventCreate");

@@ -89,6 +89,10 @@ struct Scheduler::State {
   void planFollower(uint64_t Id, Entry &E, uint64_t AheadId, bool YieldAll,
                     uint32_t FreeSms);
   WidthChoice widthFor(const Entry &E, uint32_t FreeSms) const;
+  /// Whether a launch within the window may run behind \p Ahead now.
+  bool mayFollow(const Entry &Ahead, bool YieldAll) const {
+    return !YieldAll && Ahead.Info.State == WorkState::Running;
+  }
   void yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll, uint32_t Width);
   void resume(uint64_t Id, Entry &E, uint32_t Width, uint64_t After);
   void issueAtOnce(uint64_t Id, Entry &E);
@@ -380,7 +384,7 @@ void Scheduler::State::planFollower(uint64_t Id, Entry &E, uint64_t AheadId,
     yieldIfAsked(Id, E, YieldAll, Choice.Width);
     return;
   case WorkState::Paused: {
-    if (!YieldAll && Ahead.Info.State == WorkState::Running)
+    if (mayFollow(Ahead, YieldAll))
       resume(Id, E, Choice.Width, AheadId);
     return;
   }
@@ -400,11 +404,12 @@ void Scheduler::State::planFollower(uint64_t Id, Entry &E, uint64_t AheadId,
 /// wait paused, so it is issued running: the stream orders it anyway.
 void Scheduler::State::issueAtOnce(uint64_t Id, Entry &E) {
   const auto &Ids = Queues.at(E.W.Queue);
-  size_t Pos = std::find(Ids.begin(), Ids.end(), Id) - Ids.begin();
+  assert(Ids.back() == Id && "submitted work is last in its queue");
+  size_t Pos = Ids.size() - 1;
   Room R = room();
   uint64_t AheadId = Pos > 0 ? Ids[Pos - 1] : 0;
-  bool Follows = AheadId && !R.YieldAll && Pos <= launchesAhead() &&
-                 Entries.at(AheadId).Info.State == WorkState::Running;
+  bool Follows = AheadId && Pos <= launchesAhead() &&
+                 mayFollow(Entries.at(AheadId), R.YieldAll);
   WidthChoice Choice =
       widthFor(E, Follows ? R.FreeSms : device().Multiprocessors);
   bool Paused = !Follows && Choice.LaunchForm != Form::Original;

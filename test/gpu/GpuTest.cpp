@@ -2,6 +2,7 @@
 
 #include "GpuTest.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -105,6 +106,13 @@ bool baton::test::isStickyError(const Error &E) {
   default:
     return false;
   }
+}
+
+double baton::test::percentile(std::vector<double> &Samples, double P) {
+  size_t I = std::min(Samples.size() - 1,
+                      size_t(P * double(Samples.size() - 1) + 0.5));
+  std::nth_element(Samples.begin(), Samples.begin() + I, Samples.end());
+  return Samples[I];
 }
 
 void baton::test::sleepMicros(double Micros) {

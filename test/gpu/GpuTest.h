@@ -125,6 +125,10 @@ void check(CUresult R, const char *Call);
 /// Errors after which the context is unusable (a faulting kernel).
 bool isStickyError(const Error &E);
 
+/// The \p P quantile (0 to 1) of \p Samples, which must not be empty: the
+/// sample at the nearest rank. Reorders \p Samples.
+double percentile(std::vector<double> &Samples, double P);
+
 /// Sleeps about \p Micros microseconds (spins below 50 us, where the OS
 /// timer is too coarse to give the short delays the tests want).
 void sleepMicros(double Micros);
