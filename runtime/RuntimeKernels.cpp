@@ -5,7 +5,9 @@
 // cursor. `fence.acq_rel.sys` orders those writes before the `done` store
 // that releases the user's stream (PTX ISA, "Memory Consistency Model"),
 // and the store is volatile so the front end's poll of `done` sees it.
-// Offsets come from task.h, the single definition of the layout.
+// The report needs no fence of its own: the host reads it only after an
+// event recorded behind this kernel has completed. Offsets come from task.h,
+// the single definition of the layout, and RunReport.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,18 +26,26 @@ const char baton::detail::FinalizePtx[] =
     ".visible .entry baton_finalize(\n"
     "    .param .u64 task_param,\n"
     "    .param .u64 done_param,\n"
-    "    .param .u32 generation_param)\n"
+    "    .param .u32 generation_param,\n"
+    "    .param .u64 report_param)\n"
     "{\n"
     "  .reg .pred %p;\n"
-    "  .reg .b32 %r<4>;\n"
-    "  .reg .b64 %rd<3>;\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [task_param];\n"
     "  ld.param.u64 %rd2, [done_param];\n"
     "  ld.param.u32 %r1, [generation_param];\n"
+    "  ld.param.u64 %rd3, [report_param];\n"
     "  cvta.to.global.u64 %rd1, %rd1;\n"
     "  cvta.to.global.u64 %rd2, %rd2;\n"
+    "  cvta.to.global.u64 %rd3, %rd3;\n"
     "  ld.volatile.global.u32 %r2, [%rd1+" BATON_STR(BATON_TASK_OFFSET_NEXT) "];\n"
     "  ld.volatile.global.u32 %r3, [%rd1+" BATON_STR(BATON_TASK_OFFSET_END) "];\n"
+    "  ld.volatile.global.u32 %r4, [%rd1+" BATON_STR(BATON_TASK_OFFSET_WORKERS_EXITED) "];\n"
+    "  ld.volatile.global.u32 %r5, [%rd1+" BATON_STR(BATON_TASK_OFFSET_WORKERS_PREEMPTED) "];\n"
+    "  st.volatile.global.u32 [%rd3], %r2;\n"
+    "  st.volatile.global.u32 [%rd3+4], %r4;\n"
+    "  st.volatile.global.u32 [%rd3+8], %r5;\n"
     "  setp.lo.u32 %p, %r2, %r3;\n"
     "  @%p bra DONE;\n"
     "  fence.acq_rel.sys;\n"

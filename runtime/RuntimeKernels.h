@@ -7,12 +7,31 @@
 #ifndef BATON_LIB_RUNTIME_RUNTIMEKERNELS_H
 #define BATON_LIB_RUNTIME_RUNTIMEKERNELS_H
 
+#include <cstddef>
+#include <cstdint>
+
 namespace baton::detail {
 
-/// PTX of `baton_finalize(task, done, generation)`: one thread; if the task's
-/// cursor reached `end`, publishes `generation` to `done`. Issued after every
-/// PTB launch on the launch's private stream, it lets the user's stream wait
-/// on `done` (cuStreamWaitValue32) instead of on the host.
+/// What baton_finalize leaves, after each PTB run, in pinned host memory
+/// mapped for the device: the task's cursor and worker statistics once every
+/// worker has left. The host reads it when the run's event has completed
+/// instead of copying the task back, a device round trip that would
+/// otherwise sit between the last worker out and every pause being seen.
+struct RunReport {
+  uint32_t Next;
+  uint32_t WorkersExited;
+  uint32_t WorkersPreempted;
+};
+static_assert(offsetof(RunReport, Next) == 0 &&
+                  offsetof(RunReport, WorkersExited) == 4 &&
+                  offsetof(RunReport, WorkersPreempted) == 8,
+              "FinalizePtx writes these offsets");
+
+/// PTX of `baton_finalize(task, done, generation, report)`: one thread;
+/// copies the task's cursor and statistics to `report` (a RunReport), and if
+/// the cursor reached `end`, publishes `generation` to `done`. Issued after
+/// every PTB launch on the launch's private stream, it lets the user's
+/// stream wait on `done` (cuStreamWaitValue32) instead of on the host.
 extern const char FinalizePtx[];
 inline constexpr const char *FinalizeKernelName = "baton_finalize";
 

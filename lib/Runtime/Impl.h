@@ -207,8 +207,9 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// read, and the PTB contract checked, on the first request for them.
   bool StatisticsStale = false;
 
-  /// Reads the task back into Next and the statistics (with Mutex held);
-  /// fails the launch if it ended early without being preempted.
+  /// Takes Next and the statistics from the last run's report (with Mutex
+  /// held, after Drained); fails the launch if it ended early without being
+  /// preempted.
   void readStatistics();
 
   SliceProgress Slices;

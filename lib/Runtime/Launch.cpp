@@ -199,7 +199,8 @@ void LaunchImpl::issuePtb() {
   check(D.cuLaunchKernel(Function, Width, 1, 1, B.x, B.y, B.z, SharedMemBytes,
                          Inner, Args.kernelParams(), nullptr),
         "cuLaunchKernel", variantName(*Kernel, Mode::Ptb));
-  void *FinalizeArgs[] = {&Slot->Task, &Slot->Done, &Generation};
+  void *FinalizeArgs[] = {&Slot->Task, &Slot->Done, &Generation,
+                          &Slot->ReportOnDevice};
   check(D.cuLaunchKernel(Runtime.Finalize, 1, 1, 1, 1, 1, 1, 0, Inner,
                          FinalizeArgs, nullptr),
         "cuLaunchKernel (finalize)", Kernel->Name);
@@ -238,10 +239,8 @@ void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
   if (Epoch != SeenEpoch || State != LaunchState::Running)
     return; // resumed or settled by another thread meanwhile
   if (!PreemptRaised) {
-    // Nobody asked it to stop, so by the PTB contract it finished. Reading
-    // the task back costs a device round trip on the path from one launch to
-    // the next; the statistics are read (and the contract checked) when
-    // someone asks for them.
+    // Nobody asked it to stop, so by the PTB contract it finished; the
+    // statistics are read (and the contract checked) when someone asks.
     Next = End;
     StatisticsStale = true;
     State = LaunchState::Done;
@@ -253,15 +252,12 @@ void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
 
 void LaunchImpl::readStatistics() {
   StatisticsStale = false;
-  try {
-    Runtime.readTask(*Slot, Kernel->Name);
-  } catch (...) {
-    fail(std::current_exception());
-  }
-  const baton_task &T = *Slot->Mirror;
-  Next = T.next;
-  WorkersExited = T.workers_exited;
-  WorkersPreempted = T.workers_preempted;
+  // Drained has completed, so the finalize kernel's report of the last run
+  // is in host memory: no copy, no round trip to the device.
+  const volatile RunReport &R = *Slot->Report;
+  Next = R.Next;
+  WorkersExited = R.WorkersExited;
+  WorkersPreempted = R.WorkersPreempted;
   if (Next < End && !PreemptRaised)
     fail(std::make_exception_ptr(Error(
         ErrorKind::InvalidState,

@@ -61,6 +61,7 @@ RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts) : Options(Opts) {
           "cuStreamCreateWithPriority (control stream)");
     check(D.cuModuleLoadDataEx(&Own, FinalizePtx, 0, nullptr, nullptr),
           "cuModuleLoadDataEx (runtime kernels)");
+    loadAllFunctions(Own);
     check(D.cuModuleGetFunction(&Finalize, Own, FinalizeKernelName),
           "cuModuleGetFunction", FinalizeKernelName);
   } catch (...) {

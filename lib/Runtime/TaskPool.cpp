@@ -10,10 +10,12 @@ using namespace baton::detail;
 
 // One slot: the task, then the done word, padded so slots never share a
 // 128-byte line (a PTB cursor is hammered by atomics; its neighbours'
-// cursors should not be).
+// cursors should not be). The host slab has the same layout: the mirror,
+// then the run report where the device slab has the done word.
 static constexpr size_t SlotBytes = 128;
 static constexpr size_t SlotsPerSlab = 256;
 static_assert(BATON_TASK_SIZE + sizeof(uint32_t) <= SlotBytes);
+static_assert(BATON_TASK_SIZE + sizeof(RunReport) <= SlotBytes);
 
 void TaskPool::releaseAll() noexcept {
   std::lock_guard Lock(Mutex);
@@ -60,9 +62,17 @@ void TaskPool::grow(CUstream Stream) {
   Slab S;
   const size_t Bytes = SlotBytes * SlotsPerSlab;
   check(D.cuMemAlloc(&S.Device, Bytes), "cuMemAlloc (task slots)");
-  if (CUresult R = D.cuMemHostAlloc(&S.Host, Bytes, 0); R != CUDA_SUCCESS) {
+  if (CUresult R = D.cuMemHostAlloc(&S.Host, Bytes, CU_MEMHOSTALLOC_DEVICEMAP);
+      R != CUDA_SUCCESS) {
     D.cuMemFree(S.Device);
     check(R, "cuMemHostAlloc (task mirrors)");
+  }
+  CUdeviceptr HostOnDevice = 0;
+  if (CUresult R = D.cuMemHostGetDevicePointer(&HostOnDevice, S.Host, 0);
+      R != CUDA_SUCCESS) {
+    D.cuMemFree(S.Device);
+    D.cuMemFreeHost(S.Host);
+    check(R, "cuMemHostGetDevicePointer (run reports)");
   }
   // Generation words start at zero; the copy completes before any slot is
   // handed out, so no launch can observe the uninitialised memory.
@@ -80,8 +90,10 @@ void TaskPool::grow(CUstream Stream) {
     TaskSlot &T = S.Slots[I];
     T.Task = S.Device + I * SlotBytes;
     T.Done = T.Task + BATON_TASK_SIZE;
-    T.Mirror = reinterpret_cast<baton_task *>(static_cast<char *>(S.Host) +
-                                              I * SlotBytes);
+    char *Host = static_cast<char *>(S.Host) + I * SlotBytes;
+    T.Mirror = reinterpret_cast<baton_task *>(Host);
+    T.Report = reinterpret_cast<RunReport *>(Host + BATON_TASK_SIZE);
+    T.ReportOnDevice = HostOnDevice + I * SlotBytes + BATON_TASK_SIZE;
   }
   Slabs.push_back(std::move(S));
   for (TaskSlot &T : Slabs.back().Slots)

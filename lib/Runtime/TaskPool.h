@@ -1,8 +1,9 @@
 //===- TaskPool.h - Device memory for baton_task records -------*- C++ -*-===//
 //
 // Every preemptible launch needs a baton_task and a 32-bit `done` word in
-// device memory, and a pinned host mirror to initialise and read them back
-// with asynchronous copies. Allocating these per launch would put cuMemAlloc
+// device memory, a pinned host mirror to initialise and read them back with
+// asynchronous copies, and a RunReport the finalize kernel writes into
+// mapped host memory. Allocating these per launch would put cuMemAlloc
 // and cuMemFree (which may synchronise the device) on the launch path, so
 // they come from slabs that live as long as the runtime.
 //
@@ -15,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_RUNTIME_TASKPOOL_H
 #define BATON_LIB_RUNTIME_TASKPOOL_H
+
+#include "RuntimeKernels.h"
 
 #include "baton/task.h"
 
@@ -30,6 +33,8 @@ struct TaskSlot {
   CUdeviceptr Task = 0; ///< baton_task, BATON_TASK_ALIGN-aligned
   CUdeviceptr Done = 0; ///< the slot's generation word
   baton_task *Mirror = nullptr; ///< pinned host copy for async transfers
+  RunReport *Report = nullptr;  ///< pinned, written by the finalize kernel
+  CUdeviceptr ReportOnDevice = 0; ///< Report's address for the device
   uint32_t Generation = 0;      ///< last generation handed out
 };
 

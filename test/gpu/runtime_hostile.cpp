@@ -14,6 +14,11 @@
 //    CUDA context, so it runs in a child process (this program with
 //    --fault), while the parent keeps pausing and resuming launches of its
 //    own, which must all complete exactly once;
+//  * the first PTB launch of a process starts paused (as the scheduler
+//    starts work it holds back) and is resumed later, under lazy module
+//    loading (child process, --first-paused, CUDA_MODULE_LOADING=LAZY): the
+//    runtime's own kernels were loaded when it was created, so their first
+//    launch does not wait for a device whose user stream is blocked;
 //  * resume() after the context was reset (child process, --reset): a clear
 //    baton::Error saying the context is gone, no crash, no hang. The paused
 //    launch is cancelled first: cuDevicePrimaryCtxReset waits for every
@@ -202,6 +207,39 @@ int resetChild(const char *RecordPtx) {
   return 0;
 }
 
+/// Child mode: the process's first PTB launch starts paused, its stream
+/// waiting behind it; then the launch is resumed. Exit 0 if it completes with
+/// every block once.
+int firstPausedChild(const char *RecordPtx) {
+  auto Rt = runtimeOrSkip();
+  if (!Rt)
+    return SkipExitCode;
+  Module M = Rt->loadFile(RecordPtx);
+  Kernel K = M.kernel("record");
+  Stream S;
+  DeviceBuffer Counts(4096 * 4);
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  uint64_t Spin = 1000;
+  LaunchConfig C;
+  C.Grid = {4096, 1, 1};
+  C.Block = {64, 1, 1};
+  C.Stream = S.get();
+  C.LaunchMode = Mode::Ptb;
+  C.StartPaused = true;
+  void *Args[] = {Counts.slot(), &Spin};
+  Launch L = Rt->launch(K, C, Args);
+  sleepMicros(2000);
+  L.resume();
+  if (L.wait() != LaunchState::Done) {
+    std::printf("child: the resumed launch did not complete\n");
+    return 1;
+  }
+  std::string E = checkAllOnce(Counts.download(S.get()));
+  std::printf("child: first launch started paused, resumed: %s\n",
+              E.empty() ? "every block once" : E.c_str());
+  return E.empty() ? 0 : 1;
+}
+
 /// Runs this program in \p Mode in a child process; its exit status, or
 /// 128 + signal, or -2 if it was killed after \p LimitS seconds.
 int runChild(const char *Self, const char *Mode, const char *Ptx,
@@ -229,6 +267,8 @@ int main(int Argc, char **Argv) {
     return faultChild(Argv[2]);
   if (Argc == 3 && std::strcmp(Argv[1], "--reset") == 0)
     return resetChild(Argv[2]);
+  if (Argc == 3 && std::strcmp(Argv[1], "--first-paused") == 0)
+    return firstPausedChild(Argv[2]);
   if (Argc != 3) {
     std::fprintf(stderr, "usage: runtime_hostile RECORD_PTX FAULT_PTX\n");
     return 2;
@@ -260,6 +300,15 @@ int main(int Argc, char **Argv) {
                                    " (0: a clear baton::Error naming the kernel)");
     std::printf("%-4s faulting PTB launch in a child process\n",
                 FaultRc == 0 ? "ok" : "FAIL");
+
+    Dog.step("first launch started paused, in a child");
+    setenv("CUDA_MODULE_LOADING", "LAZY", /*overwrite=*/1);
+    int FirstRc = runChild(Argv[0], "--first-paused", Argv[1], /*LimitS=*/20);
+    Check.expect(FirstRc == 0, "first launch started paused: child exit " +
+                                   std::to_string(FirstRc) + " (-2: it hung)");
+    std::printf("%-4s first PTB launch of a process started paused, then "
+                "resumed\n",
+                FirstRc == 0 ? "ok" : "FAIL");
 
     Dog.step("resume after a context reset, in a child");
     int ResetRc = runChild(Argv[0], "--reset", Argv[1], /*LimitS=*/15);
