@@ -24,7 +24,10 @@
 //    the whole device (time sharing: BE must pause) and polls the scheduler
 //    until the work is Paused; that interval is the latency;
 //  * cost: blocks/s of an uninterrupted PTB launch at the width chosen,
-//    against Runtime::defaultWidth (full co-residency), same blocks.
+//    against Runtime::defaultWidth (full co-residency), same blocks;
+//  * the host's part of each pause: how long beginExternal took (the
+//    scheduler's decision and the flag's stream write), and the longest gap
+//    between two polls (a thread descheduled while it waits shows here).
 // One table row per (block, bound), printed last.
 //
 //===----------------------------------------------------------------------===//
@@ -58,6 +61,7 @@ struct Row {
   bool WidthVaried = false;
   size_t N = 0;
   double P50 = 0, P99 = 0, Max = 0;
+  double RequestP99 = 0, PollGapP99 = 0;
   bool met() const { return P99 <= FloorUs + TargetSlackUs; }
 };
 
@@ -133,27 +137,36 @@ void measurePolicy(Runtime &Rt, const Kernel &K, uint64_t SpinNs,
   uint64_t Id = Submit();
   std::mt19937_64 Rng(SpinNs ^ uint64_t(Bound.count()));
   std::uniform_real_distribution<double> Gap(100.0, 1000.0);
-  std::vector<double> Micros;
+  std::vector<double> Micros, RequestMicros, PollGapMicros;
   std::map<uint32_t, size_t> Widths;
+  auto MicrosBetween = [](SteadyClock::time_point A, SteadyClock::time_point B) {
+    return std::chrono::duration<double, std::micro>(B - A).count();
+  };
   for (unsigned Seen = 0; Micros.size() < Pauses;) {
     Dog.step(Label + ": running, " + std::to_string(Seen) + " pauses");
     sleepMicros(Gap(Rng) + double(SpinNs) / 1e3);
     Dog.step(Label + ": pause " + std::to_string(Seen + 1));
     auto T0 = SteadyClock::now();
     uint64_t Lc = Sched.beginExternal(/*Sms=*/0);
+    auto Polled = SteadyClock::now();
+    double RequestUs = MicrosBetween(T0, Polled), PollGapUs = 0;
     WorkState State;
     do {
       Sched.poll();
       State = Sched.info(Id).State;
+      auto Now = SteadyClock::now();
+      PollGapUs = std::max(PollGapUs, MicrosBetween(Polled, Now));
+      Polled = Now;
     } while (State != WorkState::Paused && State != WorkState::Done);
-    auto T1 = SteadyClock::now();
+    auto T1 = Polled;
     // Out of blocks before the pause: not counted; the new launch waits,
     // Queued, for the external work to end.
     if (State == WorkState::Done) {
       Id = Submit();
     } else if (++Seen > WarmupPauses) {
-      Micros.push_back(
-          std::chrono::duration<double, std::micro>(T1 - T0).count());
+      Micros.push_back(MicrosBetween(T0, T1));
+      RequestMicros.push_back(RequestUs);
+      PollGapMicros.push_back(PollGapUs);
       ++Widths[Sched.info(Id).Width];
     }
     Dog.step(Label + ": resume after pause " + std::to_string(Seen));
@@ -176,6 +189,8 @@ void measurePolicy(Runtime &Rt, const Kernel &K, uint64_t SpinNs,
   R.Max = *std::max_element(Micros.begin(), Micros.end());
   R.P99 = percentile(Micros, 0.99);
   R.P50 = percentile(Micros, 0.50);
+  R.RequestP99 = percentile(RequestMicros, 0.99);
+  R.PollGapP99 = percentile(PollGapMicros, 0.99);
   // The executor completes the launch as it goes out of scope.
   Dog.step(Label + ": completing the launch");
 }
@@ -261,9 +276,11 @@ int main(int Argc, char **Argv) {
           R.Kept = FullMs / Timed(R.Width);
         }
         std::printf("%llu us block, bound %.0f us, width %u: target p99 <= "
-                    "floor + 20 us: %s (p99 %.1f us, floor %.1f us)\n",
+                    "floor + 20 us: %s (p99 %.1f us, floor %.1f us; host: "
+                    "request p99 %.1f us, longest poll gap p99 %.1f us)\n",
                     (unsigned long long)R.BlockUs, R.BoundUs, R.Width,
-                    R.met() ? "met" : "missed", R.P99, R.FloorUs);
+                    R.met() ? "met" : "missed", R.P99, R.FloorUs, R.RequestP99,
+                    R.PollGapP99);
         std::fflush(stdout);
         Rows.push_back(R);
       }
