@@ -12,3 +12,13 @@ for connections in 8 32; do
   CUDA_MODULE_LOADING=EAGER CUDA_DEVICE_MAX_CONNECTIONS=$connections \
     timeout 60 "$bin-wait"
 done
+# How many waiting streams stall the device (blockers created first, then
+# alternately with the other streams). With 8 connections it stops on its
+# alarm once 8 streams wait: nothing else starts.
+nvcc -O2 -arch=sm_90 blocked_probe.cu -lcuda -o "$bin-blocked"
+for connections in 8 32; do
+  for alternate in 0 1; do
+    CUDA_MODULE_LOADING=EAGER CUDA_DEVICE_MAX_CONNECTIONS=$connections \
+      timeout 60 "$bin-blocked" $alternate || true
+  done
+done

@@ -17,9 +17,19 @@
 // Stream semantics. A launch issued on stream S behaves, for S, like one
 // kernel: work issued on S before it runs first, and work issued on S after
 // it starts only once every virtual block of the launch has run, however
-// often it is paused and resumed in between. (The variants run on a private
-// stream; S waits on a word that the device sets when the last block is done,
-// so an uninterrupted launch costs no host round trip.)
+// often it is paused and resumed in between. (A PTB launch's first run goes
+// on S itself; S then waits on a word that the device sets when the last
+// block is done, so an uninterrupted launch costs no host round trip, and
+// runs after a pause go on a private stream.)
+//
+// Hardware queues. A stream holding a paused launch waits on the device.
+// The driver spreads streams over CUDA_DEVICE_MAX_CONNECTIONS hardware
+// queues (8 by default), and once about as many streams wait as there are
+// queues, no stream's work starts, resumes and pause requests included
+// (docs/scheduling.md, "Deadlocks avoided"). Creating a Runtime therefore
+// sets CUDA_DEVICE_MAX_CONNECTIONS=32 unless the environment sets it; this
+// takes effect only if CUDA was not initialised in the process before. With
+// 32 queues, 24 streams waiting at once held no other stream up on the H200.
 //
 // Errors. Every failure is a baton::Error; a failing CUDA call is reported
 // with the call's name, the driver's error string and the kernel. Without a

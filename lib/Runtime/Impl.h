@@ -191,8 +191,9 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   TaskSlot *Slot = nullptr;
   uint32_t Generation = 0;
   int StreamPriority = 0;
-  CUstream Inner = nullptr;     ///< private stream the variant runs on
-  CUevent UserReady = nullptr;  ///< recorded on the user's stream at start
+  CUstream Inner = nullptr;     ///< private stream of resumed runs and slices
+  /// Recorded on the user's stream at start, unless the first run went there.
+  CUevent UserReady = nullptr;
   CUevent ControlReady = nullptr; ///< task writes on the control stream done
   CUevent Drained = nullptr;    ///< the last kernel issued has finished
 
@@ -221,16 +222,18 @@ private:
   /// if it is not Running.
   bool raisePreempt();
   void createEvents();
-  /// Takes the private stream and queues its wait for the user's stream and
-  /// the task's initialisation. A launch that starts paused does this only
-  /// when resumed: a stream blocked in a wait can hold up, on the device,
-  /// every stream that shares its hardware queue, so none is left waiting
-  /// for a launch that is not running.
+  /// Takes the private stream of a launch that does not run first on the
+  /// user's stream, and queues its wait for the user's stream and the
+  /// task's initialisation. A launch that starts paused does this only when
+  /// resumed: a stream blocked in a wait can hold up, on the device, every
+  /// stream that shares its hardware queue, so none is left waiting for a
+  /// launch that is not running.
   void acquireInner();
   void startOriginal(std::span<void *const> Args);
-  void startPtb();
   void startSlices();
-  void issuePtb();
+  /// Queues a run of the PTB workers and the finalize kernel on \p On, and
+  /// records Drained after them.
+  void issuePtb(CUstream On);
   void issueSlice(uint32_t Begin, uint32_t Count);
   void resumeSlices();
   void waitForSlices();

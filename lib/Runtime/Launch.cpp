@@ -1,20 +1,32 @@
 //===- Launch.cpp - Starting, pausing and resuming launches ---------------===//
 //
-// A PTB launch, on the user's stream S, goes like this:
+// A PTB launch on the user's stream S that is not started paused runs its
+// first kernel on S itself, behind the task's initialisation:
 //
-//   control: copy the task in ---------------------------.
-//   S:       [earlier work] (record UserReady)            |        (wait done >= gen) [later work]
-//   inner:                 wait UserReady, ControlReady <-'  ptb kernel; finalize; (record Drained)
+//   control: copy the task in; (record ControlReady) ----.
+//   S:       [earlier work] wait ControlReady <-----------' ptb kernel;
+//            finalize; (record Drained); wait done >= gen; [later work]
 //
 // finalize publishes the generation to `done` only if the cursor reached
 // `end`, so S moves on exactly when every virtual block has run, without the
 // host. pause() raises `preempt` on the control stream (which never carries a
 // kernel, so the write does not queue behind the one it interrupts), then
-// waits for Drained. resume() clears the flag on the control stream and
-// relaunches on inner after it; all writes of the flag go through one stream,
-// so a pause can never be overtaken by the clear of an earlier resume.
+// waits for Drained. A paused launch is resumed on a private stream, since S
+// is held by its wait; the first run has drained by then, so the private
+// stream needs only the flag's clear:
 //
-// Slice launches share the set-up; SliceLaunch.cpp issues their kernels.
+//   control: clear preempt; (record ControlReady) ----.
+//   inner:   wait ControlReady <-----------------------' ptb kernel;
+//            finalize; (record Drained)
+//
+// All writes of the flag and the task go through the control stream, so a
+// pause can be overtaken neither by the clear of an earlier resume nor by
+// the task's initialisation. A launch started paused runs nothing on S: S
+// records UserReady and waits at once, and the private stream waits for
+// UserReady and ControlReady before the first run.
+//
+// Slice launches share the set-up and run on the private stream;
+// SliceLaunch.cpp issues their kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,10 +79,11 @@ LaunchImpl::~LaunchImpl() {
   // a PTB or original launch that settled Done saw Drained, recorded after
   // all its work, complete. Otherwise (slices, whose retirement callbacks
   // may still run; a failure) work may still be queued that uses the slot
-  // and the events.
-  bool Settled =
-      State == LaunchState::Done && Config.LaunchMode != Mode::Slices;
-  if (!Settled && Inner)
+  // and the events: Drained follows the last PTB run, on whichever stream
+  // it went.
+  bool Slicing = Config.LaunchMode == Mode::Slices;
+  bool Settled = State == LaunchState::Done && !Slicing;
+  if (!Settled && Slicing && Inner)
     D.cuStreamSynchronize(Inner);
   else if (!Settled && Drained)
     D.cuEventSynchronize(Drained);
@@ -133,22 +146,30 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                             Runtime.Control),
         "cuMemcpyHtoDAsync (task)", Kernel->Name);
   check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
-  check(D.cuEventRecord(UserReady, Config.Stream),
-        "cuEventRecord (user stream)", Kernel->Name);
-  if (Config.StartPaused) {
-    // Nothing runs until resume(), which takes the private stream and has it
-    // wait for UserReady: the stream order holds however late that is.
-    State = LaunchState::Paused;
-    if (Config.LaunchMode == Mode::Slices) {
-      Slices.PauseRequested = true;
+  if (Config.LaunchMode == Mode::Ptb && !Config.StartPaused) {
+    check(D.cuStreamWaitEvent(Config.Stream, ControlReady, 0),
+          "cuStreamWaitEvent (user stream)", Kernel->Name);
+    issuePtb(Config.Stream);
+    // Taken now, while the user's thread submits, so that a resume never
+    // creates a stream: creating one can wait for another thread's
+    // synchronous call, which may be waiting for S, held by this launch.
+    Inner = Runtime.acquireStream(StreamPriority);
+  } else {
+    UserReady = Runtime.acquireEvent();
+    check(D.cuEventRecord(UserReady, Config.Stream),
+          "cuEventRecord (user stream)", Kernel->Name);
+    if (Config.StartPaused) {
+      // Nothing runs until resume(), which takes the private stream and has
+      // it wait for UserReady: the stream order holds however late that is.
+      State = LaunchState::Paused;
+      if (Config.LaunchMode == Mode::Slices) {
+        Slices.PauseRequested = true;
+        startSlices();
+      }
+    } else {
+      acquireInner();
       startSlices();
     }
-  } else {
-    acquireInner();
-    if (Config.LaunchMode == Mode::Ptb)
-      issuePtb();
-    else
-      startSlices();
   }
   // Only now that the kernels that will set `done` are queued may S wait on
   // it: a failure above must not leave S blocked.
@@ -182,7 +203,7 @@ void LaunchImpl::createEvents() {
   // The variant runs at the priority of the stream it was issued on.
   check(D.cuStreamGetPriority(Config.Stream, &StreamPriority),
         "cuStreamGetPriority", Kernel->Name);
-  for (CUevent *E : {&UserReady, &ControlReady, &Drained})
+  for (CUevent *E : {&ControlReady, &Drained})
     *E = Runtime.acquireEvent();
 }
 
@@ -193,18 +214,18 @@ void LaunchImpl::acquireInner() {
   check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
 }
 
-void LaunchImpl::issuePtb() {
+void LaunchImpl::issuePtb(CUstream On) {
   const DriverApi &D = driver();
   const Dim3 &B = Config.Block;
   check(D.cuLaunchKernel(Function, Width, 1, 1, B.x, B.y, B.z, SharedMemBytes,
-                         Inner, Args.kernelParams(), nullptr),
+                         On, Args.kernelParams(), nullptr),
         "cuLaunchKernel", variantName(*Kernel, Mode::Ptb));
   void *FinalizeArgs[] = {&Slot->Task, &Slot->Done, &Generation,
                           &Slot->ReportOnDevice};
-  check(D.cuLaunchKernel(Runtime.Finalize, 1, 1, 1, 1, 1, 1, 0, Inner,
+  check(D.cuLaunchKernel(Runtime.Finalize, 1, 1, 1, 1, 1, 1, 0, On,
                          FinalizeArgs, nullptr),
         "cuLaunchKernel (finalize)", Kernel->Name);
-  check(D.cuEventRecord(Drained, Inner), "cuEventRecord", Kernel->Name);
+  check(D.cuEventRecord(Drained, On), "cuEventRecord", Kernel->Name);
   ++Epoch;
 }
 
@@ -356,7 +377,7 @@ void LaunchImpl::resume(uint32_t NewWidth) {
       check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
     }
     PreemptRaised = false;
-    issuePtb();
+    issuePtb(Inner);
   } catch (...) {
     fail(std::current_exception());
   }

@@ -13,6 +13,7 @@
 #include "RuntimeKernels.h"
 #include "SliceFeeder.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 
@@ -43,6 +44,10 @@ RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts) : Options(Opts) {
   if (Options.SliceWindow == 0)
     throw Error(ErrorKind::InvalidArgument,
                 "RuntimeOptions::SliceWindow must be at least 1");
+  // Streams holding paused launches wait on the device, and the default 8
+  // hardware queues stall once about 8 streams wait (Runtime.h). The driver
+  // reads this when CUDA is first initialised in the process.
+  setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
   check(D.cuInit(0), "cuInit");
   check(D.cuDeviceGet(&Device, Options.Device), "cuDeviceGet");
   check(D.cuDevicePrimaryCtxRetain(&Context, Device),
