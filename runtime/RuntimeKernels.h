@@ -30,7 +30,8 @@ static_assert(offsetof(RunReport, Next) == 0 &&
 /// PTX of `baton_finalize(task, done, generation, report)`: one thread;
 /// copies the task's cursor and statistics to `report` (a RunReport), and if
 /// the cursor reached `end`, publishes `generation` to `done`. Issued after
-/// every PTB launch on the launch's private stream, it lets the user's
+/// every PTB run on the stream of that run (the user's stream for a first
+/// run, the launch's private stream after a pause), it lets the user's
 /// stream wait on `done` (cuStreamWaitValue32) instead of on the host.
 extern const char FinalizePtx[];
 inline constexpr const char *FinalizeKernelName = "baton_finalize";

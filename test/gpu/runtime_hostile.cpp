@@ -58,7 +58,8 @@ std::string checkAllOnce(const std::vector<uint8_t> &Bytes) {
 }
 
 struct RecordLaunch {
-  RecordLaunch(Runtime &Rt, const Kernel &K, Dim3 Grid, uint64_t SpinNs)
+  RecordLaunch(Runtime &Rt, const Kernel &K, Dim3 Grid, uint64_t SpinNs,
+               bool StartPaused = false)
       : Counts(size_t(Grid.x) * Grid.y * Grid.z * 4), Spin(SpinNs) {
     Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
     LaunchConfig C;
@@ -66,6 +67,7 @@ struct RecordLaunch {
     C.Block = {64, 1, 1};
     C.Stream = S.get();
     C.LaunchMode = Mode::Ptb;
+    C.StartPaused = StartPaused;
     void *Args[] = {Counts.slot(), &Spin};
     L.emplace(Rt.launch(K, C, Args));
     FullWidth = L->width();
@@ -216,25 +218,14 @@ int firstPausedChild(const char *RecordPtx) {
     return SkipExitCode;
   Module M = Rt->loadFile(RecordPtx);
   Kernel K = M.kernel("record");
-  Stream S;
-  DeviceBuffer Counts(4096 * 4);
-  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
-  uint64_t Spin = 1000;
-  LaunchConfig C;
-  C.Grid = {4096, 1, 1};
-  C.Block = {64, 1, 1};
-  C.Stream = S.get();
-  C.LaunchMode = Mode::Ptb;
-  C.StartPaused = true;
-  void *Args[] = {Counts.slot(), &Spin};
-  Launch L = Rt->launch(K, C, Args);
+  RecordLaunch R(*Rt, K, {4096, 1, 1}, 1000, /*StartPaused=*/true);
   sleepMicros(2000);
-  L.resume();
-  if (L.wait() != LaunchState::Done) {
+  R.L->resume();
+  if (R.L->wait() != LaunchState::Done) {
     std::printf("child: the resumed launch did not complete\n");
     return 1;
   }
-  std::string E = checkAllOnce(Counts.download(S.get()));
+  std::string E = checkAllOnce(R.Counts.download(R.S.get()));
   std::printf("child: first launch started paused, resumed: %s\n",
               E.empty() ? "every block once" : E.c_str());
   return E.empty() ? 0 : 1;
