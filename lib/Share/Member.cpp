@@ -97,6 +97,11 @@ Member::Member(const std::string &Registry, baton_share_class C,
                   std::string("cannot start the heartbeat thread: ") +
                       E.what());
   }
+  // A thread still starting may hold an allocator's lock (the sanitizers'
+  // allocators take no fork handlers); a fork() right after the join would
+  // leave that lock held in the child forever.
+  std::unique_lock Lock(Mutex);
+  KeeperStarted.wait(Lock, [this] { return KeeperRunning; });
 }
 
 Member::~Member() {
@@ -266,6 +271,8 @@ void Member::keep() {
   // would make the event poll four times slower than asked.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   std::unique_lock Lock(Mutex);
+  KeeperRunning = true;
+  KeeperStarted.notify_all();
   uint64_t NextBeat = 0;
   while (!Stopping) {
     uint64_t Now = nowNs();

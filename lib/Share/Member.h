@@ -89,6 +89,8 @@ private:
 
   mutable std::mutex Mutex; ///< guards everything below, and Ends
   std::condition_variable Wake;
+  std::condition_variable KeeperStarted;
+  bool KeeperRunning = false;
   bool Stopping = false;
   std::atomic<bool> Lost{false}; ///< another process reclaimed the slot
   bool ExpiryReported = false;
