@@ -3,12 +3,18 @@
 #
 # Times the clang-22 device compile (-O3, sm_90a, to PTX) of a generated
 # file with N kernels (default 128) and of every test/corpus/src/*.cu, with
-# and without -fpass-plugin=BatonPlugin.so, and with the plugin at
-# PipelineStart (-mllvm -baton-at=start) for comparison. Prints the median
-# of RUNS runs (default 5) per configuration, and the ptxas register counts
-# of one kernel's original and variants.
+# and without -fpass-plugin=BatonPlugin.so, with the plugin at PipelineStart
+# (-mllvm -baton-at=start) for comparison, and with -baton-lazy (no variants
+# at compile time). Then the whole build of an object (clang -c: host and
+# device compile, ptxas, fatbinary) of the generated file: without the
+# plugin, with it, and with -baton-lazy --cuda-include-ptx, and what the
+# lazy build leaves to the first launch (the side-module build the shim
+# runs, timed through baton-recompile with as many jobs as cores). Prints
+# the median of RUNS runs (default 5) per configuration, and the ptxas
+# register counts of one kernel's original and variants.
 #
 # Usage: bench/plugin_compile_time.sh [PLUGIN] (default build/lib/LLVM/)
+#        (baton-recompile is taken from the build directory of the plugin)
 # Environment: RUNS, KERNELS, CLANG, CUDA_PATH.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,9 +23,11 @@ RUNS="${RUNS:-5}"
 KERNELS="${KERNELS:-128}"
 CLANG="${CLANG:-clang-22}"
 CUDA_PATH="${CUDA_PATH:-/usr/local/cuda}"
-FLAGS=(-x cuda --cuda-gpu-arch=sm_90a --cuda-device-only -S -O3
-       --cuda-path="$CUDA_PATH" -Wno-unknown-cuda-version -Wno-backend-plugin
-       -I"$CUDA_PATH/include/cccl")
+COMMON=(-x cuda --cuda-gpu-arch=sm_90a -O3 --cuda-path="$CUDA_PATH"
+        -Wno-unknown-cuda-version -Wno-backend-plugin
+        -I"$CUDA_PATH/include/cccl")
+DEVICE_ONLY=("${COMMON[@]}" --cuda-device-only -S)
+FLAGS=("${DEVICE_ONLY[@]}") # what once() compiles with
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
@@ -61,7 +69,8 @@ timeit() {
   for _ in $(seq 1 "$RUNS"); do once "$src" "$@"; done | median
 }
 
-printf "%-22s %10s %10s %10s %8s\n" file plain plugin at-start ratio
+printf "%-22s %10s %10s %10s %10s %8s %8s\n" file plain plugin at-start lazy \
+  ratio lazy-ratio
 for src in "$WORK/many.cu" "$ROOT"/test/corpus/src/*.cu; do
   name=$(basename "$src" .cu)
   extra=()
@@ -70,11 +79,37 @@ for src in "$WORK/many.cu" "$ROOT"/test/corpus/src/*.cu; do
   plain=$(timeit "$src" "${extra[@]}")
   plug=$(timeit "$src" "${extra[@]}" -fpass-plugin="$PLUGIN")
   start=$(timeit "$src" "${extra[@]}" -fpass-plugin="$PLUGIN" -mllvm -baton-at=start)
-  printf "%-22s %10.3f %10.3f %10.3f %8.2f\n" "$name" "$plain" "$plug" "$start" \
-    "$(echo "$plug / $plain" | bc -l)"
+  lazy=$(timeit "$src" "${extra[@]}" -fpass-plugin="$PLUGIN" -mllvm -baton-lazy)
+  printf "%-22s %10.3f %10.3f %10.3f %10.3f %8.2f %8.2f\n" "$name" "$plain" \
+    "$plug" "$start" "$lazy" "$(echo "$plug / $plain" | bc -l)" \
+    "$(echo "$lazy / $plain" | bc -l)"
 done
 
+# The whole build of one object, and the lazy build's first launch.
+FLAGS=("${COMMON[@]}" -c)
+RECOMPILE="$(dirname "$PLUGIN")/../../tools/baton-recompile/baton-recompile"
+plain=$(timeit "$WORK/many.cu")
+plug=$(timeit "$WORK/many.cu" -fpass-plugin="$PLUGIN")
+lazy=$(timeit "$WORK/many.cu" -fpass-plugin="$PLUGIN" -mllvm -baton-lazy \
+  --cuda-include-ptx=sm_90a)
+"$CLANG" "${FLAGS[@]}" -fpass-plugin="$PLUGIN" -mllvm -baton-lazy \
+  --cuda-include-ptx=sm_90a -o "$WORK/lazy.o" "$WORK/many.cu" 2>/dev/null
+first=$(for _ in $(seq 1 "$RUNS"); do
+  t0=$(date +%s.%N)
+  "$RECOMPILE" -q --force --cache-dir "$WORK/cache" --arch sm_90 \
+    -j "$(nproc)" "$WORK/lazy.o" >/dev/null
+  t1=$(date +%s.%N)
+  echo "$t1 - $t0" | bc
+done | median)
+echo "whole build of many.o (clang -c):"
+printf "  %-10s %10s %10s %10s %8s %8s %14s\n" "" plain plugin lazy ratio \
+  lazy-ratio first-launch
+printf "  %-10s %10.3f %10.3f %10.3f %8.2f %8.2f %14.3f\n" many "$plain" \
+  "$plug" "$lazy" "$(echo "$plug / $plain" | bc -l)" \
+  "$(echo "$lazy / $plain" | bc -l)" "$first"
+
 # Registers of the first generated kernel and its variants, per placement.
+FLAGS=("${DEVICE_ONLY[@]}")
 for at in last start; do
   "$CLANG" "${FLAGS[@]}" -fpass-plugin="$PLUGIN" -mllvm -baton-at=$at \
     -o "$WORK/$at.ptx" "$WORK/many.cu" 2>/dev/null

@@ -18,6 +18,11 @@
 #   ARCH sm_90a                the GPU architecture (default BATON_CUDA_ARCH)
 #   NO_PLUGIN                  compile the same way without the plugin, for
 #                              comparisons
+#   LAZY                       add no variants at compile time (the build then
+#                              costs what it costs without the plugin): the
+#                              first launch of a kernel builds the variants
+#                              from the PTX that the fatbins then carry, into
+#                              the side-module cache (docs/llvm-plugin.md)
 #
 # clang 22 knows CUDA up to 12.x; with CUDA 13 it needs --cuda-path, the
 # cccl include directory (cooperative_groups, cub) and
@@ -30,7 +35,7 @@ set(BATON_CUDA_ARCH "sm_90a" CACHE STRING "GPU architecture for Baton CUDA sourc
 get_filename_component(BATON_CUDA_PATH "${CUDAToolkit_BIN_DIR}" DIRECTORY)
 
 function(baton_add_cuda_objects OutVar)
-  cmake_parse_arguments(ARG "NO_PLUGIN" "ARCH"
+  cmake_parse_arguments(ARG "NO_PLUGIN;LAZY" "ARCH"
                         "SOURCES;INCLUDE_DIRECTORIES;DEFINITIONS" ${ARGN})
   if(NOT ARG_ARCH)
     set(ARG_ARCH ${BATON_CUDA_ARCH})
@@ -48,6 +53,9 @@ function(baton_add_cuda_objects OutVar)
                           "path of BatonPlugin.so")
     endif()
     list(APPEND Flags -fpass-plugin=${BATON_PLUGIN})
+    if(ARG_LAZY)
+      list(APPEND Flags -mllvm -baton-lazy --cuda-include-ptx=${ARG_ARCH})
+    endif()
     if(TARGET BatonPlugin)
       list(APPEND Depends BatonPlugin)
     endif()
@@ -61,6 +69,8 @@ function(baton_add_cuda_objects OutVar)
   set(Kind baton)
   if(ARG_NO_PLUGIN)
     set(Kind plain)
+  elseif(ARG_LAZY)
+    set(Kind lazy)
   endif()
   set(Objects)
   foreach(Source IN LISTS ARG_SOURCES)

@@ -13,14 +13,15 @@ examples/ptx-cli/run.sh "$build/tools/baton-ptx/baton-ptx" "$build/examples/ptx-
 
 custom_op=$build/examples/clang-custom-op
 if [[ -x $custom_op/custom_op_demo ]]; then
-  echo "== examples/clang-custom-op: built with and without the plugin in $custom_op"
+  echo "== examples/clang-custom-op: built with the plugin (eager and lazy) and without it in $custom_op"
 fi
 
 if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
   echo "== GPU demo"
   if [[ -x $custom_op/custom_op_demo ]]; then
     examples/clang-custom-op/run.sh "$custom_op/custom_op_demo" \
-      "$custom_op/custom_op_demo_plain" "$custom_op/run"
+      "$custom_op/custom_op_demo_plain" "$custom_op/run" \
+      "$custom_op/custom_op_demo_lazy"
   fi
   BATON_BUILD_DIR="$build" scripts/gpu-check.sh
 else

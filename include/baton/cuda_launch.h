@@ -91,6 +91,15 @@ void baton_lc_end(unsigned long long work);
    or -1 with a message on stderr if a launch failed. */
 int baton_synchronize(void);
 
+/* Called by a constructor that the plugin adds, with -baton-lazy, to each
+   object whose kernels it only checked: with scheduling on, the first launch
+   of one of the object's kernels builds the variants of all of them from
+   the PTX of its fatbins (as baton-recompile does, with ptxas from
+   $CUDA_PATH/bin, $CUDA_HOME/bin or /usr/local/cuda/bin) into the side-module
+   cache ($BATON_CACHE_DIR, else ~/.cache/baton), where later runs find
+   them. Programs do not call it themselves. */
+void baton_cuda_lazy_variants(const void *address_in_object);
+
 /* Counters since scheduling was enabled, for logs and tests. */
 typedef struct baton_routing_stats {
   unsigned long long latency_critical; /* launches routed as LC */

@@ -224,6 +224,11 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
                       << ", ptb " << Ptb << ", " << Refusals.size()
                       << " refusal(s)\n");
 
+    if (Mode != TransformMode::Plan)
+      for (const FoundRefusal &R : Refusals) {
+        ++NumRefusals;
+        diagnose(*Kernel, KR, R);
+      }
     // Clone, virtualise the block index, wrap, rewrite exits and barriers.
     if (Mode == TransformMode::Build) {
       if (Slice || Ptb) {
@@ -241,10 +246,6 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
           DynamicShared = dynamicSharedArray(M);
         buildPtbVariant(Req, *Plan, *DynamicShared);
         ++NumPtb;
-      }
-      for (const FoundRefusal &R : Refusals) {
-        ++NumRefusals;
-        diagnose(*Kernel, KR, R);
       }
     }
     KR.SliceMade = Slice;

@@ -18,9 +18,10 @@ class Module;
 
 namespace baton::ir {
 
-/// Plan only decides (for the safety printer); Build also makes the
-/// variants and reports each refusal as a warning through the LLVMContext.
-enum class TransformMode { Plan, Build };
+/// Plan only decides (for the safety printer); Check also reports each
+/// refusal as a warning through the LLVMContext (variants made at first
+/// launch, -baton-lazy); Build also makes the variants.
+enum class TransformMode { Plan, Check, Build };
 
 /// The same result type as the PTX front end, so the JSON report is the
 /// same document (KernelFacts holds the launch bounds only; the instruction

@@ -9,10 +9,21 @@
 //
 //   baton-route-launches        host side: kernel launches call the
 //                               scheduler's shim (RouteLaunches.cpp)
+//   baton-route-launches<lazy>  also registers the program's object for
+//                               variants made at first launch
 //
 // With `clang -fpass-plugin=BatonPlugin.so` the transform runs by itself on
 // device modules (target triple nvptx*), and baton-route-launches on host
 // modules; each does nothing on the other kind.
+//
+// -baton-lazy (through -mllvm, so both sides see it) moves the variants out
+// of the build: the device side only checks each kernel and warns about
+// refusals, and the host side registers the object with the launch shim,
+// which builds the variants from the PTX in the object's fatbins at the
+// first launch of one of its kernels, once per content of the object (the
+// side-module cache of offline recompilation). The build then costs what it
+// costs without the plugin; compile with --cuda-include-ptx=<arch> so that
+// the fatbins hold PTX. See docs/llvm-plugin.md, "Variants at first launch".
 //
 // Where it runs: at OptimizerLast, i.e. on the optimised module. Measured
 // with clang-22 -O3 on test/corpus/src and a 128-kernel file (see
@@ -56,6 +67,10 @@ static cl::opt<std::string>
     SkipRegex("baton-skip", cl::value_desc("regex"),
               cl::desc("Do not transform the kernels whose names match"));
 enum class PipelinePoint { Start, Last };
+static cl::opt<bool>
+    Lazy("baton-lazy", cl::init(false),
+         cl::desc("Add no variants at compile time: check kernels, and let "
+                  "the launch shim build variants at first launch"));
 static cl::opt<PipelinePoint> RunAt(
     "baton-at", cl::desc("Where clang's pipeline runs baton-variants"),
     cl::init(PipelinePoint::Last),
@@ -111,14 +126,16 @@ void writeReport(Module &M, const baton::TransformResult &R) {
 
 struct BatonVariantsPass : PassInfoMixin<BatonVariantsPass> {
   bool Slice = true, Ptb = true;
+  baton::ir::TransformMode Mode = baton::ir::TransformMode::Build;
 
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    baton::TransformResult R = baton::ir::transformModule(
-        M, optionsFor(M, Slice, Ptb), baton::ir::TransformMode::Build);
+    baton::TransformResult R =
+        baton::ir::transformModule(M, optionsFor(M, Slice, Ptb), Mode);
     writeReport(M, R);
-    bool Changed = any_of(R.Kernels, [](const baton::KernelResult &K) {
-      return K.SliceMade || K.PtbMade;
-    });
+    bool Changed = Mode == baton::ir::TransformMode::Build &&
+                   any_of(R.Kernels, [](const baton::KernelResult &K) {
+                     return K.SliceMade || K.PtbMade;
+                   });
     return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
   }
   static bool isRequired() { return true; }
@@ -129,7 +146,10 @@ struct BatonDevicePass : PassInfoMixin<BatonDevicePass> {
   PreservedAnalyses run(Module &M, ModuleAnalysisManager &MAM) {
     if (!Triple(M.getTargetTriple()).isNVPTX())
       return PreservedAnalyses::all();
-    return BatonVariantsPass().run(M, MAM);
+    BatonVariantsPass P;
+    if (Lazy)
+      P.Mode = baton::ir::TransformMode::Check;
+    return P.run(M, MAM);
   }
   static bool isRequired() { return true; }
 };
@@ -162,8 +182,8 @@ struct BatonSafetyPrinterPass : PassInfoMixin<BatonSafetyPrinterPass> {
 
 bool parseModulePass(StringRef Name, ModulePassManager &MPM,
                      ArrayRef<PassBuilder::PipelineElement>) {
-  if (Name == "baton-route-launches") {
-    MPM.addPass(baton::RouteLaunchesPass());
+  if (Name == "baton-route-launches" || Name == "baton-route-launches<lazy>") {
+    MPM.addPass(baton::RouteLaunchesPass(Name.ends_with("<lazy>")));
     return true;
   }
   if (Name == "print<baton-safety>") {
@@ -188,7 +208,7 @@ void registerCallbacks(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel) {
         // Before inlining can fold the launch stubs into their callers.
-        MPM.addPass(baton::RouteLaunchesPass());
+        MPM.addPass(baton::RouteLaunchesPass(Lazy));
         if (RunAt == PipelinePoint::Start)
           MPM.addPass(BatonDevicePass());
       });
@@ -196,7 +216,7 @@ void registerCallbacks(PassBuilder &PB) {
       [](ModulePassManager &MPM, OptimizationLevel, ThinOrFullLTOPhase) {
         // Again after inlining: launches through cuda_runtime.h's C++
         // template name the kernel only once the template is inlined.
-        MPM.addPass(baton::RouteLaunchesPass());
+        MPM.addPass(baton::RouteLaunchesPass(Lazy));
         if (RunAt == PipelinePoint::Last)
           MPM.addPass(BatonDevicePass());
       });

@@ -15,6 +15,11 @@
 // -mllvm), matched against the kernel's device-side name as the module
 // registers it (__cudaRegisterFunction), else against the stub's name.
 //
+// With -baton-lazy the pass also gives a module that registers kernels a
+// constructor, baton.lazy_variants, that hands an address of this object to
+// baton_cuda_lazy_variants: the shim then builds the variants of the
+// object's kernels from the PTX of its fatbins at their first launch.
+//
 // Where it runs: at the start of the pipeline (so that -O0 builds are
 // routed too), and again at its end. A direct launch written with
 // cuda_runtime.h's C++ template (cudaLaunchKernel(kernel, ...)) calls the C
@@ -31,12 +36,14 @@
 #include "llvm/ADT/Statistic.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/Utils/ModuleUtils.h"
 
 #include <optional>
 
@@ -112,6 +119,27 @@ SmallPtrSet<const Function *, 8> skippedByAttribute(Module &M) {
   return Skipped;
 }
 
+/// Adds the constructor that registers this object for variants made at
+/// first launch (baton/cuda_launch.h), once: the pass runs twice. True if
+/// it added it.
+bool registerForLazyVariants(Module &M) {
+  constexpr StringLiteral CtorName = "baton.lazy_variants";
+  if (M.getFunction(CtorName))
+    return false;
+  LLVMContext &C = M.getContext();
+  FunctionCallee Register =
+      M.getOrInsertFunction("baton_cuda_lazy_variants", Type::getVoidTy(C),
+                            PointerType::getUnqual(C));
+  Function *Ctor =
+      Function::Create(FunctionType::get(Type::getVoidTy(C), false),
+                       GlobalValue::InternalLinkage, CtorName, M);
+  IRBuilder<> B(BasicBlock::Create(C, "", Ctor));
+  B.CreateCall(Register, {Ctor}); // any address inside this object will do
+  B.CreateRetVoid();
+  appendToGlobalCtors(M, Ctor, /*Priority=*/65535);
+  return true;
+}
+
 /// The regex of \p Option, or an error in \p M's context if it is invalid.
 std::optional<Regex> patternOf(Module &M, const cl::opt<std::string> &Option) {
   if (Option.empty())
@@ -136,6 +164,7 @@ PreservedAnalyses RouteLaunchesPass::run(Module &M, ModuleAnalysisManager &) {
     return PreservedAnalyses::all(); // device code: the variant passes' job
 
   DenseMap<const Function *, StringRef> Names = registeredNames(M);
+  bool Changed = LazyVariants && !Names.empty() && registerForLazyVariants(M);
   SmallPtrSet<const Function *, 8> Skipped = skippedByAttribute(M);
   std::optional<Regex> Only = patternOf(M, RouteOnly);
   std::optional<Regex> Skip = patternOf(M, RouteSkip);
@@ -148,7 +177,6 @@ PreservedAnalyses RouteLaunchesPass::run(Module &M, ModuleAnalysisManager &) {
     return (!Only || Only->match(Name)) && !(Skip && Skip->match(Name));
   };
 
-  bool Changed = false;
   for (auto [From, To] : LaunchFunctions) {
     Function *Launch = M.getFunction(From);
     if (!Launch)

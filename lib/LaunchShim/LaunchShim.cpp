@@ -5,13 +5,16 @@
 // first launch of a kernel finds its CUfunction (cudaGetFuncBySymbol: the
 // CUDA runtime loads the program's fatbin, variants included, into the
 // primary context that baton::Runtime shares) and every launch goes to the
-// process's LaunchRouter, as work of its stream's class.
+// process's LaunchRouter, as work of its stream's class. A kernel of an
+// object built with -baton-lazy gets its variants there and then
+// (LazyVariants.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "baton/cuda_launch.h"
 
 #include "LaunchRouter.h"
+#include "LazyVariants.h"
 
 #include <atomic>
 #include <cstdio>
@@ -71,6 +74,7 @@ private:
   std::optional<Kernel> kernelFor(const void *Func);
 
   LaunchRouter &Router;
+  LazyVariants Lazy;
   std::mutex Mutex; ///< guards the maps
   std::unordered_map<const void *, std::optional<Kernel>> Kernels;
   std::map<cudaStream_t, baton_class> Classes;
@@ -107,6 +111,18 @@ std::optional<Kernel> Shim::kernelFor(const void *Func) {
     std::fprintf(stderr, "baton: %s; launches of this kernel are not "
                          "scheduled\n", Err.what());
     return std::nullopt;
+  }
+  if (!It->second->hasVariant(Mode::Ptb) &&
+      !It->second->hasVariant(Mode::Slices)) {
+    try {
+      if (std::optional<Kernel> Built =
+              Lazy.kernelFor(Router.runtime(), Func, *It->second))
+        It->second = std::move(Built);
+    } catch (const std::exception &Err) {
+      std::fprintf(stderr, "baton: kernel '%s' has no variants (%s); it runs "
+                           "whole\n",
+                   It->second->name().c_str(), Err.what());
+    }
   }
   if (verboseRouting()) {
     const Kernel &K = *It->second;
@@ -204,6 +220,10 @@ int baton_enable_scheduling(baton_class Class) {
 }
 
 int baton_scheduling_enabled(void) { return scheduling() ? 1 : 0; }
+
+void baton_cuda_lazy_variants(const void *AddressInObject) {
+  LazyVariants::registerObject(AddressInObject);
+}
 
 void baton_set_stream_class(cudaStream_t Stream, baton_class Class) {
   if (Shim *S = active())

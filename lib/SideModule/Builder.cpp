@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -424,6 +425,13 @@ std::vector<KernelRecord> uniqueByName(std::vector<KernelRecord> Records) {
 } // namespace
 
 const char *baton::side::batonVersion() { return BATON_VERSION; }
+
+fs::path baton::side::defaultCudaBin() {
+  for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
+    if (const char *Dir = std::getenv(Var); Dir && *Dir)
+      return fs::path(Dir) / "bin";
+  return "/usr/local/cuda/bin";
+}
 
 std::optional<std::string>
 baton::side::buildSideModule(const fs::path &Input, const BuildOptions &Options,

@@ -87,13 +87,6 @@ void printSummary(const std::string &Input, const BuildResult &R, bool Quiet) {
   }
 }
 
-std::string defaultCudaBin() {
-  for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
-    if (const char *Dir = std::getenv(Var); Dir && *Dir)
-      return std::string(Dir) + "/bin";
-  return "/usr/local/cuda/bin";
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -104,7 +97,7 @@ int main(int argc, char **argv) {
                "baton-recompile"};
   std::vector<std::string> Inputs;
   BuildOptions Options;
-  std::string CacheDir, CudaBin = defaultCudaBin();
+  std::string CacheDir, CudaBin = defaultCudaBin().string();
   bool Quiet = false, FatbinSectionsOnly = false;
   Options.Jobs = std::max(1u, std::thread::hardware_concurrency());
   App.add_option("inputs", Inputs, "Shared libraries, executables or fatbins")

@@ -66,6 +66,10 @@ std::optional<std::string> buildSideModule(const std::filesystem::path &Input,
                                            const BuildOptions &Options,
                                            BuildResult &Result);
 
+/// Where ptxas and fatbinary are looked for by default: $CUDA_PATH/bin,
+/// else $CUDA_HOME/bin, else /usr/local/cuda/bin.
+std::filesystem::path defaultCudaBin();
+
 /// The version written to, and required of, the indexes this Baton builds.
 const char *batonVersion();
 

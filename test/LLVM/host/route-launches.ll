@@ -9,6 +9,18 @@
 ; RUN:   | FileCheck --check-prefix=ONLY %s
 ; RUN: not %opt -passes=baton-route-launches -baton-route-skip='(' -S %s \
 ; RUN:   -o /dev/null 2>&1 | FileCheck --check-prefix=BADREGEX %s
+; With <lazy> (clang: -mllvm -baton-lazy) the module also gets one
+; constructor that registers this object with the shim, however often the
+; pass runs; without it, none.
+; RUN: %opt -passes='baton-route-launches<lazy>,baton-route-launches<lazy>' \
+; RUN:   -S %s | FileCheck --check-prefix=LAZY %s
+; RUN: %opt -passes=baton-route-launches -S %s | FileCheck --check-prefix=EAGER %s
+
+; LAZY: @llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @baton.lazy_variants, ptr null }]
+; LAZY-LABEL: define internal void @baton.lazy_variants() {
+; LAZY-NEXT: call void @baton_cuda_lazy_variants(ptr @baton.lazy_variants)
+; LAZY-NEXT: ret void
+; EAGER-NOT: lazy_variants
 
 target triple = "x86_64-pc-linux-gnu"
 

@@ -1,0 +1,186 @@
+//===- LazyVariants.cpp - Variants built at a kernel's first launch -------===//
+#include "LazyVariants.h"
+
+#include "LaunchRouter.h"
+
+#include "baton/SideModule/Builder.h"
+#include "baton/SideModule/Cache.h"
+
+#include <cuda_runtime_api.h>
+#include <link.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+
+using namespace baton;
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Addresses registered by constructors, resolved to objects at the first
+/// launch (a constructor may run before this library's static objects are
+/// built, hence the function-local statics).
+std::mutex &pendingMutex() {
+  static std::mutex M;
+  return M;
+}
+std::vector<const void *> &pendingAddresses() {
+  static std::vector<const void *> A;
+  return A;
+}
+
+/// sm_XY of the scheduler's device.
+std::string deviceArch(const Runtime &R) {
+  int Major = 0, Minor = 0;
+  int Device = R.options().Device;
+  if (cudaDeviceGetAttribute(&Major, cudaDevAttrComputeCapabilityMajor,
+                             Device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&Minor, cudaDevAttrComputeCapabilityMinor,
+                             Device) != cudaSuccess)
+    throw std::runtime_error("cannot ask the CUDA runtime for the compute "
+                             "capability of device " +
+                             std::to_string(Device));
+  return "sm_" + std::to_string(Major) + std::to_string(Minor);
+}
+
+std::string whyNoVariants(const side::KernelRecord &K) {
+  if (K.Status == side::KernelStatus::SassOnly)
+    return "its object's fatbins hold no PTX for it, only SASS (" + K.Detail +
+           "): compile with --cuda-include-ptx=<arch>";
+  return "refused by the compiler (" + K.Reason + ": " + K.Detail + ")";
+}
+
+} // namespace
+
+std::optional<fs::path> baton::objectContaining(const void *Address) {
+  struct Search {
+    uintptr_t Address;
+    std::optional<std::string> Name;
+  } S{reinterpret_cast<uintptr_t>(Address), std::nullopt};
+  dl_iterate_phdr(
+      [](dl_phdr_info *Info, size_t, void *Data) {
+        auto *S = static_cast<Search *>(Data);
+        for (unsigned I = 0; I < Info->dlpi_phnum; ++I) {
+          const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+          uintptr_t Begin = Info->dlpi_addr + P.p_vaddr;
+          if (P.p_type == PT_LOAD && S->Address >= Begin &&
+              S->Address < Begin + P.p_memsz) {
+            // The executable has an empty name.
+            S->Name = Info->dlpi_name && *Info->dlpi_name ? Info->dlpi_name
+                                                          : "/proc/self/exe";
+            return 1;
+          }
+        }
+        return 0;
+      },
+      &S);
+  if (!S.Name)
+    return std::nullopt;
+  std::error_code EC;
+  fs::path Real = fs::canonical(*S.Name, EC);
+  if (EC)
+    return std::nullopt;
+  return Real;
+}
+
+void LazyVariants::registerObject(const void *Address) {
+  std::lock_guard Lock(pendingMutex());
+  pendingAddresses().push_back(Address);
+}
+
+bool LazyVariants::registered(const fs::path &Object) {
+  {
+    std::lock_guard Lock(pendingMutex());
+    const std::vector<const void *> &Pending = pendingAddresses();
+    for (; AddressesResolved < Pending.size(); ++AddressesResolved)
+      if (std::optional<fs::path> O =
+              objectContaining(Pending[AddressesResolved]))
+        Registered.push_back(*O);
+  }
+  for (const fs::path &R : Registered)
+    if (R == Object)
+      return true;
+  return false;
+}
+
+LazyVariants::ObjectState &LazyVariants::build(Runtime &R,
+                                               const fs::path &Object) {
+  auto [It, New] = Objects.try_emplace(Object);
+  ObjectState &State = It->second;
+  if (!New)
+    return State;
+  std::optional<fs::path> Root = side::defaultCacheRoot();
+  if (!Root) {
+    State.Error = "no cache directory for side modules (set BATON_CACHE_DIR "
+                  "or HOME)";
+    return State;
+  }
+  side::BuildOptions Options;
+  Options.CacheRoot = *Root;
+  Options.CudaBin = side::defaultCudaBin();
+  Options.Jobs = std::max(1u, std::thread::hardware_concurrency());
+  Options.DataSections = false; // clang puts fatbins in .nv_fatbin only
+  side::BuildResult Result;
+  auto Start = std::chrono::steady_clock::now();
+  try {
+    Options.Archs = {deviceArch(R)};
+    if (std::optional<std::string> Error =
+            side::buildSideModule(Object, Options, Result)) {
+      State.Error = "building its side module failed: " + *Error;
+      return State;
+    }
+  } catch (const std::exception &E) {
+    State.Error = E.what();
+    return State;
+  }
+  State.Dir = Result.Dir;
+  State.Kernels = std::move(Result.Kernels);
+  if (!Result.CacheHit || verboseRouting()) {
+    double Seconds = std::chrono::duration<double>(
+                         std::chrono::steady_clock::now() - Start)
+                         .count();
+    unsigned WithVariants = 0;
+    for (const side::KernelRecord &K : State.Kernels.Kernels)
+      WithVariants += K.Status == side::KernelStatus::Variants;
+    std::fprintf(stderr,
+                 "baton: variants of %s %s in %.2f s (%u of %zu kernels; "
+                 "side module %s)\n",
+                 Object.c_str(), Result.CacheHit ? "found" : "built", Seconds,
+                 WithVariants, State.Kernels.Kernels.size(),
+                 State.Dir.c_str());
+  }
+  for (const std::string &W : Result.Warnings)
+    std::fprintf(stderr, "baton: %s\n", W.c_str());
+  return State;
+}
+
+std::optional<Kernel> LazyVariants::kernelFor(Runtime &R, const void *Stub,
+                                              const Kernel &Original) {
+  std::optional<fs::path> Object = objectContaining(Stub);
+  std::lock_guard Lock(Mutex);
+  if (!Object || !registered(*Object))
+    return std::nullopt;
+  ObjectState &State = build(R, *Object);
+  if (!State.Error.empty())
+    throw std::runtime_error(State.Error);
+  const side::KernelRecord *Record = State.Kernels.find(Original.name());
+  if (!Record)
+    throw std::runtime_error("the side module of " + Object->string() +
+                             " does not hold it");
+  if (Record->Status != side::KernelStatus::Variants)
+    throw std::runtime_error(whyNoVariants(*Record));
+  auto Image = State.Images.find(Record->Image);
+  if (Image == State.Images.end())
+    Image = State.Images
+                .emplace(Record->Image, R.loadFile(State.Dir / Record->Image))
+                .first;
+  Kernel K = Image->second.kernel(Original.name());
+  std::span<const size_t> Want = Original.paramSizes(), Got = K.paramSizes();
+  if (!std::equal(Want.begin(), Want.end(), Got.begin(), Got.end()))
+    throw std::runtime_error("the side module's kernel takes other "
+                             "parameters than the program's");
+  return K;
+}
