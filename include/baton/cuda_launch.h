@@ -96,8 +96,8 @@ int baton_synchronize(void);
    of one of the object's kernels builds the variants of all of them from
    the PTX of its fatbins (as baton-recompile does, with ptxas from
    $CUDA_PATH/bin, $CUDA_HOME/bin or /usr/local/cuda/bin) into the side-module
-   cache ($BATON_CACHE_DIR, else ~/.cache/baton), where later runs find
-   them. Programs do not call it themselves. */
+   cache ($BATON_CACHE_DIR, else $XDG_CACHE_HOME/baton, else ~/.cache/baton),
+   where later runs find them. Programs do not call it themselves. */
 void baton_cuda_lazy_variants(const void *address_in_object);
 
 /* Counters since scheduling was enabled, for logs and tests. */

@@ -248,8 +248,9 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
         ++NumPtb;
       }
     }
-    KR.SliceMade = Slice;
-    KR.PtbMade = Ptb;
+    // Plan reports what would be made; Check made nothing in this module.
+    KR.SliceMade = Slice && Mode != TransformMode::Check;
+    KR.PtbMade = Ptb && Mode != TransformMode::Check;
     Result.Kernels.push_back(std::move(KR));
   }
   return Result;

@@ -147,8 +147,17 @@ struct BatonDevicePass : PassInfoMixin<BatonDevicePass> {
     if (!Triple(M.getTargetTriple()).isNVPTX())
       return PreservedAnalyses::all();
     BatonVariantsPass P;
-    if (Lazy)
+    if (Lazy) {
+      // The variants are built from the PTX at run time, for every kernel
+      // of the object: a selection made here would be silently lost.
+      if (!KernelRegex.empty() || !SkipRegex.empty())
+        M.getContext().diagnose(DiagnosticInfoGeneric(
+            "baton: -baton-kernels and -baton-skip do not apply with "
+            "-baton-lazy; leave kernels out with -baton-route-skip, "
+            "-baton-route-only or __attribute__((annotate(\"baton_skip\")))",
+            DS_Error));
       P.Mode = baton::ir::TransformMode::Check;
+    }
     return P.run(M, MAM);
   }
   static bool isRequired() { return true; }

@@ -72,6 +72,7 @@ public:
 private:
   explicit Shim(LaunchRouter &Router) : Router(Router) {}
   std::optional<Kernel> kernelFor(const void *Func);
+  std::optional<Kernel> resolve(const void *Func);
 
   LaunchRouter &Router;
   LazyVariants Lazy;
@@ -90,12 +91,22 @@ Shim *Shim::get() {
 }
 
 /// The Baton kernel behind a host stub, or nullopt (reported once) if the
-/// CUDA runtime or the driver cannot tell.
+/// CUDA runtime or the driver cannot tell. Resolved without the lock, which
+/// other threads' launches need: a -baton-lazy kernel's first launch may
+/// build its object's variants for seconds. Two threads may resolve one
+/// kernel at once; the first to finish is kept.
 std::optional<Kernel> Shim::kernelFor(const void *Func) {
+  {
+    std::lock_guard Lock(Mutex);
+    if (auto It = Kernels.find(Func); It != Kernels.end())
+      return It->second;
+  }
+  std::optional<Kernel> K = resolve(Func);
   std::lock_guard Lock(Mutex);
-  auto [It, New] = Kernels.try_emplace(Func);
-  if (!New)
-    return It->second;
+  return Kernels.try_emplace(Func, std::move(K)).first->second;
+}
+
+std::optional<Kernel> Shim::resolve(const void *Func) {
   cudaFunction_t Fn = nullptr;
   cudaError_t E = cudaGetFuncBySymbol(&Fn, Func);
   if (E != cudaSuccess) {
@@ -105,33 +116,33 @@ std::optional<Kernel> Shim::kernelFor(const void *Func) {
                  cudaGetErrorString(E));
     return std::nullopt;
   }
+  std::optional<Kernel> K;
   try {
-    It->second = Router.runtime().kernelOf(reinterpret_cast<CUfunction>(Fn));
+    K = Router.runtime().kernelOf(reinterpret_cast<CUfunction>(Fn));
   } catch (const std::exception &Err) {
     std::fprintf(stderr, "baton: %s; launches of this kernel are not "
                          "scheduled\n", Err.what());
     return std::nullopt;
   }
-  if (!It->second->hasVariant(Mode::Ptb) &&
-      !It->second->hasVariant(Mode::Slices)) {
+  if (!K->hasVariant(Mode::Ptb) && !K->hasVariant(Mode::Slices)) {
     try {
       if (std::optional<Kernel> Built =
-              Lazy.kernelFor(Router.runtime(), Func, *It->second))
-        It->second = std::move(Built);
+              Lazy.kernelFor(Router.runtime(), Func, *K))
+        K = std::move(Built);
     } catch (const std::exception &Err) {
-      std::fprintf(stderr, "baton: kernel '%s' has no variants (%s); it runs "
-                           "whole\n",
-                   It->second->name().c_str(), Err.what());
+      // As for a kernel an eager build refused: said only when asked.
+      if (verboseRouting())
+        std::fprintf(stderr, "baton: kernel '%s' has no variants built at "
+                             "its first launch: %s\n",
+                     K->name().c_str(), Err.what());
     }
   }
-  if (verboseRouting()) {
-    const Kernel &K = *It->second;
-    std::fprintf(stderr, "baton: kernel '%s': %s\n", K.name().c_str(),
-                 K.hasVariant(Mode::Ptb)      ? "PTB and slice variants"
-                 : K.hasVariant(Mode::Slices) ? "slice variant only"
-                                              : "no variants (runs whole)");
-  }
-  return It->second;
+  if (verboseRouting())
+    std::fprintf(stderr, "baton: kernel '%s': %s\n", K->name().c_str(),
+                 K->hasVariant(Mode::Ptb)      ? "PTB and slice variants"
+                 : K->hasVariant(Mode::Slices) ? "slice variant only"
+                                               : "no variants (runs whole)");
+  return K;
 }
 
 void Shim::setClass(cudaStream_t Stream, baton_class Class) {

@@ -1,4 +1,10 @@
 //===- LazyVariants.cpp - Variants built at a kernel's first launch -------===//
+//
+// The build runs on the thread of the first launch, with LazyVariants' lock
+// held (other objects' first launches wait; the shim's own lock is free, so
+// launches of kernels already resolved go on).
+//
+//===----------------------------------------------------------------------===//
 #include "LazyVariants.h"
 
 #include "LaunchRouter.h"
@@ -12,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -20,16 +27,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Addresses registered by constructors, resolved to objects at the first
-/// launch (a constructor may run before this library's static objects are
-/// built, hence the function-local statics).
-std::mutex &pendingMutex() {
-  static std::mutex M;
-  return M;
+/// The objects registered by constructors. Function-local and never
+/// destroyed: a constructor may run before this library's static objects
+/// are built, and launches may come until the process ends.
+std::mutex &registeredMutex() {
+  static auto *M = new std::mutex;
+  return *M;
 }
-std::vector<const void *> &pendingAddresses() {
-  static std::vector<const void *> A;
-  return A;
+std::set<fs::path> &registeredObjects() {
+  static auto *Objects = new std::set<fs::path>;
+  return *Objects;
+}
+
+bool registered(const fs::path &Object) {
+  std::lock_guard Lock(registeredMutex());
+  return registeredObjects().count(Object) != 0;
 }
 
 /// sm_XY of the scheduler's device.
@@ -87,23 +99,12 @@ std::optional<fs::path> baton::objectContaining(const void *Address) {
 }
 
 void LazyVariants::registerObject(const void *Address) {
-  std::lock_guard Lock(pendingMutex());
-  pendingAddresses().push_back(Address);
-}
-
-bool LazyVariants::registered(const fs::path &Object) {
-  {
-    std::lock_guard Lock(pendingMutex());
-    const std::vector<const void *> &Pending = pendingAddresses();
-    for (; AddressesResolved < Pending.size(); ++AddressesResolved)
-      if (std::optional<fs::path> O =
-              objectContaining(Pending[AddressesResolved]))
-        Registered.push_back(*O);
-  }
-  for (const fs::path &R : Registered)
-    if (R == Object)
-      return true;
-  return false;
+  // Resolved now: by the first launch the object could have been unloaded.
+  std::optional<fs::path> Object = objectContaining(Address);
+  if (!Object)
+    return;
+  std::lock_guard Lock(registeredMutex());
+  registeredObjects().insert(*Object);
 }
 
 LazyVariants::ObjectState &LazyVariants::build(Runtime &R,
@@ -113,14 +114,20 @@ LazyVariants::ObjectState &LazyVariants::build(Runtime &R,
   if (!New)
     return State;
   std::optional<fs::path> Root = side::defaultCacheRoot();
-  if (!Root) {
-    State.Error = "no cache directory for side modules (set BATON_CACHE_DIR "
-                  "or HOME)";
+  side::BuildOptions Options;
+  Options.CudaBin = side::defaultCudaBin();
+  if (!Root)
+    State.Error = "no cache directory for side modules (set BATON_CACHE_DIR, "
+                  "XDG_CACHE_HOME or HOME)";
+  else if (std::error_code EC; !fs::exists(Options.CudaBin / "ptxas", EC))
+    State.Error = "no ptxas in " + Options.CudaBin.string() +
+                  " (set CUDA_PATH to the CUDA toolkit)";
+  if (!State.Error.empty()) {
+    std::fprintf(stderr, "baton: no variants for the kernels of %s: %s\n",
+                 Object.c_str(), State.Error.c_str());
     return State;
   }
-  side::BuildOptions Options;
   Options.CacheRoot = *Root;
-  Options.CudaBin = side::defaultCudaBin();
   Options.Jobs = std::max(1u, std::thread::hardware_concurrency());
   Options.DataSections = false; // clang puts fatbins in .nv_fatbin only
   side::BuildResult Result;
@@ -128,12 +135,14 @@ LazyVariants::ObjectState &LazyVariants::build(Runtime &R,
   try {
     Options.Archs = {deviceArch(R)};
     if (std::optional<std::string> Error =
-            side::buildSideModule(Object, Options, Result)) {
+            side::buildSideModule(Object, Options, Result))
       State.Error = "building its side module failed: " + *Error;
-      return State;
-    }
   } catch (const std::exception &E) {
     State.Error = E.what();
+  }
+  if (!State.Error.empty()) {
+    std::fprintf(stderr, "baton: no variants for the kernels of %s: %s\n",
+                 Object.c_str(), State.Error.c_str());
     return State;
   }
   State.Dir = Result.Dir;
@@ -160,9 +169,9 @@ LazyVariants::ObjectState &LazyVariants::build(Runtime &R,
 std::optional<Kernel> LazyVariants::kernelFor(Runtime &R, const void *Stub,
                                               const Kernel &Original) {
   std::optional<fs::path> Object = objectContaining(Stub);
-  std::lock_guard Lock(Mutex);
   if (!Object || !registered(*Object))
     return std::nullopt;
+  std::lock_guard Lock(Mutex);
   ObjectState &State = build(R, *Object);
   if (!State.Error.empty())
     throw std::runtime_error(State.Error);

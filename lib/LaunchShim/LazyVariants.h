@@ -1,4 +1,4 @@
-//===- LazyVariants.h - Variants built at a kernel's first launch -*- C++ -*-===//
+//===- LazyVariants.h - Variants built at a kernel's first launch -*- C++ -*-//
 //
 // An object (executable or shared library) compiled with the plugin's
 // -baton-lazy holds no variants: the plugin only checked its kernels, and
@@ -14,7 +14,11 @@
 // that use module-scope variables (which the program's own module holds)
 // are refused by that build (module-state) and run whole.
 //
-//===----------------------------------------------------------------------===//
+// Known limits: the cache holds one side module per object content, for
+// the architectures of its last build, so processes on GPUs of different
+// architectures sharing one cache rebuild it in turn; and processes that
+// start the same new binary at once each build it.
+//
 #ifndef BATON_LIB_LAUNCHSHIM_LAZYVARIANTS_H
 #define BATON_LIB_LAUNCHSHIM_LAZYVARIANTS_H
 
@@ -26,7 +30,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace baton {
 
@@ -37,15 +40,16 @@ std::optional<std::filesystem::path> objectContaining(const void *Address);
 class LazyVariants {
 public:
   /// Records that the object holding \p Address was built with -baton-lazy.
-  /// Safe before main() and from constructors of dlopen'ed libraries: it
-  /// only stores the address.
+  /// Called from constructors, before main() or inside dlopen (which does
+  /// not hold the lock dl_iterate_phdr takes).
   static void registerObject(const void *Address);
 
   /// \p Original (launched through host stub \p Stub) with variants from
   /// the side module of the object holding \p Stub, built now if the cache
   /// has none. nullopt if that object was not registered. Throws
   /// std::runtime_error, with the reason, if the kernel cannot have
-  /// variants (refused, no PTX in the fatbins, no ptxas, ...).
+  /// variants (refused, no PTX in the fatbins, no ptxas, ...); a reason
+  /// that concerns the whole object is also printed, once.
   std::optional<Kernel> kernelFor(Runtime &R, const void *Stub,
                                   const Kernel &Original);
 
@@ -57,12 +61,10 @@ private:
     side::Index Kernels;
     std::map<std::string, Module> Images; ///< loaded so far, by file name
   };
+  /// With Mutex held.
   ObjectState &build(Runtime &R, const std::filesystem::path &Object);
-  bool registered(const std::filesystem::path &Object);
 
-  std::mutex Mutex;
-  size_t AddressesResolved = 0;
-  std::vector<std::filesystem::path> Registered;
+  std::mutex Mutex; ///< guards Objects; held while an object is built
   std::map<std::filesystem::path, ObjectState> Objects;
 };
 

@@ -14,6 +14,10 @@
 // RUN: %clang-cuda -c -O3 -fpass-plugin=%baton-plugin -mllvm -baton-lazy --cuda-include-ptx=sm_90a %s -o %t/lazy.o 2>/dev/null
 // RUN: nm %t/lazy.o | FileCheck %s --check-prefix=HOST
 // RUN: %baton-recompile --cache-dir %t/cache --arch sm_90 %t/lazy.o | FileCheck %s --check-prefix=SIDE
+// A selection of kernels on the device side would be lost at run time.
+// RUN: not %clang-cuda --cuda-device-only -S -O3 -fpass-plugin=%baton-plugin -mllvm -baton-lazy -mllvm -baton-skip=scale %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=SELECT
+
+// SELECT: error: baton: -baton-kernels and -baton-skip do not apply with -baton-lazy
 
 // PTX-NOT: __baton_
 // PTX: .entry _Z5scalePfi(
