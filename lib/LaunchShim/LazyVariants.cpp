@@ -111,22 +111,26 @@ LazyVariants::ObjectState &LazyVariants::build(Runtime &R,
                                                const fs::path &Object) {
   auto [It, New] = Objects.try_emplace(Object);
   ObjectState &State = It->second;
-  if (!New)
-    return State;
+  if (New) {
+    State.Error = buildInto(R, Object, State);
+    if (!State.Error.empty())
+      std::fprintf(stderr, "baton: no variants for the kernels of %s: %s\n",
+                   Object.c_str(), State.Error.c_str());
+  }
+  return State;
+}
+
+std::string LazyVariants::buildInto(Runtime &R, const fs::path &Object,
+                                    ObjectState &State) {
   std::optional<fs::path> Root = side::defaultCacheRoot();
+  if (!Root)
+    return "no cache directory for side modules (set BATON_CACHE_DIR, "
+           "XDG_CACHE_HOME or HOME)";
   side::BuildOptions Options;
   Options.CudaBin = side::defaultCudaBin();
-  if (!Root)
-    State.Error = "no cache directory for side modules (set BATON_CACHE_DIR, "
-                  "XDG_CACHE_HOME or HOME)";
-  else if (std::error_code EC; !fs::exists(Options.CudaBin / "ptxas", EC))
-    State.Error = "no ptxas in " + Options.CudaBin.string() +
-                  " (set CUDA_PATH to the CUDA toolkit)";
-  if (!State.Error.empty()) {
-    std::fprintf(stderr, "baton: no variants for the kernels of %s: %s\n",
-                 Object.c_str(), State.Error.c_str());
-    return State;
-  }
+  if (std::error_code EC; !fs::exists(Options.CudaBin / "ptxas", EC))
+    return "no ptxas in " + Options.CudaBin.string() +
+           " (set CUDA_PATH to the CUDA toolkit)";
   Options.CacheRoot = *Root;
   Options.Jobs = std::max(1u, std::thread::hardware_concurrency());
   Options.DataSections = false; // clang puts fatbins in .nv_fatbin only
@@ -136,14 +140,9 @@ LazyVariants::ObjectState &LazyVariants::build(Runtime &R,
     Options.Archs = {deviceArch(R)};
     if (std::optional<std::string> Error =
             side::buildSideModule(Object, Options, Result))
-      State.Error = "building its side module failed: " + *Error;
+      return "building its side module failed: " + *Error;
   } catch (const std::exception &E) {
-    State.Error = E.what();
-  }
-  if (!State.Error.empty()) {
-    std::fprintf(stderr, "baton: no variants for the kernels of %s: %s\n",
-                 Object.c_str(), State.Error.c_str());
-    return State;
+    return E.what();
   }
   State.Dir = Result.Dir;
   State.Kernels = std::move(Result.Kernels);
@@ -163,7 +162,7 @@ LazyVariants::ObjectState &LazyVariants::build(Runtime &R,
   }
   for (const std::string &W : Result.Warnings)
     std::fprintf(stderr, "baton: %s\n", W.c_str());
-  return State;
+  return "";
 }
 
 std::optional<Kernel> LazyVariants::kernelFor(Runtime &R, const void *Stub,

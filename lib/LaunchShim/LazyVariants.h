@@ -61,8 +61,12 @@ private:
     side::Index Kernels;
     std::map<std::string, Module> Images; ///< loaded so far, by file name
   };
-  /// With Mutex held.
+  /// The state of \p Object, built at the first call (a failure is said
+  /// then). With Mutex held.
   ObjectState &build(Runtime &R, const std::filesystem::path &Object);
+  /// Builds the side module of \p Object into \p State; the error, or "".
+  std::string buildInto(Runtime &R, const std::filesystem::path &Object,
+                        ObjectState &State);
 
   std::mutex Mutex; ///< guards Objects; held while an object is built
   std::map<std::filesystem::path, ObjectState> Objects;
