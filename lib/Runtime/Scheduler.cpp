@@ -438,11 +438,19 @@ uint64_t Scheduler::submit(Work W) {
   E.Info.SubmittedAt = S->Exec.clock().now();
   ++S->Outstanding;
   try {
-    if (E.W.Class == PriorityClass::LatencyCritical)
+    bool Behind = false; // BE work that joins a queue behind its head
+    if (E.W.Class == PriorityClass::LatencyCritical) {
       S->startLc(Id, E);
-    else
-      S->Queues[E.W.Queue].push_back(Id);
-    S->replan();
+    } else {
+      auto &Queue = S->Queues[E.W.Queue];
+      Queue.push_back(Id);
+      Behind = Queue.size() > 1;
+    }
+    // IssueAtOnce work behind a head changes nothing for the work before
+    // it: the replan after its issue is enough (submit is on the path of
+    // every launch of a training job).
+    if (!(E.W.IssueAtOnce && Behind))
+      S->replan();
     if (E.W.IssueAtOnce && E.Info.State == WorkState::Queued) {
       S->issueAtOnce(Id, E);
       S->replan(); // issued paused, it may still follow the head at once

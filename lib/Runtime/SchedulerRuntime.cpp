@@ -12,8 +12,10 @@
 #include "Impl.h"
 #include "Trace.h"
 
+#include <algorithm>
 #include <exception>
 #include <map>
+#include <optional>
 #include <utility>
 
 using namespace baton;
@@ -35,6 +37,9 @@ struct Live {
   bool Watched = false; ///< running: poll() reports when it stops
   Nanos StartedAt{0};
   uint32_t DoneAtStart = 0; ///< progress when (re)launched
+  /// The BE queue whose launches complete in order (see poll()); none for
+  /// LC work.
+  std::optional<uint32_t> OrderedIn;
 };
 
 int deviceAttribute(CUdevice Device, CUdevice_attribute A) {
@@ -175,7 +180,9 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
   for (const auto &Bytes : W->Args)
     Args.push_back(const_cast<std::byte *>(Bytes.data()));
   auto Item = std::make_unique<Live>(
-      Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0});
+      Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0, std::nullopt});
+  if (!Request.HighPriority)
+    Item->OrderedIn = Request.Queue;
   BATON_TRACE("launch %llu '%s' form %d width %u%s%s",
               (unsigned long long)Request.Id, W->K.name().c_str(),
               int(Request.LaunchForm), Request.Width,
@@ -215,16 +222,25 @@ void RuntimeExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
   P->watch(Item, Checkpoint);
 }
 
+// The launches of a BE queue run one after another on its stream (each
+// waits on the device for the one before it), so a launch cannot stop while
+// an earlier launch of its queue still runs: once one of a queue is found
+// running, the later ones (in id order, which is issue order) are not
+// queried. A training job keeps several launches issued ahead, and each
+// query is a driver call made with the service's lock held.
 std::vector<Completion> RuntimeExecutor::poll() {
   P->Retired.clear();
   if (P->Failure)
     std::rethrow_exception(std::exchange(P->Failure, nullptr));
   std::vector<Completion> Out;
+  std::vector<uint32_t> Busy; // queues with a launch still running
   for (auto It = P->Launches.begin(); It != P->Launches.end();) {
     auto &[Id, Item] = *It;
     LaunchState State = LaunchState::Running;
+    bool Behind = Item->OrderedIn && std::find(Busy.begin(), Busy.end(),
+                                               *Item->OrderedIn) != Busy.end();
     try {
-      if (Item->Watched)
+      if (Item->Watched && !Behind)
         State = Item->L.poll();
     } catch (const std::exception &E) {
       // The runtime released the launch's stream when it failed.
@@ -234,6 +250,8 @@ std::vector<Completion> RuntimeExecutor::poll() {
       State = LaunchState::Done;
     }
     if (State != LaunchState::Done && State != LaunchState::Paused) {
+      if (Item->Watched && Item->OrderedIn && !Behind)
+        Busy.push_back(*Item->OrderedIn);
       ++It;
       continue;
     }
