@@ -19,7 +19,9 @@
 //              router and the Python binding submit it).
 //
 // The column "+us" is the time per launch above the original's: the cost of
-// a launch nobody preempts.
+// a launch nobody preempts. "host us" is the submitting thread's time per
+// launch (the issue loop alone, before the wait): where it exceeds the
+// device's time per launch, a job that issues from one thread is host-bound.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,23 +44,36 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// Median over \p Reps of the time per launch of \p Issue (which issues
+struct PerLaunch {
+  double Total = 0; ///< issue and wait, per launch
+  double Host = 0;  ///< the issue loop alone, per launch
+};
+
+double median(std::vector<double> Samples) {
+  std::sort(Samples.begin(), Samples.end());
+  return Samples[Samples.size() / 2];
+}
+
+/// Medians over \p Reps of the time per launch of \p Issue (which issues
 /// \p Launches launches and returns once they are queued) up to \p Wait.
-double microsPerLaunch(unsigned Launches, unsigned Reps,
-                       const std::function<void()> &Issue,
-                       const std::function<void()> &Wait) {
-  std::vector<double> Samples;
+PerLaunch microsPerLaunch(unsigned Launches, unsigned Reps,
+                          const std::function<void()> &Issue,
+                          const std::function<void()> &Wait) {
+  std::vector<double> Totals, Hosts;
+  auto Micros = [](Clock::duration D) {
+    return std::chrono::duration<double, std::micro>(D).count();
+  };
   for (unsigned R = 0; R < Reps + 1; ++R) {
     auto T0 = Clock::now();
     Issue();
+    auto T1 = Clock::now();
     Wait();
-    double Us = std::chrono::duration<double, std::micro>(Clock::now() - T0)
-                    .count();
-    if (R > 0) // the first repetition warms up
-      Samples.push_back(Us / Launches);
+    if (R == 0) // the first repetition warms up
+      continue;
+    Totals.push_back(Micros(Clock::now() - T0) / Launches);
+    Hosts.push_back(Micros(T1 - T0) / Launches);
   }
-  std::sort(Samples.begin(), Samples.end());
-  return Samples[Samples.size() / 2];
+  return {median(Totals), median(Hosts)};
 }
 
 } // namespace
@@ -82,8 +97,8 @@ int main(int Argc, char **Argv) {
     Kernel K = M.kernel("record");
     Stream S;
 
-    std::printf("%-9s %-10s %12s %9s %8s\n", "kernel", "path", "us/launch",
-                "+us", "ratio");
+    std::printf("%-9s %-10s %12s %9s %8s %9s\n", "kernel", "path",
+                "us/launch", "+us", "ratio", "host us");
     for (uint64_t KernelUs : {10ull, 30ull, 100ull}) {
       LaunchConfig Config;
       Config.Block = {64, 1, 1};
@@ -99,7 +114,7 @@ int main(int Argc, char **Argv) {
       Dog.step(std::to_string(KernelUs) + " us: original");
 
       CUfunction Original = K.function(Mode::Original);
-      double Floor = microsPerLaunch(
+      PerLaunch Floor = microsPerLaunch(
           Launches, Reps,
           [&] {
             for (unsigned I = 0; I < Launches; ++I)
@@ -111,7 +126,7 @@ int main(int Argc, char **Argv) {
 
       Dog.step(std::to_string(KernelUs) + " us: ptb");
       std::vector<Launch> Held;
-      double Ptb = microsPerLaunch(
+      PerLaunch Ptb = microsPerLaunch(
           Launches, Reps,
           [&] {
             for (unsigned I = 0; I < Launches; ++I)
@@ -129,7 +144,7 @@ int main(int Argc, char **Argv) {
       SchedulerService Service(*Rt, Options);
       LaunchConfig Routed = Config;
       Routed.LaunchMode = Mode::Original; // the policy picks the form
-      double Scheduled = microsPerLaunch(
+      PerLaunch Scheduled = microsPerLaunch(
           Launches, Reps,
           [&] {
             for (unsigned I = 0; I < Launches; ++I) {
@@ -148,9 +163,9 @@ int main(int Argc, char **Argv) {
       for (auto [Path, Us] : {std::pair{"original", Floor},
                               std::pair{"ptb", Ptb},
                               std::pair{"scheduled", Scheduled}})
-        std::printf("%6llu us %-10s %12.2f %9.2f %8.3f\n",
-                    (unsigned long long)KernelUs, Path, Us, Us - Floor,
-                    Floor / Us);
+        std::printf("%6llu us %-10s %12.2f %9.2f %8.3f %9.2f\n",
+                    (unsigned long long)KernelUs, Path, Us.Total,
+                    Us.Total - Floor.Total, Floor.Total / Us.Total, Us.Host);
       std::fflush(stdout);
     }
   } catch (const std::exception &E) {

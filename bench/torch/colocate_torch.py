@@ -41,6 +41,7 @@ its plot.py draws it) and prints a table last.
 
 import argparse
 import json
+import statistics
 import os
 import subprocess
 import sys
@@ -112,9 +113,9 @@ class TrainThread(threading.Thread):
                 import baton.torch
                 import baton.triton
                 baton.torch.enable("best-effort")
-            model, opt = workloads.build(self.args.train, "bench")
+            model, opt = workloads.build(self.args.train, self.args.train_scale)
             step = workloads.make_step(torch.compile(model), opt)
-            data = workloads.batches(self.args.train, "bench", 8)
+            data = workloads.batches(self.args.train, self.args.train_scale, 8)
             self.trainer = workloads.Trainer(step, data)
             self.trainer.run(self.stop, steps=3)  # compiles
             since = self.since = time.monotonic()
@@ -134,6 +135,11 @@ class TrainThread(threading.Thread):
             return
         self.ready.set()
         self.trainer.run(self.stop)
+
+
+def issue_ms(issue_s):
+    """Median host time to issue one step, in ms."""
+    return 1e3 * statistics.median(issue_s) if issue_s else 0.0
 
 
 def steps_per_s(stamps):
@@ -156,20 +162,24 @@ def train_alone(args):
         sys.exit("training: " + trainer.error)
     time.sleep(args.train_for)
     result["steps_per_s"] = steps_per_s(list(trainer.trainer.stamps))
+    result["issue_ms"] = issue_ms(trainer.trainer.issue_s)
     if args.system == "baton-alone":
         import baton.torch
         import baton.triton
 
-        def phase():
+        def phase(name):
             time.sleep(1.0)  # the first routed steps time short kernels
             n = len(trainer.trainer.stamps)
+            k = len(trainer.trainer.issue_s)
             time.sleep(args.train_for)
-            return steps_per_s(trainer.trainer.stamps[n:])
+            result[name + "_steps_per_s"] = steps_per_s(
+                trainer.trainer.stamps[n:])
+            result[name + "_issue_ms"] = issue_ms(trainer.trainer.issue_s[k:])
 
         baton.torch.set_schedule("always")  # kernels of 30 us and more
-        result["routed_steps_per_s"] = phase()
+        phase("routed")
         baton.triton.set_routing(True, min_route_us=0)  # every kernel
-        result["routed_all_steps_per_s"] = phase()
+        phase("routed_all")
         result["report"] = baton.torch.report(launched_since=trainer.since)
     trainer.stop.set()
     trainer.join()
@@ -261,6 +271,7 @@ def train_role_for_pair(args):
 def child(args, system, role, stdin=None, env=None):
     cmd = [sys.executable, os.path.abspath(__file__), "--system", system,
            "--role", role, "--train", args.train,
+           "--train-scale", args.train_scale,
            "--loads", ",".join(str(x) for x in args.loads),
            "--window", str(args.window), "--train-for", str(args.train_for),
            "--model-layers", str(args.model_layers),
@@ -314,7 +325,8 @@ def two_processes(args, system, env=None):
 
 def orchestrate(args):
     os.makedirs(args.out, exist_ok=True)
-    results = {"loads": args.loads, "train": args.train, "systems": {},
+    results = {"loads": args.loads, "train": args.train,
+               "train_scale": args.train_scale, "systems": {},
                "training_alone": {}, "notes": {}}
     path = os.path.join(args.out, "results.json")
 
@@ -349,6 +361,7 @@ def orchestrate(args):
                 trained = result_of(child(args, "settings", "train"),
                                     "settings/train", args.timeout)
                 ta["settings"] = trained["steps_per_s"]
+                ta["settings_issue_ms"] = trained["issue_ms"]
                 ta["settings_warm_s"] = trained["warm_s"]
             elif system == "baton-alone":
                 trained = result_of(child(args, "baton-alone", "train"),
@@ -356,6 +369,10 @@ def orchestrate(args):
                 ta["baton_not_routed"] = trained["steps_per_s"]
                 ta["baton_routed"] = trained["routed_steps_per_s"]
                 ta["baton_routed_all"] = trained["routed_all_steps_per_s"]
+                for key, field in (("baton_not_routed", "issue_ms"),
+                                   ("baton_routed", "routed_issue_ms"),
+                                   ("baton_routed_all", "routed_all_issue_ms")):
+                    ta[key + "_issue_ms"] = trained[field]
                 results["baton_alone_report"] = trained.get("report")
             elif system in PAIRS:
                 env = None
@@ -401,7 +418,9 @@ def orchestrate(args):
 def print_table(results):
     ta = results["training_alone"]
     ref = ta.get("settings") or ta.get("default")
-    print(f"\n==== torch colocation ({results['train']} training) ====")
+    size = results.get("train_scale", "bench")
+    print(f"\n==== torch colocation ({results['train']} training, {size} "
+          f"size) ====")
     if ref:
         for key, what in (("default", "PyTorch defaults, no Baton"),
                           ("settings", "Baton's Inductor settings, no Baton"),
@@ -409,8 +428,11 @@ def print_table(results):
                           ("baton_routed", "enable, kernels >= 30 us routed"),
                           ("baton_routed_all", "enable, every kernel routed")):
             if key in ta:
+                issue = ta.get(key + "_issue_ms")
                 print(f"training alone, {what:<40} {ta[key]:8.2f} steps/s "
-                      f"({ta[key] / ref:.3f}x)")
+                      f"({ta[key] / ref:.3f}x)"
+                      + (f", host issues a step in {issue:.2f} ms"
+                         if issue is not None else ""))
     if "alone" in results["systems"]:
         co.print_table(results)
     else:
@@ -454,6 +476,8 @@ def main():
     p.add_argument("--train-for", type=float, default=5.0,
                    help="seconds each training-alone measurement runs")
     p.add_argument("--train", default="gpt", choices=("gpt", "cnn"))
+    p.add_argument("--train-scale", default="bench", choices=("bench", "large"),
+                   help="training size (bench/torch/workloads.py)")
     p.add_argument("--child-timeout", type=float, default=300,
                    help="seconds a child may take")
     p.add_argument("--deadline", type=float, default=450,

@@ -1,0 +1,70 @@
+"""Training alone under baton.torch: steps/s as the shortest kernel that
+is routed to the scheduler changes (baton.triton.set_routing's
+min_route_us), against the same process with nothing routed, measured
+before and after so that drift shows.
+
+    python3 bench/torch/route_threshold.py [--train gpt|cnn] [--scale bench|large]
+                                           [--thresholds 30,100,200,0]
+
+Run with baton._core on PYTHONPATH (bench/torch/run.sh builds it into
+build-torch/python) on a GPU machine.
+"""
+import argparse
+import os
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--train", default="gpt", choices=("gpt", "cnn"))
+    p.add_argument("--scale", default="bench", choices=("bench", "large"))
+    p.add_argument("--thresholds", default="30,100,200,0",
+                   help="min_route_us values, in us (0: every kernel)")
+    p.add_argument("--seconds", type=float, default=4.0)
+    args = p.parse_args()
+
+    import torch
+    import baton.torch
+    import baton.triton
+    baton.torch.enable("best-effort")
+    import workloads
+    model, opt = workloads.build(args.train, args.scale)
+    step = workloads.make_step(torch.compile(model), opt)
+    trainer = workloads.Trainer(step, workloads.batches(args.train,
+                                                        args.scale, 8))
+    stop = threading.Event()
+    trainer.run(stop, steps=3)  # compiles
+    since = time.monotonic()
+    trainer.run(stop, steps=5)
+    baton.triton.prepare_loaded(wait=True, timeout=240, launched_since=since)
+
+    def steps_per_s():
+        trainer.run(stop, steps=10)  # the first routed steps time kernels
+        trainer.stamps.clear()
+        start = time.time()
+        while time.time() - start < args.seconds:
+            trainer.run(stop, steps=5)
+        s = trainer.stamps
+        return (len(s) - 1) / (s[-1] - s[0])
+
+    rows = [("not routed", steps_per_s())]
+    baton.torch.set_schedule("always")
+    for us in (float(x) for x in args.thresholds.split(",")):
+        baton.triton.set_routing(True, min_route_us=us)
+        rows.append((f">= {us:g} us routed" if us else "every kernel routed",
+                     steps_per_s()))
+    baton.torch.set_schedule("never")
+    rows.append(("not routed, again", steps_per_s()))
+    ref = rows[0][1]
+    print(f"{args.train} training alone, {args.scale} size:")
+    for label, v in rows:
+        print(f"  {label:<22} {v:7.2f} steps/s  {v / ref:.3f}x")
+
+
+if __name__ == "__main__":
+    main()
