@@ -41,8 +41,8 @@ its plot.py draws it) and prints a table last.
 
 import argparse
 import json
-import statistics
 import os
+import statistics
 import subprocess
 import sys
 import threading
@@ -106,20 +106,15 @@ class TrainThread(threading.Thread):
 
     def run(self):
         try:
-            import torch
             import workloads
             t = time.time()
             if self.baton:
                 import baton.torch
                 import baton.triton
                 baton.torch.enable("best-effort")
-            model, opt = workloads.build(self.args.train, self.args.train_scale)
-            step = workloads.make_step(torch.compile(model), opt)
-            data = workloads.batches(self.args.train, self.args.train_scale, 8)
-            self.trainer = workloads.Trainer(step, data)
-            self.trainer.run(self.stop, steps=3)  # compiles
-            since = self.since = time.monotonic()
-            self.trainer.run(self.stop, steps=5)
+            self.trainer, since = workloads.warm_trainer(
+                self.args.train, self.args.train_scale, self.stop)
+            self.since = since
             if self.baton:
                 ready = baton.triton.prepare_loaded(wait=True, timeout=240,
                                                     launched_since=since)

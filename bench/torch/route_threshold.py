@@ -28,19 +28,12 @@ def main():
     p.add_argument("--seconds", type=float, default=4.0)
     args = p.parse_args()
 
-    import torch
     import baton.torch
     import baton.triton
     baton.torch.enable("best-effort")
     import workloads
-    model, opt = workloads.build(args.train, args.scale)
-    step = workloads.make_step(torch.compile(model), opt)
-    trainer = workloads.Trainer(step, workloads.batches(args.train,
-                                                        args.scale, 8))
     stop = threading.Event()
-    trainer.run(stop, steps=3)  # compiles
-    since = time.monotonic()
-    trainer.run(stop, steps=5)
+    trainer, since = workloads.warm_trainer(args.train, args.scale, stop)
     baton.triton.prepare_loaded(wait=True, timeout=240, launched_since=since)
 
     def steps_per_s():

@@ -203,3 +203,17 @@ class Trainer:
             self.stamps.append(time.time())
             i += 1
         return i
+
+
+def warm_trainer(kind, scale, stop):
+    """A Trainer of the torch.compile'd `kind` model at `scale`, compiled
+    (three steps) and warmed up (five more); returns it and the
+    time.monotonic() between the two, which counts as "launched since" for
+    baton.triton.prepare_loaded."""
+    model, opt = build(kind, scale)
+    step = make_step(torch.compile(model), opt)
+    trainer = Trainer(step, batches(kind, scale, 8))
+    trainer.run(stop, steps=3)  # compiles
+    since = time.monotonic()
+    trainer.run(stop, steps=5)
+    return trainer, since
