@@ -3,9 +3,9 @@
 // For every manifest kernel with variants: median kernel time (device events,
 // after warm-up) of the original, of the slice variant as one launch over all
 // blocks, and of the PTB variant with as many workers as fit on the GPU (at
-// most one per block),
-// claiming blocks late (default) and early (BATON_TASK_PREFETCH).
-// Prints a table with the ratios and their geometric means.
+// most one per block), claiming blocks late (default) or early
+// (BATON_TASK_PREFETCH), one at a time or up to 8 or 32 at a time
+// (claim_chunk). Prints a table with the ratios and their geometric means.
 //
 // usage: variant_overhead TRANSFORMED_ROOT MANIFEST...
 //
@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 
 using namespace baton::gpu;
 
@@ -57,12 +58,23 @@ int main(int argc, char **argv) {
     return 77;
   }
   Gpu G;
-  std::printf("device: %s, %d SMs; median of %d launches\n", G.name().c_str(),
-              G.smCount(), Reps);
-  std::printf("%-30s %-34s %9s %9s %9s %9s %7s %7s %7s\n", "module",
-              "kernel", "orig us", "slice us", "ptb us", "ptb-pf us", "slice",
-              "ptb", "ptb-pf");
-  double LogSlice = 0, LogPtb = 0, LogPrefetch = 0;
+  struct PtbMode {
+    const char *Name;
+    uint32_t Flags, Chunk;
+  };
+  const PtbMode Modes[] = {{"ptb", 0, 1},       {"pf", BATON_TASK_PREFETCH, 1},
+                           {"c8", 0, 8},        {"pf-c8", BATON_TASK_PREFETCH, 8},
+                           {"c32", 0, 32},      {"pf-c32", BATON_TASK_PREFETCH, 32}};
+  constexpr size_t NumModes = std::size(Modes);
+  std::printf("device: %s, %d SMs; median of %d launches; ratios to the "
+              "original\n",
+              G.name().c_str(), G.smCount(), Reps);
+  std::printf("%-30s %-34s %8s %9s %7s", "module", "kernel", "blocks",
+              "orig us", "slice");
+  for (const PtbMode &M : Modes)
+    std::printf(" %7s", M.Name);
+  std::printf("\n");
+  double LogSlice = 0, LogPtb[NumModes] = {};
   int N = 0;
   for (int I = 2; I < argc; ++I)
     for (const LaunchSpec &S : readManifest(argv[I])) {
@@ -82,27 +94,27 @@ int main(int argc, char **argv) {
       });
       // As a scheduler would: no more workers than blocks.
       uint32_t Workers = std::min(R.maxPtbWorkers(), S.blocks());
-      auto TimePtb = [&](uint32_t Flags) {
-        return medianMs(G, [&](auto Before) {
-          R.writeTaskForPtb(Flags);
+      LogSlice += std::log(Slice / Orig);
+      std::printf("%-30s %-34s %8u %9.1f %7.3f", S.Module.c_str(),
+                  S.Kernel.c_str(), S.blocks(), Orig * 1e3, Slice / Orig);
+      for (size_t M = 0; M < NumModes; ++M) {
+        double Ptb = medianMs(G, [&](auto Before) {
+          R.writeTaskForPtb(Modes[M].Flags, Modes[M].Chunk);
           Before();
           R.launchPtbKernel(G.work(), Workers);
         });
-      };
-      double Ptb = TimePtb(0), PtbPrefetch = TimePtb(BATON_TASK_PREFETCH);
-      double RS = Slice / Orig, RP = Ptb / Orig, RF = PtbPrefetch / Orig;
-      LogSlice += std::log(RS);
-      LogPtb += std::log(RP);
-      LogPrefetch += std::log(RF);
+        LogPtb[M] += std::log(Ptb / Orig);
+        std::printf(" %7.3f", Ptb / Orig);
+      }
+      std::printf("\n");
       ++N;
-      std::printf("%-30s %-34s %9.1f %9.1f %9.1f %9.1f %7.3f %7.3f %7.3f\n",
-                  S.Module.c_str(), S.Kernel.c_str(), Orig * 1e3, Slice * 1e3,
-                  Ptb * 1e3, PtbPrefetch * 1e3, RS, RP, RF);
     }
-  if (N)
-    std::printf("geometric mean over %d kernels: slice %.3fx, ptb %.3fx, "
-                "ptb with prefetch %.3fx\n",
-                N, std::exp(LogSlice / N), std::exp(LogPtb / N),
-                std::exp(LogPrefetch / N));
+  if (N) {
+    std::printf("geometric mean over %d kernels: slice %.3fx", N,
+                std::exp(LogSlice / N));
+    for (size_t M = 0; M < NumModes; ++M)
+      std::printf(", %s %.3fx", Modes[M].Name, std::exp(LogPtb[M] / N));
+    std::printf("\n");
+  }
   return 0;
 }

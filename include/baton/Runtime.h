@@ -125,6 +125,12 @@ struct LaunchConfig {
   /// (BATON_TASK_PREFETCH): hides the claim's latency behind short blocks,
   /// but a pause may then wait for up to two blocks per worker.
   bool Prefetch = false;
+  /// Ptb: virtual blocks a worker claims at once (task.h, claim_chunk).
+  /// Fewer atomics on the launch's one cursor, for kernels of many short
+  /// blocks; a pause may then wait for up to this many blocks per worker.
+  /// 0 and 1 mean one; the runtime caps it (BATON_MAX_CLAIM_CHUNK, and so
+  /// that the cursor cannot wrap).
+  uint32_t ClaimChunk = 1;
   /// Slices and Ptb: issue the launch in the order of its stream, but run
   /// none of its blocks until resume(). The launch starts Paused at virtual
   /// block 0; work issued on Stream after it still waits for its completion.

@@ -121,6 +121,13 @@ struct SchedulerOptions {
   /// for a crowded SM's longer drain; BE work is resumed at the bound's
   /// width after it.
   bool FullWidthWhenQuiet = true;
+  /// Work a PTB worker should get per claim on its launch's cursor. Kernels
+  /// of shorter blocks claim several at once (claim_chunk, up to
+  /// BATON_MAX_CLAIM_CHUNK, fewer near the end of the grid), so that their
+  /// workers do not all wait on one contended atomic once per block; a
+  /// pause may then wait for up to one claim per worker, and the bound
+  /// caps the claim. 0: one block per claim.
+  Nanos ClaimInterval = std::chrono::microseconds(20);
 };
 
 enum class Sharing { Time, Space };

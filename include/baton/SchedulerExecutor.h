@@ -115,6 +115,9 @@ struct LaunchRequest {
   /// BE only, not StartPaused: the launch of the same queue it is issued
   /// behind, which its stream completes first (0: none).
   uint64_t After = 0;
+  /// Ptb: the most virtual blocks a worker claims at once (task.h,
+  /// claim_chunk); kept across the launch's pauses and resumes.
+  uint32_t ClaimChunk = 1;
 };
 
 /// A launch that stopped. Elapsed and BlocksRun cover the interval since the

@@ -6,9 +6,10 @@
 // three launch forms with their pause rules:
 //
 //  * Original: every block runs; it cannot be paused.
-//  * Ptb:      `Width` workers claim virtual blocks from a cursor; a pause
-//              raises `preempt`, which workers see SignalLatency later, and
-//              each finishes the block it holds before leaving.
+//  * Ptb:      `Width` workers claim `ClaimChunk` virtual blocks at a time
+//              from a cursor; a pause raises `preempt`, which workers see
+//              SignalLatency later, and each finishes the blocks of the
+//              claim it holds before leaving.
 //  * Slices:   slices of `Width` blocks, SliceWindow in flight; a pause
 //              issues no further slice and waits for those in flight.
 //

@@ -16,6 +16,10 @@
  * PTB variant: workers take v = atomicAdd(&next, 1) until v >= end or until
  * preempt is set. A block that was taken always completes, so after the
  * launch every v < min(next, end) ran exactly once: `next` is the checkpoint.
+ * With claim_chunk = c > 1 a worker takes c consecutive blocks per atomicAdd
+ * (fewer atomics on one address for kernels of many short blocks) and runs
+ * all of them before it looks at `preempt` again; the checkpoint is the
+ * same, and a pause may wait for up to c blocks per worker.
  * A PTB worker keeps its loop state in the last bytes of dynamic shared
  * memory (static shared memory would move the kernel's dynamic shared memory
  * off the alignment that TMA and wgmma kernels rely on), so a PTB variant is
@@ -23,7 +27,8 @@
  * than the original; the kernel body still sees the original's size.
  *
  * All indices are 32-bit: the runtime refuses grids of 2^32 - 2^20 blocks or
- * more (so the cursor cannot wrap while workers overshoot `end`).
+ * more, and sizes claim_chunk, so that the cursor cannot wrap while workers
+ * overshoot `end` (by at most one claim each).
 \*===----------------------------------------------------------------------===*/
 #ifndef BATON_TASK_H
 #define BATON_TASK_H
@@ -55,7 +60,10 @@ typedef struct baton_task {
   uint32_t workers_preempted; /* of those, the ones that saw `preempt` */
   /* Written by the host before a PTB launch: BATON_TASK_PREFETCH. */
   uint32_t flags;
-  uint32_t reserved[6]; /* zero; room for later statistics */
+  /* Written by the host before a PTB launch: virtual blocks per claim
+     (0 and 1 both mean one), at most BATON_MAX_CLAIM_CHUNK. */
+  uint32_t claim_chunk;
+  uint32_t reserved[5]; /* zero; room for later statistics */
 } baton_task;
 
 /* Offsets used by the code generators. Kept as plain constants so that the
@@ -70,6 +78,7 @@ typedef struct baton_task {
 #define BATON_TASK_OFFSET_WORKERS_EXITED 28
 #define BATON_TASK_OFFSET_WORKERS_PREEMPTED 32
 #define BATON_TASK_OFFSET_FLAGS 36
+#define BATON_TASK_OFFSET_CLAIM_CHUNK 40
 #define BATON_TASK_SIZE 64
 #define BATON_TASK_ALIGN 8
 
@@ -79,6 +88,9 @@ typedef struct baton_task {
    run one more block: the preemption latency bound grows from one block
    duration to two. */
 #define BATON_TASK_PREFETCH 1u
+
+/* Largest claim_chunk the runtime writes. */
+#define BATON_MAX_CLAIM_CHUNK 64u
 
 /* Extra dynamic shared memory of a PTB launch (see above). */
 #define BATON_PTB_DYNAMIC_SHARED_BYTES 48
@@ -107,6 +119,9 @@ static_assert(offsetof(baton_task, workers_preempted) ==
                   BATON_TASK_OFFSET_WORKERS_PREEMPTED,
               "ABI");
 static_assert(offsetof(baton_task, flags) == BATON_TASK_OFFSET_FLAGS, "ABI");
+static_assert(offsetof(baton_task, claim_chunk) ==
+                  BATON_TASK_OFFSET_CLAIM_CHUNK,
+              "ABI");
 static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(offsetof(baton_task, next) == BATON_TASK_OFFSET_NEXT, "ABI");

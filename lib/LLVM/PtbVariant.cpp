@@ -3,10 +3,21 @@
 // The IR twin of lib/Transform/PtbVariant.cpp; the protocol is the same.
 // K__baton_ptb is launched with any number of workers. Each worker loops:
 //
-//   leader (thread 0,0,0): v = preempt ? STOP : atomicAdd(&next, 1); decode
-//                          v into (x, y, z); store {v, x, y, z} to a slot
+//   leader (thread 0,0,0): v = the next block of its claim, or, when the
+//                          claim is used up, v = preempt ? STOP :
+//                          atomicAdd(&next, size); decode v into (x, y, z);
+//                          store {v, x, y, z} to a slot
 //   barrier D            - publishes the slot, ends the previous block
 //   all threads:           read the slot; leave if v >= end; run the body
+//
+// The leader carries the last block it handed out (cur) and the end of its
+// claim (lim) around the loop; only a used-up claim costs an atomic and a
+// look at `preempt`. Every block of a claim runs, so `next` stays the
+// checkpoint. Claims shrink towards the end of the grid (guided
+// self-scheduling): size = min(claim_chunk, max(1, (end - cur - 1) /
+// (2 * workers))). The worker count is the launch's own %nctaid.x, the one
+// read of the launch's grid; cur starts one below the cursor's value when
+// the worker starts.
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
@@ -33,6 +44,8 @@
 // because threads of one warp may wait at different barrier instructions.
 //
 //   baton.entry:   allocas; task fields; leader/early/late; slot address
+//   (a fetch:      baton.check: claim used up, read `preempt`; baton.take:
+//                  atomicAdd; baton.publish: decode, store to the slot)
 //   baton.first:   (leader fetched into slot 0) barrier D
 //   baton.loop:    {v,x,y,z} = slot[parity]; v >= end? -> baton.exit
 //   baton.claim:   parity ^= 16; early claim into slot[parity]
@@ -68,9 +81,15 @@ private:
     return BasicBlock::Create(S.F->getContext(), Name, S.F,
                               Before ? Before : S.BodyEntry);
   }
-  Value *emitFetch(IRBuilder<> &B, Value *Parity);
-  Value *emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
-                     BasicBlock *Join, Value *Parity, Value *PreemptedBefore);
+  /// What the leader carries from one fetch to the next: whether its last
+  /// claim saw `preempt`, the last block it handed out, and the end of its
+  /// claim.
+  struct ClaimState {
+    Value *Preempted, *Cur, *Lim;
+  };
+  ClaimState emitFetch(IRBuilder<> &B, Value *Parity, ClaimState Before);
+  ClaimState emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
+                         BasicBlock *Join, Value *Parity, ClaimState Before);
   void emitBarrierD(IRBuilder<> &B);
 
   const VariantRequest &R;
@@ -79,32 +98,61 @@ private:
   VariantShell S;
   std::array<Value *, 3> Grid = {};
   Value *Slot = nullptr;
+  Value *End = nullptr;
+  Value *Chunk = nullptr; ///< claim_chunk, at least 1
+  Value *Share = nullptr; ///< twice the workers
 };
 
-// Leader only: claim the next virtual block (or STOP when preempted) and
-// publish it with its coordinates in slot[Parity]. Returns "preempted".
-Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity) {
+// Leader only: take the next virtual block of the current claim, or make a
+// new claim (STOP when preempted), and publish the block with its
+// coordinates in slot[Parity].
+PtbBuilder::ClaimState PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity,
+                                             ClaimState Before) {
   BasicBlock *From = B.GetInsertBlock();
   BasicBlock *After = From->getNextNode();
+  Value *Following = B.CreateAdd(Before.Cur, B.getInt32(1), "baton.following");
+  BasicBlock *Check = block("baton.check", After);
+  BasicBlock *Claim = block("baton.take", After);
+  BasicBlock *Publish = block("baton.publish", After);
+  B.CreateCondBr(B.CreateICmpULT(Following, Before.Lim, "baton.held"), Publish,
+                 Check);
+
+  B.SetInsertPoint(Check);
+  // Following <= end here (a worker leaves at a block >= end): no wrap.
+  Value *Size = B.CreateIntrinsic(
+      Intrinsic::umax, {B.getInt32Ty()},
+      {B.CreateIntrinsic(Intrinsic::umin, {B.getInt32Ty()},
+                         {B.CreateUDiv(B.CreateSub(End, Following), Share),
+                          Chunk}),
+       B.getInt32(1)},
+      nullptr, "baton.size");
   Value *Flag = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_PREEMPT,
                                   "baton.preempt.flag");
   cast<LoadInst>(Flag)->setVolatile(true);
-  Value *Preempted = B.CreateICmpNE(Flag, B.getInt32(0), "baton.preempted");
-  BasicBlock *Claim = block("baton.take", After);
-  BasicBlock *Publish = block("baton.publish", After);
-  B.CreateCondBr(Preempted, Publish, Claim);
+  B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt32(0), "baton.flagged"), Publish,
+                 Claim);
 
   B.SetInsertPoint(Claim);
   Value *Next =
       B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), S.Task, BATON_TASK_OFFSET_NEXT);
-  Value *Taken = B.CreateAtomicRMW(AtomicRMWInst::Add, Next, B.getInt32(1),
-                                   Align(4), AtomicOrdering::Monotonic);
+  Value *Taken = B.CreateAtomicRMW(AtomicRMWInst::Add, Next, Size, Align(4),
+                                   AtomicOrdering::Monotonic);
+  Value *Limit = B.CreateAdd(Taken, Size, "baton.limit");
   B.CreateBr(Publish);
 
   B.SetInsertPoint(Publish);
-  PHINode *NV = B.CreatePHI(B.getInt32Ty(), 2, "baton.nv");
-  NV->addIncoming(B.getInt32(~0u), From); // STOP
+  PHINode *NV = B.CreatePHI(B.getInt32Ty(), 3, "baton.nv");
+  NV->addIncoming(Following, From);
+  NV->addIncoming(B.getInt32(~0u), Check); // STOP
   NV->addIncoming(Taken, Claim);
+  PHINode *Lim = B.CreatePHI(B.getInt32Ty(), 3, "baton.lim");
+  Lim->addIncoming(Before.Lim, From);
+  Lim->addIncoming(Before.Lim, Check);
+  Lim->addIncoming(Limit, Claim);
+  PHINode *Preempted = B.CreatePHI(B.getInt1Ty(), 3, "baton.preempted");
+  Preempted->addIncoming(Before.Preempted, From);
+  Preempted->addIncoming(B.getTrue(), Check);
+  Preempted->addIncoming(B.getFalse(), Claim);
   std::array<Value *, 3> Coord = emitDecode(B, R.Use, NV, Grid, "baton.n");
   Value *Vec = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 4));
   Vec = B.CreateInsertElement(Vec, NV, uint64_t(0));
@@ -112,26 +160,31 @@ Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity) {
     Vec = B.CreateInsertElement(Vec, Coord[I] ? Coord[I] : NV, uint64_t(I + 1));
   Value *Addr = B.CreateGEP(B.getInt8Ty(), Slot, Parity, "baton.addr");
   B.CreateAlignedStore(Vec, Addr, Align(16));
-  return Preempted;
+  return {Preempted, NV, Lim};
 }
 
-// From the end of the current block: if Cond, claim the next virtual block
-// in Fetch (emitFetch); then go on in Join, where the result is "preempted":
-// the claim's answer, or PreemptedBefore where no claim was made.
-Value *PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
-                               BasicBlock *Join, Value *Parity,
-                               Value *PreemptedBefore) {
+// From the end of the current block: if Cond, fetch the next virtual block
+// in Fetch (emitFetch); then go on in Join with the leader's state after
+// the fetch, or Before where no fetch was made.
+PtbBuilder::ClaimState PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond,
+                                               BasicBlock *Fetch,
+                                               BasicBlock *Join, Value *Parity,
+                                               ClaimState Before) {
   BasicBlock *From = B.GetInsertBlock();
   B.CreateCondBr(Cond, Fetch, Join);
   B.SetInsertPoint(Fetch);
-  Value *Claimed = emitFetch(B, Parity);
+  ClaimState Fetched = emitFetch(B, Parity, Before);
   BasicBlock *FetchEnd = B.GetInsertBlock();
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
-  PHINode *Preempted = B.CreatePHI(B.getInt1Ty(), 2);
-  Preempted->addIncoming(PreemptedBefore, From);
-  Preempted->addIncoming(Claimed, FetchEnd);
-  return Preempted;
+  auto Merge = [&](Value *Old, Value *New) {
+    PHINode *P = B.CreatePHI(Old->getType(), 2);
+    P->addIncoming(Old, From);
+    P->addIncoming(New, FetchEnd);
+    return P;
+  };
+  return {Merge(Before.Preempted, Fetched.Preempted),
+          Merge(Before.Cur, Fetched.Cur), Merge(Before.Lim, Fetched.Lim)};
 }
 
 void PtbBuilder::emitBarrierD(IRBuilder<> &B) {
@@ -155,9 +208,20 @@ void PtbBuilder::emitBarrierD(IRBuilder<> &B) {
 Function *PtbBuilder::build() {
   S = addVariantFunction(R, VariantKind::Ptb);
   IRBuilder<> B(S.Entry);
-  Value *End = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_END, "baton.end");
+  End = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_END, "baton.end");
   Value *Flags = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_FLAGS,
                                    "baton.flags");
+  Chunk = B.CreateIntrinsic(
+      Intrinsic::umax, {B.getInt32Ty()},
+      {emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_CLAIM_CHUNK,
+                         "baton.claim.chunk"),
+       B.getInt32(1)},
+      nullptr, "baton.chunk");
+  Share = B.CreateShl(
+      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {}), 1,
+      "baton.share");
+  Value *Cursor = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_NEXT,
+                                    "baton.cursor");
   Grid = emitLoadGrid(B, S.Task, R.Use);
   // The leader is thread (0, 0, 0); it claims blocks early or late.
   Value *T = B.CreateOr(
@@ -185,16 +249,12 @@ Function *PtbBuilder::build() {
       DSmem, B.getInt32(BATON_PTB_DYNAMIC_SHARED_BYTES), "baton.body.dsmem");
   BasicBlock *Fetch0 = block("baton.fetch.first");
   BasicBlock *First = block("baton.first");
-  B.CreateCondBr(Leader, Fetch0, First);
-  B.SetInsertPoint(Fetch0);
-  Value *Preempted0 = emitFetch(B, B.getInt32(0));
-  BasicBlock *Fetched0 = B.GetInsertBlock();
-  B.CreateBr(First);
-
-  B.SetInsertPoint(First);
-  PHINode *PreemptedFirst = B.CreatePHI(B.getInt1Ty(), 2);
-  PreemptedFirst->addIncoming(B.getFalse(), S.Entry);
-  PreemptedFirst->addIncoming(Preempted0, Fetched0);
+  // No claim yet: cur + 1 == lim sends the first fetch to the cursor.
+  ClaimState None = {B.getFalse(),
+                     B.CreateSub(Cursor, B.getInt32(1), "baton.before"),
+                     Cursor};
+  ClaimState AtFirst = emitFetchIf(B, Leader, Fetch0, First, B.getInt32(0),
+                                   None);
   B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
                     {B.getInt32(Plan.Id)});
   BasicBlock *Loop = block("baton.loop");
@@ -202,9 +262,15 @@ Function *PtbBuilder::build() {
 
   B.SetInsertPoint(Loop);
   PHINode *Parity = B.CreatePHI(B.getInt32Ty(), 2, "baton.parity");
-  PHINode *PreemptedLoop = B.CreatePHI(B.getInt1Ty(), 2, "baton.preempted");
   Parity->addIncoming(B.getInt32(0), First);
-  PreemptedLoop->addIncoming(PreemptedFirst, First);
+  auto LoopPhi = [&](Value *Initial, const Twine &Name) {
+    PHINode *P = B.CreatePHI(Initial->getType(), 2, Name);
+    P->addIncoming(Initial, First);
+    return P;
+  };
+  ClaimState AtLoop = {LoopPhi(AtFirst.Preempted, "baton.preempted"),
+                       LoopPhi(AtFirst.Cur, "baton.cur"),
+                       LoopPhi(AtFirst.Lim, "baton.lim")};
   Value *Loaded = B.CreateAlignedLoad(
       FixedVectorType::get(B.getInt32Ty(), 4),
       B.CreateGEP(B.getInt8Ty(), Slot, Parity), Align(16), "baton.slot.v");
@@ -223,8 +289,8 @@ Function *PtbBuilder::build() {
   Value *NextParity = B.CreateXor(Parity, B.getInt32(16), "baton.parity.next");
   BasicBlock *EarlyFetch = block("baton.fetch.early");
   BasicBlock *Body = block("baton.body");
-  Value *PreemptedBody =
-      emitFetchIf(B, Early, EarlyFetch, Body, NextParity, PreemptedLoop);
+  ClaimState AtBody =
+      emitFetchIf(B, Early, EarlyFetch, Body, NextParity, AtLoop);
   B.CreateBr(S.BodyEntry);
 
   // The end of the virtual block, after the body's blocks.
@@ -232,11 +298,14 @@ Function *PtbBuilder::build() {
   BasicBlock *LateFetch = block("baton.fetch.late", Exit);
   BasicBlock *Fetched = block("baton.fetched", Exit);
   B.SetInsertPoint(Next);
-  Value *PreemptedFetched =
-      emitFetchIf(B, Late, LateFetch, Fetched, NextParity, PreemptedBody);
+  ClaimState AtEnd =
+      emitFetchIf(B, Late, LateFetch, Fetched, NextParity, AtBody);
   emitBarrierD(B);
   Parity->addIncoming(NextParity, B.GetInsertBlock());
-  PreemptedLoop->addIncoming(PreemptedFetched, B.GetInsertBlock());
+  cast<PHINode>(AtLoop.Preempted)
+      ->addIncoming(AtEnd.Preempted, B.GetInsertBlock());
+  cast<PHINode>(AtLoop.Cur)->addIncoming(AtEnd.Cur, B.GetInsertBlock());
+  cast<PHINode>(AtLoop.Lim)->addIncoming(AtEnd.Lim, B.GetInsertBlock());
   B.CreateBr(Loop);
 
   B.SetInsertPoint(Exit);
@@ -252,7 +321,7 @@ Function *PtbBuilder::build() {
         B.getInt32(1), Align(4), AtomicOrdering::Monotonic);
   };
   Count(BATON_TASK_OFFSET_WORKERS_EXITED);
-  B.CreateCondBr(PreemptedLoop, StatsPreempted, Done);
+  B.CreateCondBr(AtLoop.Preempted, StatsPreempted, Done);
   B.SetInsertPoint(StatsPreempted);
   Count(BATON_TASK_OFFSET_WORKERS_PREEMPTED);
   B.CreateBr(Done);

@@ -142,6 +142,8 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   T.end = End;
   if (Config.LaunchMode == Mode::Ptb && Config.Prefetch)
     T.flags = BATON_TASK_PREFETCH;
+  if (Config.LaunchMode == Mode::Ptb)
+    T.claim_chunk = claimChunk(Config.ClaimChunk, End);
   check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
                             Runtime.Control),
         "cuMemcpyHtoDAsync (task)", Kernel->Name);

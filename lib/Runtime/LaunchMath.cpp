@@ -46,6 +46,12 @@ void baton::detail::validateLaunch(const LaunchConfig &Config,
     invalid(Kernel, "grid " + dims(G) + " exceeds CUDA's 65535 limit on y/z");
 }
 
+uint32_t baton::detail::claimChunk(uint32_t Chunk, uint32_t End) {
+  uint32_t Headroom = End ? (UINT32_MAX - End) / End : UINT32_MAX;
+  return std::max<uint32_t>(
+      std::min({Chunk, BATON_MAX_CLAIM_CHUNK, Headroom}), 1);
+}
+
 uint32_t baton::detail::coResidentWidth(int BlocksPerSm,
                                         int MultiprocessorCount,
                                         uint64_t VirtualBlocks,

@@ -31,6 +31,12 @@ void validateLaunch(const LaunchConfig &Config, std::string_view Kernel);
 uint32_t coResidentWidth(int BlocksPerSm, int MultiprocessorCount,
                          uint64_t VirtualBlocks, std::string_view Kernel);
 
+/// The claim_chunk a PTB launch of \p End virtual blocks writes for a
+/// requested \p Chunk: at least 1, at most BATON_MAX_CLAIM_CHUNK, and low
+/// enough that End workers (no launch has more) each overshooting `end` by
+/// one claim cannot wrap the 32-bit cursor.
+uint32_t claimChunk(uint32_t Chunk, uint32_t End);
+
 /// The first slice [Begin, Begin + width) of a slice launch, clipped to End.
 inline uint32_t sliceWidth(uint32_t Begin, uint32_t End, uint32_t SliceBlocks) {
   return End - Begin < SliceBlocks ? End - Begin : SliceBlocks;

@@ -300,7 +300,7 @@ WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
   Nanos Bound =
       Options.FullWidthWhenQuiet && quiet() ? Nanos::max() : bound();
   return chooseWidth(device(), K, Durations.block(K.Name), FreeSms, Bound,
-                     Reserve);
+                     Reserve, Options.ClaimInterval);
 }
 
 /// A running variant launch pauses when LC work takes the whole device, or
@@ -352,7 +352,8 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     E.Info.Launches = 1;
     forWork(Id, [&] {
       Exec.launch({Id, &E.W.Kernel, Choice.LaunchForm, Choice.Width,
-                   /*HighPriority=*/false, E.W.Queue, &E.W.Payload});
+                   /*HighPriority=*/false, E.W.Queue, &E.W.Payload,
+                   /*StartPaused=*/false, /*After=*/0, Choice.ClaimChunk});
     });
     return;
   case WorkState::Running:
@@ -421,7 +422,8 @@ void Scheduler::State::issueAtOnce(uint64_t Id, Entry &E) {
   forWork(Id, [&] {
     Exec.launch({Id, &E.W.Kernel, Choice.LaunchForm, Choice.Width,
                  /*HighPriority=*/false, E.W.Queue, &E.W.Payload,
-                 /*StartPaused=*/Paused, /*After=*/Follows ? AheadId : 0});
+                 /*StartPaused=*/Paused, /*After=*/Follows ? AheadId : 0,
+                 Choice.ClaimChunk});
   });
 }
 

@@ -85,10 +85,29 @@ static uint64_t promptWorkersPerSm(const DeviceFacts &Device,
   return Prompt;
 }
 
+uint32_t baton::sched::chooseClaimChunk(const DeviceFacts &Device,
+                                        Nanos Block, Nanos ClaimInterval,
+                                        Nanos Bound) {
+  if (Block.count() <= 0 || ClaimInterval <= Block)
+    return 1;
+  int64_t Chunk = std::min<int64_t>(
+      (ClaimInterval.count() + Block.count() - 1) / Block.count(),
+      BATON_MAX_CLAIM_CHUNK);
+  // A paused worker may have just claimed, and on a crowded SM claim once
+  // more: two claims' blocks, after the signal.
+  if (Bound > Device.SignalLatency)
+    Chunk = std::min<int64_t>(
+        Chunk, (Bound - Device.SignalLatency).count() / (2 * Block.count()));
+  return static_cast<uint32_t>(std::max<int64_t>(Chunk, 1));
+}
+
 static WidthChoice choosePtb(const DeviceFacts &Device,
                              const KernelShape &Shape, Nanos Block,
                              uint32_t FreeSms, Nanos Bound,
-                             uint32_t ReserveSms) {
+                             uint32_t ReserveSms, Nanos ClaimInterval) {
+  uint32_t Chunk = chooseClaimChunk(Device, Block, ClaimInterval, Bound);
+  // What a worker holds when the flag arrives: up to one claim.
+  Nanos Held = Block * Chunk;
   uint64_t PerSm =
       std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Ptb), 1);
   uint64_t Prompt =
@@ -97,22 +116,23 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
     return static_cast<uint32_t>(
         std::min<uint64_t>(Workers * Sms, Shape.Blocks));
   };
-  // On a prompt SM every worker stops after the block it holds; a fuller
+  // On a prompt SM every worker stops after the claim it holds; a fuller
   // one may drain for a while longer.
-  Nanos Yield = Device.SignalLatency + Block;
+  Nanos Yield = Device.SignalLatency + Held;
   Nanos FullYield =
-      PerSm > Prompt ? Yield + std::max(Block, Device.CrowdedExtraDrain)
+      PerSm > Prompt ? Yield + std::max(Held, Device.CrowdedExtraDrain)
                      : Yield;
   if (FullYield <= Bound)
-    return {Form::Ptb, WidthOn(FreeSms, PerSm), FullYield, true};
+    return {Form::Ptb, WidthOn(FreeSms, PerSm), FullYield, true, Chunk};
   // Fewer workers per SM keep the bound, at some throughput.
   if (Yield <= Bound)
-    return {Form::Ptb, WidthOn(FreeSms, Prompt), Yield, true};
+    return {Form::Ptb, WidthOn(FreeSms, Prompt), Yield, true, Chunk};
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
   // and keep the drain of LC work that needs every SM to one block.
   if (FreeSms > ReserveSms)
-    return {Form::Ptb, WidthOn(FreeSms - ReserveSms, Prompt), Nanos(0), true};
-  return {Form::Ptb, WidthOn(1, Prompt), Yield, false};
+    return {Form::Ptb, WidthOn(FreeSms - ReserveSms, Prompt), Nanos(0), true,
+            Chunk};
+  return {Form::Ptb, WidthOn(1, Prompt), Yield, false, Chunk};
 }
 
 static WidthChoice chooseSlices(const DeviceFacts &Device,
@@ -139,9 +159,11 @@ static WidthChoice chooseSlices(const DeviceFacts &Device,
 WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
                                       const KernelShape &Shape, Nanos Block,
                                       uint32_t FreeSms, Nanos Bound,
-                                      uint32_t ReserveSms) {
+                                      uint32_t ReserveSms,
+                                      Nanos ClaimInterval) {
   if (Shape.HasPtb)
-    return choosePtb(Device, Shape, Block, FreeSms, Bound, ReserveSms);
+    return choosePtb(Device, Shape, Block, FreeSms, Bound, ReserveSms,
+                     ClaimInterval);
   if (Shape.HasSlice)
     return chooseSlices(Device, Shape, Block, FreeSms, Bound);
   // No variant: the original runs to completion and cannot yield.

@@ -62,14 +62,23 @@ struct WidthChoice {
   /// (0 when it leaves enough SMs free).
   Nanos ExpectedLatency{0};
   bool MeetsBound = true;
+  /// Ptb: the most virtual blocks a worker claims at once (claim_chunk).
+  uint32_t ClaimChunk = 1;
 };
+
+/// The most blocks of \p Block a PTB worker claims at once: enough for
+/// \p ClaimInterval of work per claim, at most BATON_MAX_CLAIM_CHUNK, and
+/// few enough that signal + two claims' work stays within \p Bound.
+uint32_t chooseClaimChunk(const DeviceFacts &Device, Nanos Block,
+                          Nanos ClaimInterval, Nanos Bound);
 
 /// Form and width of a BE launch of \p Shape on \p FreeSms SMs, with blocks
 /// of \p Block, so that LC work waits at most \p Bound for it where the
-/// kernel allows, keeping \p ReserveSms idle when only that helps.
+/// kernel allows, keeping \p ReserveSms idle when only that helps. A PTB
+/// worker claims blocks worth about \p ClaimInterval at once.
 WidthChoice chooseWidth(const DeviceFacts &Device, const KernelShape &Shape,
                         Nanos Block, uint32_t FreeSms, Nanos Bound,
-                        uint32_t ReserveSms);
+                        uint32_t ReserveSms, Nanos ClaimInterval);
 
 } // namespace baton::sched
 

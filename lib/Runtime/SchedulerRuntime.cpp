@@ -175,6 +175,7 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
         Request.HighPriority ? P->LcStream : P->beStream(Request.Queue);
   Config.StartPaused = Request.StartPaused;
   Config.Workers = Request.LaunchForm == Form::Ptb ? Request.Width : 0;
+  Config.ClaimChunk = Request.ClaimChunk;
   Config.SliceBlocks = Request.LaunchForm == Form::Slices ? Request.Width : 0;
   std::vector<void *> Args;
   for (const auto &Bytes : W->Args)
@@ -183,9 +184,9 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
       Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0, std::nullopt});
   if (!Request.HighPriority)
     Item->OrderedIn = Request.Queue;
-  BATON_TRACE("launch %llu '%s' form %d width %u%s%s",
+  BATON_TRACE("launch %llu '%s' form %d width %u chunk %u%s%s",
               (unsigned long long)Request.Id, W->K.name().c_str(),
-              int(Request.LaunchForm), Request.Width,
+              int(Request.LaunchForm), Request.Width, Request.ClaimChunk,
               Request.HighPriority ? " high-priority" : "",
               Request.StartPaused ? " start-paused" : "");
   if (!Request.StartPaused) // a paused start reports nothing until resumed

@@ -41,6 +41,7 @@ struct SimLaunch {
   Nanos Block{0};
   Use PerBlock;
   uint32_t Width = 0;
+  uint32_t Chunk = 1; ///< PTB: blocks per claim
   uint32_t End = 0;
   uint32_t Next = 0; ///< PTB cursor, or the next block to issue
   uint64_t Epoch = 0;
@@ -78,7 +79,7 @@ struct Event {
   uint64_t Epoch;
   uint32_t Sm = 0;
   uint32_t V = 0;
-  uint32_t Slice = 0;
+  uint32_t Slice = 0; ///< Slices: the slice's begin; Ptb: end of the claim
   bool operator>(const Event &O) const {
     return At != O.At ? At > O.At : Seq > O.Seq;
   }
@@ -109,7 +110,7 @@ struct SimulatedExecutor::Impl {
   std::optional<uint32_t> findSm(const Use &Need) const;
   void dispatch();
   void startBlock(SimLaunch &L, uint32_t Sm, uint32_t V, uint32_t Slice);
-  void claim(SimLaunch &L, uint32_t Sm);
+  void fetch(SimLaunch &L, uint32_t Sm, uint32_t Last, uint32_t Lim);
   void leaveSm(SimLaunch &L, uint32_t Sm);
   void handle(const Event &E);
   void settle(SimLaunch &L);
@@ -214,8 +215,8 @@ void SimulatedExecutor::Impl::dispatch() {
       L.FirstBlock = Time.now();
     if (!L.Rec.FirstBlockAt)
       L.Rec.FirstBlockAt = Time.now();
-    if (L.F == Form::Ptb)
-      claim(L, *Sm);
+    if (L.F == Form::Ptb) // a new worker holds no claim; cursor as read
+      fetch(L, *Sm, L.Next - 1, L.Next);
     else
       startBlock(L, *Sm, V, Slice);
   }
@@ -226,13 +227,25 @@ void SimulatedExecutor::Impl::startBlock(SimLaunch &L, uint32_t Sm, uint32_t V,
   schedule(EventKind::BlockEnd, Time.now() + L.Block, L, Sm, V, Slice);
 }
 
-// The PTB worker loop of task.h: stop on `preempt`, else take the cursor.
-void SimulatedExecutor::Impl::claim(SimLaunch &L, uint32_t Sm) {
-  if (!L.PreemptVisible && L.Next < L.End) {
-    startBlock(L, Sm, L.Next++, 0);
-    return;
+// The PTB worker loop of task.h: after block Last of the claim that ends at
+// Lim, run the claim's next block; else stop on `preempt`, or claim more
+// blocks from the cursor: up to Chunk, fewer near the end (the variants'
+// guided claims, lib/Transform/PtbVariant.cpp).
+void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
+                                    uint32_t Lim) {
+  uint32_t V = Last + 1;
+  if (V >= Lim) {
+    if (L.PreemptVisible)
+      return leaveSm(L, Sm);
+    uint32_t Share = 2 * std::max<uint32_t>(L.Width, 1);
+    uint32_t Size = std::clamp((L.End - V) / Share, 1u, L.Chunk);
+    V = L.Next;
+    Lim = V + Size;
+    L.Next = Lim;
   }
-  leaveSm(L, Sm);
+  if (V >= L.End)
+    return leaveSm(L, Sm);
+  startBlock(L, Sm, V, Lim);
 }
 
 void SimulatedExecutor::Impl::leaveSm(SimLaunch &L, uint32_t Sm) {
@@ -303,7 +316,7 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
     ++L.BlocksRun;
     L.LastEnd = Time.now();
     if (L.F == Form::Ptb)
-      return claim(L, E.Sm);
+      return fetch(L, E.Sm, E.V, E.Slice);
     if (L.F == Form::Slices && --L.SliceLeft[E.Slice] == 0) {
       L.SliceLeft.erase(E.Slice);
       issueSlices(L);
@@ -346,6 +359,7 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
                 1};
   L.End = static_cast<uint32_t>(K.Blocks);
   L.Width = R.Width;
+  L.Chunk = std::max<uint32_t>(R.ClaimChunk, 1);
   L.Rec.LaunchForm = R.LaunchForm;
   L.Rec.HighPriority = R.HighPriority;
   L.Rec.IssuedAt = P->Time.now();

@@ -2,10 +2,21 @@
 //
 // K__baton_ptb is launched with any number of workers. Each worker loops:
 //
-//   leader (thread 0,0,0): v = preempt ? STOP : atomicAdd(&next, 1); decode
-//                          v into (x, y, z); store {v, x, y, z} to a slot
+//   leader (thread 0,0,0): v = the next block of its claim, or, when the
+//                          claim is used up, v = preempt ? STOP :
+//                          atomicAdd(&next, size); decode v into (x, y, z);
+//                          store {v, x, y, z} to a slot
 //   barrier D            - publishes the slot, ends the previous block
 //   all threads:           read the slot; leave if v >= end; run the body
+//
+// The leader keeps the last block it handed out (cur) and the end of its
+// claim (lim) in registers; only a used-up claim costs an atomic and a look
+// at `preempt`. Every block of a claim runs, so `next` stays the checkpoint.
+// Claims shrink towards the end of the grid (guided self-scheduling): size =
+// min(claim_chunk, max(1, (end - cur - 1) / (2 * workers))), so that no
+// worker is left with a long claim while the others have run dry. The
+// worker count is the launch's own %nctaid.x, the one read of the launch's
+// grid; cur starts one below the cursor's value when the worker starts.
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
@@ -70,7 +81,7 @@ public:
 
 private:
   void declare();
-  void emitFetch();
+  void emitFetch(std::string_view Site);
   void emitBarrierD();
 
   Module &M;
@@ -83,34 +94,50 @@ private:
 
 void PtbBuilder::declare() {
   std::vector<std::string> Regs32 = {
-      N.reg("v"),     N.reg("end"),  N.reg("t"),     N.reg("slot"),
-      N.reg("parity"), N.reg("addr"), N.reg("nv"),   N.reg("yz"),
-      N.reg("flags"), N.reg("dsmem")};
+      N.reg("v"),     N.reg("end"),   N.reg("t"),    N.reg("slot"),
+      N.reg("parity"), N.reg("addr"),  N.reg("nv"),   N.reg("yz"),
+      N.reg("flags"), N.reg("dsmem"), N.reg("cur"),  N.reg("lim"),
+      N.reg("chunk"), N.reg("size"),  N.reg("share")};
   for (size_t I = 0; I < 3; ++I) {
     Regs32.push_back(N.CtaId[I]);
     Regs32.push_back(N.NCtaId[I]);
     Regs32.push_back(N.reg(std::string("n") + "xyz"[I]));
   }
   std::vector<std::string> Preds = {
-      N.reg("leader"), N.reg("stop"),    N.reg("preempted"), N.reg("all"),
-      N.reg("false"),  N.reg("ignored"), N.reg("early"),     N.reg("late")};
+      N.reg("leader"),  N.reg("stop"),    N.reg("preempted"), N.reg("all"),
+      N.reg("false"),   N.reg("ignored"), N.reg("early"),     N.reg("late"),
+      N.reg("held")};
   B.decl(".reg", {".b64"}, std::vector<std::string>{N.reg("task")});
   B.decl(".reg", {".b32"}, Regs32);
   B.decl(".reg", {".pred"}, Preds);
   RegistersAdded = static_cast<uint32_t>(1 + Regs32.size() + Preds.size());
 }
 
-// Leader only: claim the next virtual block (or STOP when preempted) and
-// publish it with its coordinates in slot[parity].
-void PtbBuilder::emitFetch() {
+// Leader only: take the next virtual block of the current claim, or make a
+// new claim (STOP when preempted), and publish the block with its
+// coordinates in slot[parity]. \p Site names this copy's label.
+void PtbBuilder::emitFetch(std::string_view Site) {
   auto Task = B.sym(N.reg("task"));
-  auto NV = B.sym(N.reg("nv"));
+  auto NV = B.sym(N.reg("nv")), Cur = B.sym(N.reg("cur"));
+  auto Lim = B.sym(N.reg("lim")), Size = B.sym(N.reg("size"));
+  std::string Held = N.label(std::string("held_") + std::string(Site));
+  B.inst("add.u32", {NV, Cur, B.imm(1)});
+  B.inst("setp.lt.u32", {B.sym(N.reg("held")), NV, Lim});
+  B.guarded(N.reg("held"), false, "bra", {B.sym(Held)});
+  // cur < end here (a worker leaves at a block >= end), so no wrap.
+  B.inst("sub.u32", {Size, B.sym(N.reg("end")), NV});
+  B.inst("div.u32", {Size, Size, B.sym(N.reg("share"))});
+  B.inst("min.u32", {Size, Size, B.sym(N.reg("chunk"))});
+  B.inst("max.u32", {Size, Size, B.imm(1)});
   B.inst("ld.volatile.global.u32",
          {NV, B.address(Task, BATON_TASK_OFFSET_PREEMPT)});
   B.inst("setp.ne.u32", {B.sym(N.reg("preempted")), NV, B.imm(0)});
   B.inst("mov.u32", {NV, B.imm(-1)});
   B.guarded(N.reg("preempted"), true, "atom.global.add.u32",
-            {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), B.imm(1)});
+            {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), Size});
+  B.inst("add.u32", {Lim, NV, Size});
+  B.label(Held);
+  B.inst("mov.u32", {Cur, NV});
   std::array<std::string, 3> Coords = {N.reg("nx"), N.reg("ny"), N.reg("nz")};
   emitDecode(B, N, R.Use, N.reg("nv"), Coords);
   std::vector<Operand> Elements = {NV};
@@ -142,6 +169,17 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("ld.global.u32",
          {B.sym(N.reg("end")), B.address(Task, BATON_TASK_OFFSET_END)});
   B.inst("ld.global.u32", {Flags, B.address(Task, BATON_TASK_OFFSET_FLAGS)});
+  auto Chunk = B.sym(N.reg("chunk"));
+  B.inst("ld.global.u32",
+         {Chunk, B.address(Task, BATON_TASK_OFFSET_CLAIM_CHUNK)});
+  B.inst("max.u32", {Chunk, Chunk, B.imm(1)});
+  auto Share = B.sym(N.reg("share"));
+  B.inst("mov.u32", {Share, B.sym("%nctaid.x")});
+  B.inst("shl.b32", {Share, Share, B.imm(1)});
+  // No claim yet: cur + 1 == lim sends the first fetch to the cursor.
+  auto Lim = B.sym(N.reg("lim"));
+  B.inst("ld.global.u32", {Lim, B.address(Task, BATON_TASK_OFFSET_NEXT)});
+  B.inst("sub.u32", {B.sym(N.reg("cur")), Lim, B.imm(1)});
   emitLoadGrid(B, N, R.Use);
   // The leader is thread (0, 0, 0); it claims blocks early or late.
   B.inst("mov.u32", {T, B.sym("%tid.x")});
@@ -169,7 +207,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("sub.u32", {DSmem, DSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
   B.inst("mov.u32", {Parity, B.imm(0)});
   B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("first"))});
-  emitFetch();
+  emitFetch("first");
   B.label(N.label("first"));
   B.inst("barrier.sync", {B.imm(Plan.Id)});
 
@@ -184,7 +222,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.guarded(N.reg("stop"), false, "bra", {B.sym(N.label("exit"))});
   B.inst("xor.b32", {Parity, Parity, B.imm(16)});
   B.guarded(N.reg("early"), true, "bra", {B.sym(N.label("body"))});
-  emitFetch();
+  emitFetch("early");
   B.label(N.label("body"));
 
   ExitAndBarrierRewrite Exits;
@@ -198,7 +236,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
 
   B.label(N.label("next"));
   B.guarded(N.reg("late"), true, "bra", {B.sym(N.label("fetched"))});
-  emitFetch();
+  emitFetch("late");
   B.label(N.label("fetched"));
   emitBarrierD();
   B.inst("bra", {B.sym(N.label("loop"))});

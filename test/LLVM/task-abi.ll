@@ -26,12 +26,19 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-LABEL: define ptx_kernel void @abi__baton_ptb(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 8 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 36
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 40
+; CHECK: %baton.chunk = call i32 @llvm.umax.i32(i32 %baton.claim.chunk, i32 1)
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 20
+; CHECK-NEXT: %baton.cursor = load i32
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
 ; CHECK: baton.fetch.first:
+; CHECK: baton.check:
+; CHECK: %baton.size = call i32 @llvm.umax.i32
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 24
 ; CHECK: load volatile i32
+; CHECK: baton.take:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 20
-; CHECK: atomicrmw add
+; CHECK: atomicrmw add ptr addrspace(1) %{{.*}}, i32 %baton.size monotonic
 ; CHECK: baton.stats:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 28
 ; CHECK: baton.stats.preempted:

@@ -335,9 +335,10 @@ void KernelRun::runSlices(uint32_t SliceBlocks) {
   }
 }
 
-void KernelRun::writeTaskForPtb(uint32_t Flags) {
+void KernelRun::writeTaskForPtb(uint32_t Flags, uint32_t ClaimChunk) {
   baton_task T = freshTask(Spec, 0, Spec.blocks());
   T.flags = Flags;
+  T.claim_chunk = ClaimChunk;
   writeTask(T);
 }
 
@@ -358,9 +359,9 @@ uint32_t KernelRun::maxPtbWorkers() {
 KernelRun::PtbOutcome
 KernelRun::runPtb(uint32_t Workers,
                   const std::function<double(unsigned)> &PauseAfter,
-                  uint32_t Flags) {
+                  uint32_t Flags, uint32_t ClaimChunk) {
   PtbOutcome Out;
-  writeTaskForPtb(Flags);
+  writeTaskForPtb(Flags, ClaimChunk);
   for (;;) {
     launchPtbKernel(G.work(), Workers);
     ++Out.Launches;

@@ -96,13 +96,14 @@ public:
   /// PauseAfter is set, it is called after each launch is enqueued and
   /// returns the delay (µs) after which the host raises preempt, or a
   /// negative number to let the launch run to the end; paused launches are
-  /// resumed from the cursor until every block has run.
+  /// resumed from the cursor until every block has run. Flags and
+  /// ClaimChunk go to the task (baton/task.h).
   PtbOutcome runPtb(uint32_t Workers,
                     const std::function<double(unsigned)> &PauseAfter = {},
-                    uint32_t Flags = 0);
-  /// Resets the task to the whole grid with the cursor at 0; then enqueues
-  /// one PTB launch of Workers workers (no wait).
-  void writeTaskForPtb(uint32_t Flags = 0);
+                    uint32_t Flags = 0, uint32_t ClaimChunk = 1);
+  /// Resets the task to the whole grid with the cursor at 0, with Flags
+  /// and ClaimChunk.
+  void writeTaskForPtb(uint32_t Flags = 0, uint32_t ClaimChunk = 1);
   void launchPtbKernel(CUstream S, uint32_t Workers);
   /// Most PTB workers resident at once on the whole GPU.
   uint32_t maxPtbWorkers();

@@ -81,11 +81,16 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
   }
   if (R.hasPtb()) {
     uint32_t Max = R.maxPtbWorkers();
-    for (uint32_t Flags : {0u, BATON_TASK_PREFETCH}) {
-      std::string Mode = Flags ? " prefetch" : "";
+    // Late and early claims, of one block, of up to 7 and of up to 64.
+    const std::pair<uint32_t, uint32_t> Modes[] = {
+        {0u, 1u}, {BATON_TASK_PREFETCH, 1u}, {0u, 7u},
+        {BATON_TASK_PREFETCH, BATON_MAX_CLAIM_CHUNK}};
+    for (auto [Flags, Chunk] : Modes) {
+      std::string Mode = std::string(Flags ? " prefetch" : "") +
+                         (Chunk > 1 ? " chunk" + std::to_string(Chunk) : "");
       for (uint32_t Workers : {Max, std::max(1u, Max / 7), 1u}) {
         R.reset();
-        R.runPtb(Workers, {}, Flags);
+        R.runPtb(Workers, {}, Flags, Chunk);
         T.expect(Name + " ptb" + Mode + " " + std::to_string(Workers) +
                      " workers",
                  compare(Want, R.snapshot()));
@@ -101,7 +106,7 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
         auto Outcome = R.runPtb(
             Workers,
             [&](unsigned Launch) { return Launch < 200 ? Delay(Rng) : -1.0; },
-            Flags);
+            Flags, Chunk);
         Pauses += Outcome.Pauses;
         T.expect(Name + " ptb" + Mode + " preempted x" +
                      std::to_string(Outcome.Pauses),

@@ -96,6 +96,8 @@ TEST(TaskAbi, PtbReadsAndUpdatesTheHeaderLayout) {
             offsetof(baton_task, workers_preempted)); // the later of the two
   EXPECT_EQ(A.at("ld.global.u32 %baton_nctaid_z"), offsetof(baton_task, grid_z));
   EXPECT_EQ(A.at("ld.global.u32 %baton_flags"), offsetof(baton_task, flags));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_chunk"),
+            offsetof(baton_task, claim_chunk));
 }
 
 TEST(TaskAbi, TaskParameterIsLastAndPointerSized) {

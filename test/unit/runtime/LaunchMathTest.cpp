@@ -95,6 +95,23 @@ TEST(LaunchMath, CoResidentWidthRejectsKernelsThatDoNotFit) {
   }
 }
 
+TEST(LaunchMath, ClaimChunkIsAtLeastOneAndAtMostTheAbiLimit) {
+  EXPECT_EQ(claimChunk(0, 1000), 1u);
+  EXPECT_EQ(claimChunk(1, 1000), 1u);
+  EXPECT_EQ(claimChunk(16, 1000), 16u);
+  EXPECT_EQ(claimChunk(1000, 1000), BATON_MAX_CLAIM_CHUNK);
+}
+
+TEST(LaunchMath, ClaimChunkKeepsTheCursorFromWrapping) {
+  // End workers each overshooting by one claim: End * (1 + chunk) must stay
+  // representable, so grids near the limit fall back to one block a claim.
+  uint32_t End = BATON_MAX_VIRTUAL_BLOCKS - 1;
+  EXPECT_EQ(claimChunk(64, End), 1u);
+  End = 1u << 28; // (2^32 - 1 - 2^28) / 2^28 = 14
+  EXPECT_EQ(claimChunk(64, End), 14u);
+  EXPECT_LE(uint64_t(End) * (1 + claimChunk(64, End)), uint64_t(UINT32_MAX));
+}
+
 TEST(LaunchMath, SliceWidthClipsTheLastSlice) {
   EXPECT_EQ(sliceWidth(0, 100, 32), 32u);
   EXPECT_EQ(sliceWidth(96, 100, 32), 4u);

@@ -2,6 +2,8 @@
 
 #include "SchedulerPolicy.h"
 
+#include "baton/task.h"
+
 #include <gtest/gtest.h>
 
 using namespace baton::sched;
@@ -82,35 +84,35 @@ TEST(SchedulerPolicy, PtbWidthFillsTheDeviceWhenBlocksYieldInTime) {
   // 8 workers of 8 warps per SM: past the prompt-claim limit (16 warps),
   // so a pause may drain for longer than one block (at least
   // CrowdedExtraDrain more), which the bound still allows.
-  WidthChoice W = chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2);
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.LaunchForm, Form::Ptb);
   EXPECT_EQ(W.Width, 64u);
   EXPECT_EQ(W.ExpectedLatency,
             D.SignalLatency + 10us + D.CrowdedExtraDrain);
   EXPECT_TRUE(W.MeetsBound);
   // Never more workers than blocks.
-  EXPECT_EQ(chooseWidth(D, shape(5, 256), 10us, 8, 100us, 2).Width, 5u);
+  EXPECT_EQ(chooseWidth(D, shape(5, 256), 10us, 8, 100us, 2, 0us).Width, 5u);
 }
 
 TEST(SchedulerPolicy, PtbWidthCapsWorkersPerSmWhenACrowdedSmWouldMissTheBound) {
   DeviceFacts D = smallDevice();
   // 60 us blocks: two of them miss 100 us, one does not. 16 prompt warps
   // per SM are 2 workers of 8 warps.
-  WidthChoice W = chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2);
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.LaunchForm, Form::Ptb);
   EXPECT_EQ(W.Width, 16u);
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 60us);
   EXPECT_TRUE(W.MeetsBound);
   // Small blocks stay within the limit at full occupancy: no cap.
   D.Sm.MaxBlocks = 2;
-  EXPECT_EQ(chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2).Width, 16u);
+  EXPECT_EQ(chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2, 0us).Width, 16u);
   EXPECT_EQ(
-      chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2).ExpectedLatency,
+      chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2, 0us).ExpectedLatency,
       D.SignalLatency + 60us);
   // No limit configured: the old model, every worker stops after one block.
   D = smallDevice();
   D.PromptClaimWorkersPerSm = D.PromptClaimWarpsPerSm = 0;
-  W = chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2);
+  W = chooseWidth(D, shape(10000, 256), 60us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.Width, 64u);
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 60us);
 }
@@ -119,11 +121,11 @@ TEST(SchedulerPolicy, PtbWidthCountsWorkersPerSmAsWellAsWarps) {
   DeviceFacts D = smallDevice();
   // 32 workers of 2 warps fit an SM; 16 warps would be 8 of them, but past
   // 4 workers per SM an SM is not prompt either.
-  WidthChoice W = chooseWidth(D, shape(10000, 64), 60us, 8, 100us, 2);
+  WidthChoice W = chooseWidth(D, shape(10000, 64), 60us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.Width, 4u * 8);
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 60us);
   // Short blocks drain in time even from a crowded SM.
-  W = chooseWidth(D, shape(10000, 64), 5us, 8, 100us, 2);
+  W = chooseWidth(D, shape(10000, 64), 5us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.Width, 32u * 8);
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 5us + D.CrowdedExtraDrain);
 }
@@ -133,28 +135,62 @@ TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
   // 200 us blocks miss 100 us whatever the width: 2 SMs stay free for LC
   // work, and the rest run prompt SMs (2 workers of 8 warps), so that LC
   // work needing every SM waits for one block, not more.
-  WidthChoice W = chooseWidth(D, shape(10000, 256), 200us, 8, 100us, 2);
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 200us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.Width, 12u); // 6 of 8 SMs
   EXPECT_EQ(W.ExpectedLatency, 0us);
   EXPECT_TRUE(W.MeetsBound);
   // No SM left to spare: run narrow and say the bound is missed.
-  WidthChoice Narrow = chooseWidth(D, shape(10000, 256), 200us, 2, 100us, 2);
+  WidthChoice Narrow = chooseWidth(D, shape(10000, 256), 200us, 2, 100us, 2, 0us);
   EXPECT_EQ(Narrow.Width, 2u);
   EXPECT_EQ(Narrow.ExpectedLatency, D.SignalLatency + 200us);
   EXPECT_FALSE(Narrow.MeetsBound);
+}
+
+TEST(SchedulerPolicy, ShortBlocksAreClaimedSeveralAtOnce) {
+  DeviceFacts D = smallDevice();
+  // 20 us of work per claim: 2 us blocks go ten at a time, blocks of the
+  // interval or longer one at a time, and tiny ones stop at the ABI's cap.
+  EXPECT_EQ(chooseClaimChunk(D, 2us, 20us, 1s), 10u);
+  EXPECT_EQ(chooseClaimChunk(D, 3us, 20us, 1s), 7u); // rounded up
+  EXPECT_EQ(chooseClaimChunk(D, 20us, 20us, 1s), 1u);
+  EXPECT_EQ(chooseClaimChunk(D, 50us, 20us, 1s), 1u);
+  EXPECT_EQ(chooseClaimChunk(D, 100ns, 20us, 1s), BATON_MAX_CLAIM_CHUNK);
+  EXPECT_EQ(chooseClaimChunk(D, 2us, 0us, 1s), 1u);
+  EXPECT_EQ(chooseClaimChunk(D, 2us, 20us, Nanos::max()), 10u);
+}
+
+TEST(SchedulerPolicy, ClaimChunkKeepsTwoClaimsWithinTheBound) {
+  DeviceFacts D = smallDevice(); // signal 7 us
+  // 2 * 5 * 2 us + 7 us <= 30 us; six blocks would not be.
+  EXPECT_EQ(chooseClaimChunk(D, 2us, 20us, 30us), 5u);
+  // No room for even two blocks: one per claim, as without chunks.
+  EXPECT_EQ(chooseClaimChunk(D, 2us, 20us, 8us), 1u);
+}
+
+TEST(SchedulerPolicy, PtbWidthCountsTheClaimAsTheBlockAWorkerHolds) {
+  DeviceFacts D = smallDevice();
+  // 5 us blocks, 20 us per claim: 4 blocks held, so the crowded SM's drain
+  // is signal + claim + the crowded extra.
+  WidthChoice W = chooseWidth(D, shape(10000, 64), 5us, 8, 100us, 2, 20us);
+  EXPECT_EQ(W.ClaimChunk, 4u);
+  EXPECT_EQ(W.Width, 32u * 8);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 20us + D.CrowdedExtraDrain);
+  // Without chunks the same launch holds one block.
+  W = chooseWidth(D, shape(10000, 64), 5us, 8, 100us, 2, 0us);
+  EXPECT_EQ(W.ClaimChunk, 1u);
 }
 
 TEST(SchedulerPolicy, SliceSizeKeepsTheWindowWithinTheBound) {
   DeviceFacts D = smallDevice(); // SliceWindow 2
   KernelShape K = shape(10000, 256, /*Ptb=*/false);
   // Wave = 64 blocks of 10 us; 2 slices in flight; 100 us allow 5 waves.
-  WidthChoice W = chooseWidth(D, K, 10us, 8, 100us, 2);
+  WidthChoice W = chooseWidth(D, K, 10us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.LaunchForm, Form::Slices);
   EXPECT_EQ(W.Width, 5u * 64);
   EXPECT_EQ(W.ExpectedLatency, 100us);
   EXPECT_TRUE(W.MeetsBound);
   // Longer blocks: one wave per slice, which still misses the bound.
-  WidthChoice Long = chooseWidth(D, K, 80us, 8, 100us, 2);
+  WidthChoice Long = chooseWidth(D, K, 80us, 8, 100us, 2, 0us);
   EXPECT_EQ(Long.Width, 64u);
   EXPECT_FALSE(Long.MeetsBound);
 }
@@ -162,7 +198,7 @@ TEST(SchedulerPolicy, SliceSizeKeepsTheWindowWithinTheBound) {
 TEST(SchedulerPolicy, KernelsWithoutVariantsRunWhole) {
   KernelShape K = shape(100, 256, false);
   K.HasSlice = false;
-  WidthChoice W = chooseWidth(smallDevice(), K, 10us, 8, 100us, 2);
+  WidthChoice W = chooseWidth(smallDevice(), K, 10us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.LaunchForm, Form::Original);
   EXPECT_EQ(W.Width, 100u);
   EXPECT_FALSE(W.MeetsBound);

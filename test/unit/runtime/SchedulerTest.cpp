@@ -33,6 +33,9 @@ SchedulerOptions options() {
   // The tests check the widths the bound asks for, from a quiet start;
   // QuietDeviceGivesBeEveryWorker checks the production default.
   O.FullWidthWhenQuiet = false;
+  // One block per claim: the timings below count blocks held; the
+  // ClaimsOfSeveralBlocks tests check the default.
+  O.ClaimInterval = 0us;
   return O;
 }
 
@@ -543,6 +546,70 @@ TEST_F(SchedulerSimTest, StormKeepsExactlyOnceAndTheBound) {
     expectExactlyOnce(Sim.record(Id));
     EXPECT_LE(queueingDelay(Sim.record(Id)), 100us) << "LC work " << Id;
   }
+}
+
+struct ClaimsOfSeveralBlocks : ::testing::Test {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = [] {
+    SchedulerOptions O = options();
+    O.ClaimInterval = 20us;
+    return O;
+  }();
+  Scheduler S{Sim, O};
+};
+
+TEST_F(ClaimsOfSeveralBlocks, APauseWaitsForTheClaimEachWorkerHolds) {
+  // 10 us blocks (the unmeasured default too), 20 us per claim: two blocks
+  // a claim. The workers start together after the 20 us relaunch and claim
+  // at 20 us + k * 20 us.
+  uint64_t Be = S.submit(be(20000, 10us));
+  simulateUntil(Sim, S, 194us);
+  S.submit(heavyLc());
+  EXPECT_EQ(S.info(Be).State, WorkState::Pausing);
+  // The flag lands at 201 us, just after the claims of 200 us: the workers
+  // leave when those two blocks are done, at 220 us (one-block claims
+  // would have left at 210 us).
+  simulateUntil(Sim, S, 219us);
+  EXPECT_EQ(S.info(Be).State, WorkState::Pausing);
+  simulateUntil(Sim, S, 221us);
+  EXPECT_EQ(S.info(Be).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+  expectExactlyOnce(Sim.record(Be));
+}
+
+TEST_F(ClaimsOfSeveralBlocks, ClaimsShrinkSoTheLastWorkersFinishTogether) {
+  // 64 workers, two blocks a claim (from the 10 us default estimate), 256
+  // + 8 blocks of 5 us: with fixed claims the last 8 blocks fall to four
+  // workers, two each, after the rest; guided claims shrink to one block
+  // near the end.
+  uint64_t Be = S.submit(be(264, 5us));
+  Nanos Done = [&] {
+    while (!S.info(Be).DoneAt && Sim.step())
+      S.poll();
+    return *S.info(Be).DoneAt;
+  }();
+  expectExactlyOnce(Sim.record(Be));
+  // 20 us relaunch overhead, then at most 264 / 64 rounded up = 5 rounds
+  // of 5 us: a round more would mean a worker held blocks the rest lacked.
+  EXPECT_LE(Done, 20us + 5 * 5us);
+}
+
+TEST_F(ClaimsOfSeveralBlocks, StormKeepsExactlyOnce) {
+  std::vector<uint64_t> Bes = {S.submit(be(30000, 2us, 1)),
+                               S.submit(be(7001, 3us, 1)),
+                               S.submit(be(5000, 10us, 2))};
+  for (int I = 0; I < 24; ++I) {
+    simulateUntil(Sim, S, Nanos(170us) * I + Nanos(13us) * (I * I % 7));
+    S.submit(I % 3 ? lightLc(40us) : heavyLc());
+  }
+  simulateToEnd(Sim, S);
+  EXPECT_TRUE(S.idle());
+  uint32_t Relaunches = 0;
+  for (uint64_t Id : Bes) {
+    expectExactlyOnce(Sim.record(Id));
+    Relaunches += Sim.record(Id).Widths.size() - 1;
+  }
+  EXPECT_GE(Relaunches, 5u);
 }
 
 TEST_F(SchedulerSimTest, SloMissesAreCounted) {
