@@ -80,12 +80,15 @@ LaunchRouter::LaunchRouter()
         // that a training job alone waits on the host less often.
         O.LaunchesAheadWhenQuiet = 4;
         // BATON_LAUNCHES_AHEAD and BATON_LAUNCHES_AHEAD_QUIET: the two
-        // SchedulerOptions windows, for tuning.
+        // SchedulerOptions windows; BATON_CLAIM_INTERVAL_US: work per PTB
+        // claim (0: one block a claim). For tuning.
         if (const char *V = std::getenv("BATON_LAUNCHES_AHEAD"); V && *V)
           O.LaunchesAhead = static_cast<uint32_t>(std::strtoul(V, nullptr, 10));
         if (const char *V = std::getenv("BATON_LAUNCHES_AHEAD_QUIET"); V && *V)
           O.LaunchesAheadWhenQuiet =
               static_cast<uint32_t>(std::strtoul(V, nullptr, 10));
+        if (const char *V = std::getenv("BATON_CLAIM_INTERVAL_US"); V && *V)
+          O.ClaimInterval = std::chrono::microseconds(std::strtoul(V, nullptr, 10));
         return O;
       }()) {}
 
