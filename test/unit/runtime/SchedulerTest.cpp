@@ -75,6 +75,18 @@ void expectExactlyOnce(const SimRecord &R) {
     ASSERT_EQ(R.RunCount[V], 1u) << "virtual block " << V;
 }
 
+/// Checks that each of \p Ids ran every virtual block once; returns how
+/// often they were relaunched (resumed) in all.
+size_t relaunchesOfExactlyOnce(const SimulatedExecutor &Sim,
+                               const std::vector<uint64_t> &Ids) {
+  size_t Relaunches = 0;
+  for (uint64_t Id : Ids) {
+    expectExactlyOnce(Sim.record(Id));
+    Relaunches += Sim.record(Id).Widths.size() - 1;
+  }
+  return Relaunches;
+}
+
 Nanos queueingDelay(const SimRecord &R) {
   EXPECT_TRUE(R.FirstBlockAt.has_value());
   return R.FirstBlockAt.value_or(Nanos::max()) - R.IssuedAt;
@@ -536,12 +548,7 @@ TEST_F(SchedulerSimTest, StormKeepsExactlyOnceAndTheBound) {
   }
   simulateToEnd(Sim, S);
   EXPECT_TRUE(S.idle());
-  uint32_t Relaunches = 0;
-  for (uint64_t Id : Bes) {
-    expectExactlyOnce(Sim.record(Id));
-    Relaunches += Sim.record(Id).Widths.size() - 1;
-  }
-  EXPECT_GE(Relaunches, 10u);
+  EXPECT_GE(relaunchesOfExactlyOnce(Sim, Bes), 10u);
   for (uint64_t Id : Lcs) {
     expectExactlyOnce(Sim.record(Id));
     EXPECT_LE(queueingDelay(Sim.record(Id)), 100us) << "LC work " << Id;
@@ -604,12 +611,7 @@ TEST_F(ClaimsOfSeveralBlocks, StormKeepsExactlyOnce) {
   }
   simulateToEnd(Sim, S);
   EXPECT_TRUE(S.idle());
-  uint32_t Relaunches = 0;
-  for (uint64_t Id : Bes) {
-    expectExactlyOnce(Sim.record(Id));
-    Relaunches += Sim.record(Id).Widths.size() - 1;
-  }
-  EXPECT_GE(Relaunches, 5u);
+  EXPECT_GE(relaunchesOfExactlyOnce(Sim, Bes), 5u);
 }
 
 TEST_F(SchedulerSimTest, SloMissesAreCounted) {
