@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 using namespace baton;
@@ -25,14 +26,21 @@ const char *scheduleRequested() {
   return V;
 }
 
+/// The number environment variable \p Name holds, if it is set and not
+/// empty (tuning variables).
+std::optional<unsigned long> envNumber(const char *Name) {
+  const char *V = std::getenv(Name);
+  if (!V || !*V)
+    return std::nullopt;
+  return std::strtoul(V, nullptr, 10);
+}
+
 /// How long BE work stays paused after peers' LC work ends: a request of an
 /// inference process is a burst of kernels with host gaps of tens of
 /// microseconds between them, each gap a pause and a resume of every BE
 /// launch without it. BATON_SHARE_LINGER_US overrides.
 unsigned lingerMicros() {
-  if (const char *V = std::getenv("BATON_SHARE_LINGER_US"); V && *V)
-    return static_cast<unsigned>(std::strtoul(V, nullptr, 10));
-  return 500;
+  return static_cast<unsigned>(envNumber("BATON_SHARE_LINGER_US").value_or(500));
 }
 
 } // namespace
@@ -82,13 +90,12 @@ LaunchRouter::LaunchRouter()
         // BATON_LAUNCHES_AHEAD and BATON_LAUNCHES_AHEAD_QUIET: the two
         // SchedulerOptions windows; BATON_CLAIM_INTERVAL_US: work per PTB
         // claim (0: one block a claim). For tuning.
-        if (const char *V = std::getenv("BATON_LAUNCHES_AHEAD"); V && *V)
-          O.LaunchesAhead = static_cast<uint32_t>(std::strtoul(V, nullptr, 10));
-        if (const char *V = std::getenv("BATON_LAUNCHES_AHEAD_QUIET"); V && *V)
-          O.LaunchesAheadWhenQuiet =
-              static_cast<uint32_t>(std::strtoul(V, nullptr, 10));
-        if (const char *V = std::getenv("BATON_CLAIM_INTERVAL_US"); V && *V)
-          O.ClaimInterval = std::chrono::microseconds(std::strtoul(V, nullptr, 10));
+        if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
+          O.LaunchesAhead = static_cast<uint32_t>(*N);
+        if (auto N = envNumber("BATON_LAUNCHES_AHEAD_QUIET"))
+          O.LaunchesAheadWhenQuiet = static_cast<uint32_t>(*N);
+        if (auto N = envNumber("BATON_CLAIM_INTERVAL_US"))
+          O.ClaimInterval = std::chrono::microseconds(*N);
         return O;
       }()) {}
 
