@@ -118,7 +118,9 @@ PtbBuilder::ClaimState PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity,
                  Check);
 
   B.SetInsertPoint(Check);
-  // Following <= end here (a worker leaves at a block >= end): no wrap.
+  // Following <= end, except in a worker that starts after the cursor passed
+  // end: there end - Following wraps, the claim takes claim_chunk, gets
+  // blocks >= end and ends the worker, as a one-block claim would.
   Value *Size = B.CreateIntrinsic(
       Intrinsic::umax, {B.getInt32Ty()},
       {B.CreateIntrinsic(Intrinsic::umin, {B.getInt32Ty()},

@@ -124,7 +124,9 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   B.inst("add.u32", {NV, Cur, B.imm(1)});
   B.inst("setp.lt.u32", {B.sym(N.reg("held")), NV, Lim});
   B.guarded(N.reg("held"), false, "bra", {B.sym(Held)});
-  // cur < end here (a worker leaves at a block >= end), so no wrap.
+  // nv <= end, except in a worker that starts after the cursor passed end:
+  // there end - nv wraps, the claim takes claim_chunk, gets blocks >= end
+  // and ends the worker, as a one-block claim would.
   B.inst("sub.u32", {Size, B.sym(N.reg("end")), NV});
   B.inst("div.u32", {Size, Size, B.sym(N.reg("share"))});
   B.inst("min.u32", {Size, Size, B.sym(N.reg("chunk"))});
