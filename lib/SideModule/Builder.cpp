@@ -18,6 +18,7 @@
 #include "baton/PTX/Parser.h"
 #include "baton/PTX/Printer.h"
 #include "baton/SideModule/Cache.h"
+#include "baton/SideModule/Registers.h"
 #include "baton/Transform/Transform.h"
 
 #include <unistd.h>
@@ -181,6 +182,12 @@ public:
 
 private:
   void process(ContainerJob &Job);
+  /// The variants' register budgets (RegisterBudget.h) for the first
+  /// architecture asked for, from an assembly of the original \p Ptx; none,
+  /// with a warning, if it cannot be assembled.
+  std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>
+  registerBudgets(ContainerJob &Job, const Arch &Target, const std::string &Ptx,
+                  const std::string &Stem);
   /// Assembles \p PtxPath for every architecture and packs the fatbin;
   /// false (with warnings) if nothing could be assembled.
   bool assemble(ContainerJob &Job, const Arch &Target, const fs::path &PtxPath,
@@ -286,6 +293,9 @@ void Build::process(ContainerJob &Job) {
   Opts.SelectKernel = [&](std::string_view K) {
     return !State.count(std::string(K));
   };
+  std::optional<Arch> Target = moduleTarget(M);
+  if (Target)
+    Opts.RegisterBudget = registerBudgets(Job, *Target, Text, Stem);
   TransformResult R = transformModule(M, Opts);
   std::string Image = Stem + ".fatbin";
   for (const KernelResult &K : R.Kernels)
@@ -297,7 +307,6 @@ void Build::process(ContainerJob &Job) {
   if (!AnyVariant)
     return; // nothing for the interposer to load
 
-  std::optional<Arch> Target = moduleTarget(M);
   if (!Target) {
     refuseAll(Job.Records, "ptx-parse-error", Where + ": no .target directive");
     return;
@@ -316,6 +325,33 @@ void Build::process(ContainerJob &Job) {
   }
   std::error_code EC;
   fs::remove(PtxPath, EC);
+}
+
+std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>
+Build::registerBudgets(ContainerJob &Job, const Arch &Target,
+                       const std::string &Ptx, const std::string &Stem) {
+  std::optional<Arch> As = assemblyArch(Target, Archs.front());
+  std::optional<SmLimits> Limits = As ? smLimits(As->Number) : std::nullopt;
+  if (!Limits)
+    return nullptr;
+  fs::path PtxPath = Staging / (Stem + ".original.ptx");
+  RegisterCounts Registers;
+  std::optional<std::string> Err;
+  if (!writeText(PtxPath, Ptx))
+    Err = PtxPath.string() + ": cannot write";
+  else
+    Err = assembledRegisters(PtxPath, As->name(), Options.CudaBin,
+                             Staging / (Stem + ".original.cubin"), Registers);
+  std::error_code EC;
+  fs::remove(PtxPath, EC);
+  if (Err) {
+    Job.Warnings.push_back(Input.filename().string() + " container " +
+                           std::to_string(Job.Container) +
+                           ": variants keep their own register counts: " +
+                           *Err);
+    return nullptr;
+  }
+  return budgetsFor(*Limits, std::move(Registers));
 }
 
 bool Build::assemble(ContainerJob &Job, const Arch &Target,

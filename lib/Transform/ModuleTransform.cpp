@@ -97,6 +97,17 @@ bool refusesAll(const std::vector<Refusal> &Refusals) {
   return false;
 }
 
+/// The variants' .maxnreg: the caller's budget, within the kernel's own.
+std::optional<uint32_t> variantMaxNReg(const TransformOptions &Opts,
+                                       const KernelResult &KR) {
+  if (!Opts.RegisterBudget || KR.Facts.MinNCtaPerSm)
+    return KR.Facts.MaxNReg;
+  std::optional<uint32_t> Budget = Opts.RegisterBudget(KR.Name, KR.Facts);
+  if (!Budget || (KR.Facts.MaxNReg && *KR.Facts.MaxNReg <= *Budget))
+    return KR.Facts.MaxNReg;
+  return Budget;
+}
+
 } // namespace
 
 TransformResult transformModule(Module &M, const TransformOptions &Opts) {
@@ -158,7 +169,9 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
     // Clone, virtualise the block index, wrap, rewrite exits and barriers.
     if (Slice || Ptb) {
       KR.VirtualCallees = Callees.cloneFor(Reachable);
-      VariantRequest Req{K, blockIndexUse(M, CG, K, Reachable), CG, Names};
+      KR.VariantMaxNReg = variantMaxNReg(Opts, KR);
+      VariantRequest Req{K, blockIndexUse(M, CG, K, Reachable), CG, Names,
+                         KR.VariantMaxNReg};
       if (Slice) {
         auto [Index, Added] = buildSliceVariant(M, Req);
         VariantItems.push_back(Item{ItemKind::Function, Index, {}});

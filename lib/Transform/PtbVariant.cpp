@@ -263,7 +263,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
 std::pair<uint32_t, uint32_t> buildPtbVariant(Module &M,
                                               const VariantRequest &R,
                                               const BarrierPlan &Plan) {
-  uint32_t Index = addVariantFunction(M, R.Kernel, VariantKind::Ptb, R.Names);
+  uint32_t Index = addVariantFunction(M, R, VariantKind::Ptb);
   PtbBuilder Builder(M, R, Plan);
   Builder.build(Index);
   return {Index, Builder.registersAdded()};

@@ -79,6 +79,7 @@ std::string reportToJson(const TransformResult &R, std::string_view Input) {
     S += "}, \"registers_added\": {\"slice\": " +
          std::to_string(K.RegistersAdded[0]) +
          ", \"ptb\": " + std::to_string(K.RegistersAdded[1]) + "}";
+    S += ", \"variant_maxnreg\": " + optional(K.VariantMaxNReg);
     S += ", \"virtual_callees\": [";
     for (size_t J = 0; J < K.VirtualCallees.size(); ++J)
       S += (J ? ", " : "") + quote(K.VirtualCallees[J]);

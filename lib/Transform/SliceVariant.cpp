@@ -16,7 +16,7 @@ using namespace ptx;
 
 std::pair<uint32_t, uint32_t> buildSliceVariant(Module &M,
                                                 const VariantRequest &R) {
-  uint32_t Index = addVariantFunction(M, R.Kernel, VariantKind::Slice, R.Names);
+  uint32_t Index = addVariantFunction(M, R, VariantKind::Slice);
   const GeneratedNames &N = R.Names;
   StatementBuilder B(M);
 

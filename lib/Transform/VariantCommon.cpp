@@ -7,9 +7,10 @@ namespace baton::detail {
 
 using namespace ptx;
 
-uint32_t addVariantFunction(Module &M, uint32_t Kernel, VariantKind Kind,
-                            const GeneratedNames &Names) {
-  Function V = M.Functions[Kernel];
+uint32_t addVariantFunction(Module &M, const VariantRequest &R,
+                            VariantKind Kind) {
+  const GeneratedNames &Names = R.Names;
+  Function V = M.Functions[R.Kernel];
   V.Name = M.intern(std::string(M.text(V.Name)) +
                     std::string(variantSuffix(Kind)));
   // The task pointer is the one extra parameter, appended last (the ABI).
@@ -20,6 +21,13 @@ uint32_t addVariantFunction(Module &M, uint32_t Kernel, VariantKind Kind,
   Task.Name = M.intern(Names.symbol("task_param"));
   V.Params.push_back(Task);
   V.HasParamList = true;
+  if (R.MaxNReg) {
+    std::erase_if(V.Directives, [&](const FunctionDirective &D) {
+      return M.text(D.Name) == ".maxnreg";
+    });
+    V.Directives.push_back(FunctionDirective{
+        M.intern(".maxnreg"), {M.intern(std::to_string(*R.MaxNReg))}});
+  }
   V.BodyBegin = V.BodyEnd = 0;
   M.Functions.push_back(std::move(V));
   return static_cast<uint32_t>(M.Functions.size() - 1);

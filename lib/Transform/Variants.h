@@ -16,6 +16,8 @@ struct VariantRequest {
   BlockIndexUse Use;        ///< which block-index registers it reads
   const CallGraph &CG;
   const GeneratedNames &Names;
+  /// The variants' `.maxnreg`, replacing the original's if it has one.
+  std::optional<uint32_t> MaxNReg;
 };
 
 /// The barrier plan of a PTB variant (BarrierPlan.h); a refusal if no id is
@@ -32,10 +34,10 @@ std::pair<uint32_t, uint32_t> buildPtbVariant(ptx::Module &M,
                                               const VariantRequest &R,
                                               const BarrierPlan &Plan);
 
-/// Shared by both: the variant's header (original + task parameter), and the
-/// prologue that loads the task pointer.
-uint32_t addVariantFunction(ptx::Module &M, uint32_t Kernel, VariantKind Kind,
-                            const GeneratedNames &Names);
+/// Shared by both: the variant's header (original + task parameter, and
+/// R.MaxNReg), and the prologue that loads the task pointer.
+uint32_t addVariantFunction(ptx::Module &M, const VariantRequest &R,
+                            VariantKind Kind);
 void emitLoadTask(StatementBuilder &B, const GeneratedNames &Names);
 /// Loads the original grid dimensions that decoding or %nctaid reads need.
 void emitLoadGrid(StatementBuilder &B, const GeneratedNames &Names,

@@ -13,7 +13,7 @@ import dataclasses
 import hashlib
 import json
 import threading
-from typing import Optional, Sequence, Union
+from typing import Mapping, Optional, Sequence, Union
 
 from . import _core
 from ._cache import Cache, content_key
@@ -64,6 +64,7 @@ class KernelReport:
     slice: Optional[str]        # the variant's name, None if refused
     ptb: Optional[str]
     registers_added: dict
+    variant_maxnreg: Optional[int]  # the variants' .maxnreg, if any
     refusals: tuple
     facts: dict
 
@@ -101,8 +102,8 @@ def _parse_report(report_json: str) -> tuple:
             for r in k["refusals"])
         kernels.append(KernelReport(
             k["name"], k["line"], k["selected"], k["variants"]["slice"],
-            k["variants"]["ptb"], dict(k["registers_added"]), refusals,
-            dict(k["facts"])))
+            k["variants"]["ptb"], dict(k["registers_added"]),
+            k["variant_maxnreg"], refusals, dict(k["facts"])))
     return tuple(kernels)
 
 
@@ -118,9 +119,13 @@ def default_cache() -> Cache:
 
 def transform_ptx(ptx: str, *, name: str = "<ptx>", slice: bool = True,
                   ptb: bool = True, kernels: Optional[Sequence[str]] = None,
+                  register_budgets: Optional[Mapping[str, int]] = None,
                   cache: Union[Cache, bool, None] = None) -> TransformResult:
     """Adds `<k>__baton_slice` / `<k>__baton_ptb` to the kernels of a PTX
     module (all of them, or those named in `kernels`), as baton-ptx does.
+    `register_budgets` maps kernel names to the `.maxnreg` of their variants
+    (`_core.register_budget`: the registers that keep the original's
+    occupancy).
 
     `name` is the module's name in the report and the diagnostics. `cache`:
     a Cache, None for the default one, False for none. Raises PtxError
@@ -129,11 +134,12 @@ def transform_ptx(ptx: str, *, name: str = "<ptx>", slice: bool = True,
     if cache is None:
         cache = default_cache()
     selection = sorted(kernels) if kernels is not None else None
+    budgets = dict(sorted((register_budgets or {}).items()))
     key = None
     if cache:
         key = content_key("baton-transform/1", transformer_id(), name,
                           f"slice={int(slice)} ptb={int(ptb)}",
-                          json.dumps(selection), ptx)
+                          json.dumps(selection), json.dumps(budgets), ptx)
         text = cache.get(key, ".ptx")
         meta = cache.get(key, ".json") if text is not None else None
         if meta is not None:
@@ -142,7 +148,8 @@ def transform_ptx(ptx: str, *, name: str = "<ptx>", slice: bool = True,
                                    tuple(m["diagnostics"]), m["report"],
                                    cache_hit=True)
     out, report, diagnostics = _core.transform_ptx(
-        ptx, name, slice, ptb, list(selection) if selection is not None else None)
+        ptx, name, slice, ptb, list(selection) if selection is not None else None,
+        budgets)
     if cache and key:
         # The report first: a reader takes the PTX only with its report.
         cache.put(key, ".json", json.dumps(

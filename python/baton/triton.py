@@ -22,6 +22,11 @@ compile hook ran) is bound to them. Otherwise, the first time the kernel
 would be routed, its PTX goes through the transform (cached on disk by
 content) and Triton's ptxas, with the options Triton used, into a cubin of
 Baton's own (cached too), which the router loads beside Triton's module.
+On this path the variants get a `.maxnreg` that keeps the original's
+occupancy, from the registers the loaded original uses (its block size and
+shared memory are in Triton's metadata); BATON_FIT_REGISTERS=0 turns that
+off. Variants made by the compile hook get none: the original has not been
+assembled when its PTX is transformed.
 This is the usual path under torch.compile: Inductor compiles in worker
 processes where no hook of this process runs, and Triton and Inductor cache
 cubins under keys that know nothing of Baton. Preparation runs on a thread
@@ -95,6 +100,7 @@ class _Kernel:
     refusals: tuple = ()
     reason: str = ""                 # why it is not routed
     features: tuple = ()             # "wgmma", "tma", "global-scratch"
+    maxnreg: Optional[int] = None    # the variants' register budget
     future: Any = None
 
     def stop_routing(self, reason: str) -> bool:
@@ -295,6 +301,15 @@ def _features(ptx: Optional[str], md) -> tuple:
     return tuple(found)
 
 
+def _register_budget(md, registers: int) -> Optional[int]:
+    """The .maxnreg that keeps the variants at the original's occupancy
+    (registers: the original's), unless BATON_FIT_REGISTERS=0."""
+    if os.environ.get("BATON_FIT_REGISTERS") == "0" or not registers:
+        return None
+    return _core.register_budget(md["arch"], registers, md["threads"],
+                                 md["shared"])
+
+
 def _prepare(function: int, kernel: _Kernel, md) -> None:
     """Finds or builds the variants of one kernel and binds them."""
     try:
@@ -316,10 +331,14 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
                              ".ptx, e.g. TRITON_STORE_BINARY_ONLY=1)")
             kernel.state = _NONE
             return
+        budget = _register_budget(md, binding["registers"])
         result = transform_ptx(ptx, name=kernel.name, kernels=[kernel.name],
-                               ptb=md["ptb_allowed"], cache=_STATE.cache)
+                               ptb=md["ptb_allowed"],
+                               register_budgets={kernel.name: budget}
+                               if budget else None, cache=_STATE.cache)
         report = result.kernel(kernel.name)
         kernel.refusals = report.refusals
+        kernel.maxnreg = report.variant_maxnreg
         if not report.variants:
             kernel.reason = "refused: " + "; ".join(
                 str(r) for r in report.refusals)
@@ -441,6 +460,8 @@ class BatonLauncher:
             "ptb_allowed": not max_shared or
             self.shared + _core.PTB_DYNAMIC_SHARED_BYTES <= max_shared,
             "global_scratch": getattr(metadata, "global_scratch_size", 0) or 0,
+            "threads": self.block_x,
+            "shared": self.shared,
         }
         st.launchers.add(self)
 
@@ -682,6 +703,7 @@ def kernels(launched_since: Optional[float] = None) -> list:
                 e["variants"] = k.variants
                 e["features"] = k.features
                 e["source"] = k.source
+                e["maxnreg"] = k.maxnreg
                 e["reason"] = k.reason or e["reason"]
                 e["refusals"] = [str(r) for r in k.refusals]
     for name, (variants, refusals) in st.compiled.items():

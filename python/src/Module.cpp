@@ -18,6 +18,7 @@
 //===----------------------------------------------------------------------===//
 #include "baton/PTX/Parser.h"
 #include "baton/PTX/Printer.h"
+#include "baton/Transform/RegisterBudget.h"
 #include "baton/Transform/Report.h"
 #include "baton/Transform/Transform.h"
 #include "baton/task.h"
@@ -30,6 +31,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -51,9 +53,13 @@ struct TransformOutput {
   std::vector<std::string> Diagnostics;
 };
 
+/// Kernel name -> the .maxnreg of its variants (registerBudget()).
+using Budgets = std::map<std::string, uint32_t, std::less<>>;
+
 TransformOutput transform(std::string Source, const std::string &Name,
                           bool Slice, bool Ptb,
-                          const std::optional<std::vector<std::string>> &Kernels) {
+                          const std::optional<std::vector<std::string>> &Kernels,
+                          const Budgets &RegisterBudgets) {
   auto Parsed = baton::ptx::parseModule(std::move(Source), Name);
   if (Parsed.Error)
     throw PtxError(Parsed.Error->str());
@@ -63,6 +69,13 @@ TransformOutput transform(std::string Source, const std::string &Name,
   if (Kernels)
     Opts.SelectKernel = [&](std::string_view K) {
       return std::find(Kernels->begin(), Kernels->end(), K) != Kernels->end();
+    };
+  if (!RegisterBudgets.empty())
+    Opts.RegisterBudget = [&](std::string_view K, const baton::KernelFacts &)
+        -> std::optional<uint32_t> {
+      auto It = RegisterBudgets.find(K);
+      return It == RegisterBudgets.end() ? std::nullopt
+                                         : std::optional(It->second);
     };
   baton::TransformResult R = baton::transformModule(*Parsed.Mod, Opts);
   TransformOutput Out;
@@ -74,11 +87,13 @@ TransformOutput transform(std::string Source, const std::string &Name,
 }
 
 py::tuple transformPtx(std::string Source, const std::string &Name, bool Slice,
-                       bool Ptb, std::optional<std::vector<std::string>> Kernels) {
+                       bool Ptb, std::optional<std::vector<std::string>> Kernels,
+                       const Budgets &RegisterBudgets) {
   TransformOutput Out;
   {
     py::gil_scoped_release NoGil;
-    Out = transform(std::move(Source), Name, Slice, Ptb, Kernels);
+    Out = transform(std::move(Source), Name, Slice, Ptb, Kernels,
+                    RegisterBudgets);
   }
   return py::make_tuple(std::move(Out.Ptx), std::move(Out.Report),
                         std::move(Out.Diagnostics));
@@ -99,6 +114,7 @@ py::dict bindingDict(const baton::python::KernelBinding &B) {
   D["ptb"] = B.Ptb;
   D["param_sizes"] = B.ParamSizes;
   D["own_module"] = B.OwnModule;
+  D["registers"] = B.Registers;
   return D;
 }
 
@@ -122,7 +138,8 @@ void bindRouter(py::module_ &M) {
       },
       py::arg("function"),
       "Binds a loaded kernel (a CUfunction) to the variants found beside it "
-      "in its module; returns {name, slice, ptb, param_sizes, own_module}.");
+      "in its module; returns {name, slice, ptb, param_sizes, own_module, "
+      "registers} (registers: the original's, per thread).");
   M.def("bind_image", [](uint64_t Function, py::bytes Image,
                          const std::string &Name) {
         std::string_view Bytes = Image;
@@ -250,9 +267,25 @@ PYBIND11_MODULE(_core, M) {
   M.def("transform_ptx", &transformPtx, py::arg("ptx"),
         py::arg("name") = "<ptx>", py::arg("slice") = true,
         py::arg("ptb") = true, py::arg("kernels") = py::none(),
+        py::arg("register_budgets") = Budgets(),
         "Adds Baton variants to the kernels of a PTX module, as baton-ptx "
-        "does. Returns (ptx, report_json, diagnostics); raises PtxError if "
-        "the module does not parse.");
+        "does; register_budgets maps kernel names to the .maxnreg of their "
+        "variants. Returns (ptx, report_json, diagnostics); raises PtxError "
+        "if the module does not parse.");
+  M.def("register_budget",
+        [](uint32_t Sm, uint32_t Registers, std::optional<uint32_t> Threads,
+           uint64_t SharedBytes) -> std::optional<uint32_t> {
+          std::optional<baton::SmLimits> L = baton::smLimits(Sm);
+          if (!L)
+            return std::nullopt;
+          return baton::registerBudget(*L, Registers, {Threads, SharedBytes});
+        },
+        py::arg("sm"), py::arg("registers"), py::arg("threads") = py::none(),
+        py::arg("shared_bytes") = 0,
+        "The most registers per thread with which a variant of a kernel "
+        "using `registers` still fits as many blocks on an SM of sm_<sm> "
+        "(90 for sm_90/sm_90a) as the original; None when no limit is needed "
+        "or the architecture is not known.");
   M.attr("SLICE_SUFFIX") = BATON_SLICE_SUFFIX;
   M.attr("PTB_SUFFIX") = BATON_PTB_SUFFIX;
   M.attr("PTB_DYNAMIC_SHARED_BYTES") = BATON_PTB_DYNAMIC_SHARED_BYTES;

@@ -84,7 +84,8 @@ CUstream clientStream(CUstream S) { return S ? S : CU_STREAM_LEGACY; }
 KernelBinding bindingOf(const Kernel &K, bool Own) {
   auto Sizes = K.paramSizes();
   return {K.name(), K.hasVariant(Mode::Slices), K.hasVariant(Mode::Ptb),
-          std::vector<size_t>(Sizes.begin(), Sizes.end()), Own};
+          std::vector<size_t>(Sizes.begin(), Sizes.end()), Own,
+          K.resources().RegistersPerThread};
 }
 
 /// A ticket older than the lease (1 s by default) stops holding other

@@ -46,6 +46,8 @@ struct KernelBinding {
   std::vector<size_t> ParamSizes;
   /// The variants come from an image the package assembled (bindImage).
   bool OwnModule = false;
+  /// Registers per thread of the original kernel, as ptxas allocated them.
+  uint32_t Registers = 0;
 };
 
 struct RouterStats {

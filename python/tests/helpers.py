@@ -243,6 +243,8 @@ class FakeCore:
         self.PTB_DYNAMIC_SHARED_BYTES = real.PTB_DYNAMIC_SHARED_BYTES
         self.SLICE_SUFFIX, self.PTB_SUFFIX = real.SLICE_SUFFIX, real.PTB_SUFFIX
         self.transform_ptx = real.transform_ptx
+        self.register_budget = real.register_budget
+        self.registers = 26       # the original's, as bind() reports them
         self.variants = variants
         self.in_triton_cubin = in_triton_cubin
         self.submits, self.binds, self.images, self.touches = [], [], [], []
@@ -279,7 +281,7 @@ class FakeCore:
     def _binding(self, name, variants):
         return {"name": name, "slice": "slice" in variants,
                 "ptb": "ptb" in variants, "param_sizes": [],
-                "own_module": False}
+                "own_module": False, "registers": self.registers}
 
     def bind(self, function):
         self.binds.append(function)

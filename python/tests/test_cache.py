@@ -34,7 +34,8 @@ class CacheTest(unittest.TestCase):
         with TempCache() as cache:
             baton.transform_ptx(self.ptx, name="softmax", cache=cache)
             for kwargs in ({"ptb": False}, {"slice": False},
-                           {"kernels": ["softmax_kernel"]}, {"name": "other"}):
+                           {"kernels": ["softmax_kernel"]}, {"name": "other"},
+                           {"register_budgets": {"softmax_kernel": 32}}):
                 with self.subTest(**kwargs):
                     args = {"name": "softmax", **kwargs}
                     self.assertFalse(baton.transform_ptx(

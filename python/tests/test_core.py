@@ -98,6 +98,47 @@ class TritonCorpusTest(unittest.TestCase):
             self.assertEqual(r.returncode, 0, r.stderr)
 
 
+class RegisterBudgetTest(unittest.TestCase):
+    def test_budget_keeps_the_originals_occupancy(self):
+        # vector_add: 26 registers, 128 threads, 16 blocks per SM on sm_90.
+        self.assertEqual(_core.register_budget(90, 26, 128, 0), 32)
+        self.assertEqual(_core.register_budget(90, 36, None), 40)
+        # One block of 200 KiB per SM whatever the registers: no limit.
+        self.assertIsNone(_core.register_budget(90, 168, 128, 200 * 1024))
+        self.assertIsNone(_core.register_budget(42, 26, 128, 0))
+
+    def test_budgets_become_the_variants_maxnreg(self):
+        ptx = (CORPUS / "triton" / "vector_add.ptx").read_text()
+        free = baton.transform_ptx(ptx, cache=NO_CACHE)
+        self.assertNotIn(".maxnreg", free.ptx)
+        self.assertIsNone(free.kernels[0].variant_maxnreg)
+        fit = baton.transform_ptx(
+            ptx, register_budgets={"vector_add_kernel": 32}, cache=NO_CACHE)
+        self.assertEqual(fit.ptx.count(".maxnreg 32"), 2)
+        self.assertEqual(fit.kernels[0].variant_maxnreg, 32)
+        self.assertEqual(fit.report["kernels"][0]["variant_maxnreg"], 32)
+        # The original keeps its header.
+        original = fit.ptx[fit.ptx.index(".entry vector_add_kernel("):]
+        self.assertNotIn(".maxnreg", original[:original.index("{")])
+
+    @unittest.skipUnless(ptxas(), "ptxas not found: registers not checked")
+    def test_ptxas_holds_the_ptb_variant_to_the_budget(self):
+        ptx = (CORPUS / "triton" / "vector_add.ptx").read_text()
+        fit = baton.transform_ptx(
+            ptx, register_budgets={"vector_add_kernel": 32}, cache=NO_CACHE)
+        with tempfile.TemporaryDirectory() as tmp:
+            src = Path(tmp) / "k.ptx"
+            src.write_text(fit.ptx)
+            r = subprocess.run([ptxas(), "-v", "--gpu-name=sm_90a", str(src),
+                                "-o", str(Path(tmp) / "k.cubin")],
+                               capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        used = re.search(r"entry function 'vector_add_kernel__baton_ptb'.*?"
+                         r"Used (\d+) registers", r.stdout + r.stderr, re.S)
+        self.assertIsNotNone(used, r.stderr)
+        self.assertLessEqual(int(used.group(1)), 32)
+
+
 class RefusalTest(unittest.TestCase):
     def test_refused_kernel_keeps_original_and_reports_why(self):
         ptx = (CORPUS / "nvcc" / "refuse_smid.ptx").read_text()

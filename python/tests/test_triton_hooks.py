@@ -212,6 +212,40 @@ class TritonHooksTest(unittest.TestCase):
         self.assertEqual((entry["state"], entry["variants"], entry["scheduled"]),
                          ("ready", ("slice", "ptb"), 1))
 
+    def test_variants_keep_the_originals_occupancy(self):
+        # 26 registers, 128 threads: 16 blocks per SM up to 32 registers.
+        # 36 are allocated as 40 (12 blocks; 48 would fit 10).
+        # BATON_FIT_REGISTERS=0 leaves the variants unlimited.
+        for registers, env, maxnreg in ((26, None, ".maxnreg 32"),
+                                        (36, None, ".maxnreg 40"),
+                                        (26, "0", None)):
+            with self.subTest(registers=registers, env=env):
+                self.core.registers = registers
+                self.assembled.clear()
+                bt._STATE.kernels.clear()
+                old = os.environ.pop("BATON_FIT_REGISTERS", None)
+                if env is not None:
+                    os.environ["BATON_FIT_REGISTERS"] = env
+                try:
+                    launcher = self.load()
+                    bt.set_routing(True)
+                    self.first_launch(launcher)
+                finally:
+                    os.environ.pop("BATON_FIT_REGISTERS", None)
+                    if old is not None:
+                        os.environ["BATON_FIT_REGISTERS"] = old
+                ptx = self.assembled[0][0]
+                header = ptx[ptx.index(".entry vector_add_kernel__baton_ptb("):]
+                header = header[:header.index("{")]
+                (entry,) = bt.kernels()
+                self.assertEqual(entry["maxnreg"],
+                                 int(maxnreg.split()[1]) if maxnreg else None)
+                if maxnreg:
+                    self.assertIn(maxnreg, header)
+                    self.assertEqual(ptx.count(maxnreg), 2)  # slice and PTB
+                else:
+                    self.assertNotIn(".maxnreg", ptx)
+
     def test_variants_from_triton_cubin_need_no_assembly(self):
         self.core.in_triton_cubin = True
         launcher = self.load()

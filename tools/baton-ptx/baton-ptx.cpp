@@ -3,15 +3,23 @@
 // Reads a PTX module, adds <kernel>__baton_slice and <kernel>__baton_ptb for
 // every selected kernel that can safely have them, and writes the module with
 // the originals untouched. Refused kernels are reported as warnings (and in
-// --report) with the reason and location.
+// --report) with the reason and location. With --fit-registers it first
+// assembles the module with ptxas to learn each original's register count,
+// and gives the variants the register budget that keeps the original's
+// occupancy (baton/Transform/RegisterBudget.h).
 //
 //===----------------------------------------------------------------------===//
 #include "baton/PTX/Parser.h"
 #include "baton/PTX/Printer.h"
+#include "baton/SideModule/Builder.h"
+#include "baton/SideModule/Registers.h"
+#include "baton/Transform/RegisterBudget.h"
 #include "baton/Transform/Report.h"
 #include "baton/Transform/Transform.h"
 
 #include <CLI/CLI.hpp>
+
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -82,6 +90,66 @@ bool writeOutput(const std::string &Path, const baton::ptx::Module &M) {
   return Ok;
 }
 
+/// Register counts of the module's functions, assembled for \p Arch; an
+/// error message if ptxas or the temporary files fail.
+std::optional<std::string> registerCounts(const std::string &Source,
+                                          const std::string &Arch,
+                                          const std::filesystem::path &CudaBin,
+                                          baton::RegisterCounts &Out) {
+  namespace fs = std::filesystem;
+  std::error_code EC;
+  std::string Template =
+      (fs::temp_directory_path(EC) / "baton-ptx-XXXXXX").string();
+  if (EC || !::mkdtemp(Template.data()))
+    return "cannot create a temporary directory: " +
+           std::string(std::strerror(errno));
+  fs::path Dir = Template;
+  std::optional<std::string> Err;
+  {
+    std::ofstream Ptx(Dir / "module.ptx", std::ios::binary);
+    Ptx << Source;
+    if (!Ptx)
+      Err = (Dir / "module.ptx").string() + ": cannot write";
+  }
+  if (!Err)
+    Err = baton::side::assembledRegisters(Dir / "module.ptx", Arch, CudaBin,
+                                          Dir / "module.cubin", Out);
+  fs::remove_all(Dir, EC);
+  return Err;
+}
+
+/// 90 of "sm_90a", or nullopt.
+std::optional<uint32_t> smNumber(std::string_view Arch) {
+  if (!Arch.starts_with("sm_"))
+    return std::nullopt;
+  uint32_t N = 0;
+  size_t I = 3;
+  for (; I < Arch.size() && I < 7 && Arch[I] >= '0' && Arch[I] <= '9'; ++I)
+    N = N * 10 + uint32_t(Arch[I] - '0');
+  std::string_view Rest = Arch.substr(I);
+  if (I == 3 || !(Rest.empty() || Rest == "a" || Rest == "f"))
+    return std::nullopt;
+  return N;
+}
+
+/// The architecture to assemble for: \p Arch, or the module's own target
+/// when that is the same GPU with architecture-specific features (sm_90a
+/// PTX does not assemble for sm_90, and uses the same registers there).
+std::string assemblyArch(const baton::ptx::Module &M, const std::string &Arch) {
+  for (const baton::ptx::Item &I : M.Items) {
+    std::string_view Text = M.text(I.Text);
+    if (I.Kind != baton::ptx::ItemKind::Directive || !Text.starts_with(".target"))
+      continue;
+    size_t Begin = Text.find("sm_");
+    if (Begin == std::string_view::npos)
+      return Arch;
+    size_t End = Text.find_first_of(" \t,;\n", Begin);
+    std::string Target(Text.substr(Begin, End - Begin));
+    return smNumber(Target) == smNumber(Arch) ? Target : Arch;
+  }
+  return Arch;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -95,6 +163,7 @@ int main(int argc, char **argv) {
   std::vector<std::string> Variants = {"slice", "ptb"};
   std::vector<std::string> Kernels, Excluded;
   bool ParseOnly = false, FailOnRefusal = false, Quiet = false;
+  std::string FitArch, CudaBin = baton::side::defaultCudaBin().string();
 
   App.add_option("input", Input, "PTX file to read ('-' for standard input)")
       ->required();
@@ -119,6 +188,14 @@ int main(int argc, char **argv) {
   App.add_flag("--fail-on-refusal", FailOnRefusal,
                "Exit with status 3 if a selected kernel misses a requested "
                "variant");
+  App.add_option("--fit-registers", FitArch,
+                 "Assemble the module for the GPU of this architecture "
+                 "(sm_90, sm_80, ...; PTX for sm_90a assembles as such) "
+                 "first, and limit each kernel's variants to the registers "
+                 "that keep the original's occupancy there (.maxnreg)");
+  App.add_option("--cuda-bin", CudaBin,
+                 "Directory with the ptxas that --fit-registers runs")
+      ->capture_default_str();
   App.add_flag("-q,--quiet", Quiet, "Do not print refusal warnings");
   App.footer("Exit status: 0 on success, 1 on unreadable or malformed input, "
              "3 with --fail-on-refusal when a kernel was refused.");
@@ -128,12 +205,33 @@ int main(int argc, char **argv) {
   if (!readInput(Input, Source))
     return 1;
   std::string Name = Input == "-" ? "<stdin>" : Input;
+  std::string Original = FitArch.empty() ? std::string() : Source;
   auto Parsed = baton::ptx::parseModule(std::move(Source), Name);
   if (Parsed.Error) {
     std::cerr << Parsed.Error->str() << "\n";
     return 1;
   }
   baton::ptx::Module &M = *Parsed.Mod;
+  std::optional<baton::SmLimits> Limits;
+  baton::RegisterCounts Registers;
+  if (!FitArch.empty() && !ParseOnly) {
+    std::optional<uint32_t> Sm = smNumber(FitArch);
+    Limits = Sm ? baton::smLimits(*Sm) : std::nullopt;
+    if (!Limits) {
+      std::cerr << "baton-ptx: error: --fit-registers: no occupancy limits "
+                   "known for '"
+                << FitArch << "' (expected sm_70 ... sm_120, e.g. sm_90a)\n";
+      return 1;
+    }
+    // A module ptxas cannot assemble alone (one that needs relocatable
+    // code) still gets its variants, with their own register counts.
+    if (auto Err = registerCounts(Original, assemblyArch(M, FitArch), CudaBin,
+                                  Registers)) {
+      std::cerr << Name << ": warning: --fit-registers: " << *Err
+                << "; the variants keep their own register counts\n";
+      Limits.reset();
+    }
+  }
 
   bool Refused = false;
   if (!ParseOnly) {
@@ -153,6 +251,8 @@ int main(int argc, char **argv) {
           return true;
       return false;
     };
+    if (Limits)
+      Opts.RegisterBudget = baton::budgetsFor(*Limits, std::move(Registers));
     baton::TransformResult R = baton::transformModule(M, Opts);
     if (!Quiet)
       for (const auto &D : R.Diagnostics)

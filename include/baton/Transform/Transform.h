@@ -17,6 +17,7 @@
 #include "baton/Transform/Refusal.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,12 @@ struct TransformOptions {
   bool MakePtb = true;
   /// Which kernels to transform; all when empty.
   std::function<bool(std::string_view)> SelectKernel;
+  /// The `.maxnreg` to give a kernel's variants (registerBudget() in
+  /// RegisterBudget.h), or nullopt for none; none at all when empty. A
+  /// kernel with its own .maxnreg keeps the smaller of the two; one with
+  /// .minnctapersm gets none (ptxas already holds it to that occupancy).
+  std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>
+      RegisterBudget;
 };
 
 struct KernelResult {
@@ -39,6 +46,7 @@ struct KernelResult {
   std::vector<Refusal> Refusals;
   KernelFacts Facts;
   uint32_t RegistersAdded[2] = {0, 0}; ///< by the slice and the PTB variant
+  std::optional<uint32_t> VariantMaxNReg; ///< the variants' .maxnreg, if any
   std::vector<std::string> VirtualCallees; ///< device functions cloned
 };
 

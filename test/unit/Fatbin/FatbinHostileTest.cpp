@@ -41,8 +41,11 @@ std::optional<Error> exercise(std::span<const uint8_t> Bytes) {
       continue;
     }
     std::vector<std::string> Kernels;
-    if (E.isELF())
+    std::vector<FunctionRegisters> Registers;
+    if (E.isELF()) {
       (void)cubinKernels(Payload, "hostile", 0, Kernels);
+      (void)cubinRegisters(Payload, "hostile", 0, Registers);
+    }
   }
   return std::nullopt;
 }

@@ -4,6 +4,8 @@
 #include "baton/Fatbin/Cubin.h"
 #include "baton/Fatbin/Decompress.h"
 
+#include <algorithm>
+
 using namespace baton::fatbin;
 using namespace baton::fatbin::test;
 
@@ -59,6 +61,17 @@ TEST(FatbinReader, SassOnlyKernels) {
   std::vector<std::string> Kernels;
   ASSERT_FALSE(cubinKernels(Cubin, "sass", 0, Kernels));
   EXPECT_EQ(Kernels, (std::vector<std::string>{"_Z5scalePffi", "_Z6addOnePfi"}));
+  // And the registers ptxas gave them.
+  std::vector<FunctionRegisters> Registers;
+  ASSERT_FALSE(cubinRegisters(Cubin, "sass", 0, Registers));
+  std::vector<std::string> Counted;
+  for (const FunctionRegisters &F : Registers) {
+    Counted.push_back(F.Name);
+    EXPECT_GE(F.Registers, 8u) << F.Name;
+    EXPECT_LE(F.Registers, 32u) << F.Name;
+  }
+  std::sort(Counted.begin(), Counted.end());
+  EXPECT_EQ(Counted, Kernels);
 }
 
 TEST(Lz4Block, OverlappingMatch) {
