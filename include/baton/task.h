@@ -50,8 +50,7 @@ typedef struct baton_task {
   /* Linear virtual blocks [begin, end) that this launch covers. */
   uint32_t begin;
   uint32_t end;
-  /* PTB cursor: next virtual block to hand out. Updated with atom.add. */
-  uint32_t next;
+  uint32_t reserved0; /* zero (the cursor's place before ABI version 2) */
   /* Nonzero asks PTB workers to stop before taking another block. Written by
      the host (mapped memory or a stream memory operation), read volatile. */
   uint32_t preempt;
@@ -64,6 +63,14 @@ typedef struct baton_task {
      (0 and 1 both mean one), at most BATON_MAX_CLAIM_CHUNK. */
   uint32_t claim_chunk;
   uint32_t reserved[5]; /* zero; room for later statistics */
+  /* Unused: keeps `next` on a 128-byte cache line of its own. Every claim
+     is an atomic on `next`, and every claim first reads `preempt`; on one
+     line the two serialise in the L2, and the read waits behind the other
+     workers' atomics (docs/abi.md). */
+  uint32_t line_pad[16];
+  /* PTB cursor: next virtual block to hand out. Updated with atom.add. */
+  uint32_t next;
+  uint32_t next_pad[15]; /* unused */
 } baton_task;
 
 /* Offsets used by the code generators. Kept as plain constants so that the
@@ -73,14 +80,18 @@ typedef struct baton_task {
 #define BATON_TASK_OFFSET_GRID_Z 8
 #define BATON_TASK_OFFSET_BEGIN 12
 #define BATON_TASK_OFFSET_END 16
-#define BATON_TASK_OFFSET_NEXT 20
+#define BATON_TASK_OFFSET_NEXT 128
 #define BATON_TASK_OFFSET_PREEMPT 24
 #define BATON_TASK_OFFSET_WORKERS_EXITED 28
 #define BATON_TASK_OFFSET_WORKERS_PREEMPTED 32
 #define BATON_TASK_OFFSET_FLAGS 36
 #define BATON_TASK_OFFSET_CLAIM_CHUNK 40
-#define BATON_TASK_SIZE 64
-#define BATON_TASK_ALIGN 8
+#define BATON_TASK_SIZE 192
+/* A task must start on a 128-byte boundary, for `next` to have its line. */
+#define BATON_TASK_ALIGN 128
+/* Changes whenever a field moves: code built for one version misreads a
+   task of another (side modules record it). */
+#define BATON_TASK_ABI_VERSION 2
 
 /* flags: a PTB worker claims its next virtual block when it starts a block
    instead of when it finishes one. The claim's latency is hidden behind the

@@ -125,6 +125,26 @@ std::array<Value *, 3> emitDecode(IRBuilderBase &B, const BlockIndexUse &Use,
                                   Value *V, const std::array<Value *, 3> &Grid,
                                   const Twine &Prefix) {
   std::array<Value *, 3> Out = {};
+  if (Use.CtaId[0] && !Use.CtaId[1] && !Use.CtaId[2]) {
+    // Only x: in a 1-D grid v < grid_x always, and the division is skipped
+    // (a branch: a select would compute the urem anyway).
+    BasicBlock *From = B.GetInsertBlock();
+    LLVMContext &Ctx = From->getContext();
+    BasicBlock *Rem = BasicBlock::Create(Ctx, Prefix + ".rem",
+                                         From->getParent(), From->getNextNode());
+    BasicBlock *Done = BasicBlock::Create(Ctx, Prefix + ".decoded",
+                                          From->getParent(), Rem->getNextNode());
+    B.CreateCondBr(B.CreateICmpULT(V, Grid[0], Prefix + ".row"), Done, Rem);
+    B.SetInsertPoint(Rem);
+    Value *Wrapped = B.CreateURem(V, Grid[0], Prefix + ".wrapped");
+    B.CreateBr(Done);
+    B.SetInsertPoint(Done);
+    PHINode *X = B.CreatePHI(V->getType(), 2, Prefix + ".x");
+    X->addIncoming(V, From);
+    X->addIncoming(Wrapped, Rem);
+    Out[0] = X;
+    return Out;
+  }
   if (Use.CtaId[0])
     Out[0] = B.CreateURem(V, Grid[0], Prefix + ".x");
   if (!Use.CtaId[1] && !Use.CtaId[2])

@@ -50,7 +50,8 @@ std::array<llvm::Value *, 3> emitLoadGrid(llvm::IRBuilderBase &B,
                                           llvm::Value *Task,
                                           const BlockIndexUse &Use);
 /// Decodes linear virtual block V into the coordinates Use needs (x fastest,
-/// then y, then z); null for the others.
+/// then y, then z); null for the others. May end B's block with a branch:
+/// code after it goes where B then points.
 std::array<llvm::Value *, 3> emitDecode(llvm::IRBuilderBase &B,
                                         const BlockIndexUse &Use,
                                         llvm::Value *V,

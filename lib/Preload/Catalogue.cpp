@@ -6,6 +6,7 @@
 #include "baton/Fatbin/Elf.h"
 #include "baton/Fatbin/Scan.h"
 #include "baton/SideModule/Cache.h"
+#include "baton/task.h"
 
 #include <fcntl.h>
 #include <link.h>
@@ -95,6 +96,14 @@ void Catalogue::add(const fs::path &Dir, const std::string &Origin) {
   std::optional<side::Index> I = side::readIndex(Dir, Error);
   if (!I) {
     report("side module ignored: " + Error);
+    return;
+  }
+  if (unsigned Abi = side::taskAbiVersion(I->BatonVersion);
+      Abi != BATON_TASK_ABI_VERSION) {
+    report("side module " + Dir.string() + " ignored: its variants use task "
+           "ABI " + std::to_string(Abi) + ", this runtime " +
+           std::to_string(BATON_TASK_ABI_VERSION) +
+           " (rebuild it: baton-recompile --force)");
     return;
   }
   unsigned WithVariants = 0;

@@ -8,11 +8,12 @@
 
 using namespace baton::detail;
 
-// One slot: the task, then the done word, padded so slots never share a
-// 128-byte line (a PTB cursor is hammered by atomics; its neighbours'
-// cursors should not be). The host slab has the same layout: the mirror,
+// One slot: the task, then the done word. The task's cursor has a 128-byte
+// line of its own (task.h); slots are a multiple of 128 bytes apart, so no
+// line holds two cursors. The host slab has the same layout: the mirror,
 // then the run report where the device slab has the done word.
-static constexpr size_t SlotBytes = 128;
+static constexpr size_t SlotBytes = 256;
+static_assert(SlotBytes % BATON_TASK_ALIGN == 0);
 static constexpr size_t SlotsPerSlab = 256;
 static_assert(BATON_TASK_SIZE + sizeof(uint32_t) <= SlotBytes);
 static_assert(BATON_TASK_SIZE + sizeof(RunReport) <= SlotBytes);

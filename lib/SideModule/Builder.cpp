@@ -460,8 +460,6 @@ std::vector<KernelRecord> uniqueByName(std::vector<KernelRecord> Records) {
 
 } // namespace
 
-const char *baton::side::batonVersion() { return BATON_VERSION; }
-
 fs::path baton::side::defaultCudaBin() {
   for (const char *Var : {"CUDA_PATH", "CUDA_HOME"})
     if (const char *Dir = std::getenv(Var); Dir && *Dir)

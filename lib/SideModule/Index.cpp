@@ -1,6 +1,8 @@
 //===- Index.cpp - Reading and writing side-module indexes ----------------===//
 #include "baton/SideModule/Index.h"
 
+#include "baton/task.h"
+
 #include <charconv>
 #include <span>
 
@@ -86,6 +88,24 @@ std::optional<std::string> parseKernel(std::span<const std::string_view> F,
 }
 
 } // namespace
+
+#define BATON_STRINGIFY_(X) #X
+#define BATON_STRINGIFY(X) BATON_STRINGIFY_(X)
+
+const char *baton::side::batonVersion() {
+  return BATON_VERSION "+task-abi." BATON_STRINGIFY(BATON_TASK_ABI_VERSION);
+}
+
+unsigned baton::side::taskAbiVersion(std::string_view BatonVersion) {
+  constexpr std::string_view Tag = "+task-abi.";
+  size_t At = BatonVersion.find(Tag);
+  if (At == std::string_view::npos)
+    return 1;
+  std::string_view Digits = BatonVersion.substr(At + Tag.size());
+  unsigned N = 0;
+  auto [End, Err] = std::from_chars(Digits.data(), Digits.data() + Digits.size(), N);
+  return Err == std::errc() ? N : 0;
+}
 
 const KernelRecord *Index::find(std::string_view Name) const {
   for (const KernelRecord &K : Kernels)

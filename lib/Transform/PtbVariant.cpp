@@ -106,7 +106,7 @@ void PtbBuilder::declare() {
   std::vector<std::string> Preds = {
       N.reg("leader"),  N.reg("stop"),    N.reg("preempted"), N.reg("all"),
       N.reg("false"),   N.reg("ignored"), N.reg("early"),     N.reg("late"),
-      N.reg("held")};
+      N.reg("held"),    N.reg("row")};
   B.decl(".reg", {".b64"}, std::vector<std::string>{N.reg("task")});
   B.decl(".reg", {".b32"}, Regs32);
   B.decl(".reg", {".pred"}, Preds);
@@ -141,7 +141,7 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   B.label(Held);
   B.inst("mov.u32", {Cur, NV});
   std::array<std::string, 3> Coords = {N.reg("nx"), N.reg("ny"), N.reg("nz")};
-  emitDecode(B, N, R.Use, N.reg("nv"), Coords);
+  emitDecode(B, N, R.Use, N.reg("nv"), Coords, Site);
   std::vector<Operand> Elements = {NV};
   for (size_t I = 0; I < 3; ++I)
     Elements.push_back(R.Use.CtaId[I] ? B.sym(Coords[I]) : NV);

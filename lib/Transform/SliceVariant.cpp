@@ -27,7 +27,7 @@ std::pair<uint32_t, uint32_t> buildSliceVariant(Module &M,
   }
   B.decl(".reg", {".b64"}, std::vector<std::string>{N.reg("task")});
   B.decl(".reg", {".b32"}, Regs32);
-  B.decl(".reg", {".pred"}, std::vector<std::string>{N.reg("out")});
+  B.decl(".reg", {".pred"}, std::vector<std::string>{N.reg("out"), N.reg("row")});
 
   emitLoadTask(B, N);
   auto Task = B.sym(N.reg("task"));
@@ -40,13 +40,13 @@ std::pair<uint32_t, uint32_t> buildSliceVariant(Module &M,
   B.inst("setp.ge.u32", {Out, V, End});
   B.guarded(N.reg("out"), false, "ret", {});
   emitLoadGrid(B, N, R.Use);
-  emitDecode(B, N, R.Use, N.reg("v"), N.CtaId);
+  emitDecode(B, N, R.Use, N.reg("v"), N.CtaId, "slice");
 
   rewriteBody(B, M.Functions[R.Kernel], R.CG, N, nullptr);
   auto [Begin, End2] = B.commit();
   M.Functions[Index].BodyBegin = Begin;
   M.Functions[Index].BodyEnd = End2;
-  return {Index, static_cast<uint32_t>(Regs32.size() + 2)};
+  return {Index, static_cast<uint32_t>(Regs32.size() + 3)};
 }
 
 } // namespace baton::detail

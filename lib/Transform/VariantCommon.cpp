@@ -57,8 +57,20 @@ void emitLoadGrid(StatementBuilder &B, const GeneratedNames &Names,
 
 void emitDecode(StatementBuilder &B, const GeneratedNames &Names,
                 const BlockIndexUse &Use, const std::string &V,
-                const std::array<std::string, 3> &Out) {
+                const std::array<std::string, 3> &Out, std::string_view Site) {
   auto GridX = B.sym(Names.NCtaId[0]), GridY = B.sym(Names.NCtaId[1]);
+  if (Use.CtaId[0] && !Use.CtaId[1] && !Use.CtaId[2]) {
+    // Only x: in a 1-D grid v < grid_x always, and the division (a score of
+    // instructions on the leader's path, with every warp waiting at the
+    // barrier behind it) is skipped.
+    std::string Done = Names.label(std::string("decoded_") + std::string(Site));
+    B.inst("mov.u32", {B.sym(Out[0]), B.sym(V)});
+    B.inst("setp.lt.u32", {B.sym(Names.reg("row")), B.sym(V), GridX});
+    B.guarded(Names.reg("row"), false, "bra", {B.sym(Done)});
+    B.inst("rem.u32", {B.sym(Out[0]), B.sym(V), GridX});
+    B.label(Done);
+    return;
+  }
   if (Use.CtaId[0])
     B.inst("rem.u32", {B.sym(Out[0]), B.sym(V), GridX});
   if (!Use.CtaId[1] && !Use.CtaId[2])

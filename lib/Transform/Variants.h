@@ -43,10 +43,11 @@ void emitLoadTask(StatementBuilder &B, const GeneratedNames &Names);
 void emitLoadGrid(StatementBuilder &B, const GeneratedNames &Names,
                   const BlockIndexUse &Use);
 /// Decodes linear virtual block V into the coordinate registers Out (x, y, z)
-/// for the components Use needs: x fastest, then y, then z.
+/// for the components Use needs: x fastest, then y, then z. Uses the
+/// predicate register `row`, and a label named after \p Site.
 void emitDecode(StatementBuilder &B, const GeneratedNames &Names,
                 const BlockIndexUse &Use, const std::string &V,
-                const std::array<std::string, 3> &Out);
+                const std::array<std::string, 3> &Out, std::string_view Site);
 
 } // namespace baton::detail
 

@@ -1,5 +1,5 @@
 // clang -fpass-plugin on a CUDA file: the device module gets the variants
-// (ABI signature: original parameters + .u64 .ptr .global .align 8), refused
+// (ABI signature: original parameters + .u64 .ptr .global .align 128), refused
 // kernels get a warning at their source line, and ptxas accepts the result.
 // REQUIRES: baton-plugin
 // RUN: %clang-cuda --cuda-device-only -S -O3 -g -fpass-plugin=%baton-plugin %s -o %t.ptx 2>&1 | FileCheck %s --check-prefix=WARN
@@ -31,10 +31,10 @@ __global__ void on_sm(int *out) {
 // CHECK-NEXT: .param .f32 _Z5saxpyifPKfPf__baton_slice_param_1,
 // CHECK-NEXT: .param .u64 .ptr .align 1 _Z5saxpyifPKfPf__baton_slice_param_2,
 // CHECK-NEXT: .param .u64 .ptr .align 1 _Z5saxpyifPKfPf__baton_slice_param_3,
-// CHECK-NEXT: .param .u64 .ptr .global .align 8 _Z5saxpyifPKfPf__baton_slice_param_4
+// CHECK-NEXT: .param .u64 .ptr .global .align 128 _Z5saxpyifPKfPf__baton_slice_param_4
 // CHECK-NEXT: )
 // CHECK-LABEL: .entry _Z5saxpyifPKfPf__baton_ptb(
-// CHECK: .param .u64 .ptr .global .align 8 _Z5saxpyifPKfPf__baton_ptb_param_4
+// CHECK: .param .u64 .ptr .global .align 128 _Z5saxpyifPKfPf__baton_ptb_param_4
 // CHECK: atom.global.add.u32
 // CHECK-LABEL: .entry _Z5votesPii__baton_slice(
 // CHECK-NOT: .entry _Z5votesPii__baton_ptb(

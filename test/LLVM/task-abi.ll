@@ -1,5 +1,5 @@
 ; The task ABI: one extra parameter, appended last, a pointer to baton_task
-; in global memory (addrspace(1), align BATON_TASK_ALIGN = 8); fields at the
+; in global memory (addrspace(1), align BATON_TASK_ALIGN = 128); fields at the
 ; BATON_TASK_OFFSET_* offsets; launch bounds and the kernel calling
 ; convention copied from the original.
 ; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
@@ -20,15 +20,15 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 
 ; CHECK-LABEL: define ptx_kernel void @abi(ptr %p, i32 %n, float %f) #0 {
-; CHECK-LABEL: define ptx_kernel void @abi__baton_slice(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 8 %baton.task) #0 {
+; CHECK-LABEL: define ptx_kernel void @abi__baton_slice(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 128 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 12
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
-; CHECK-LABEL: define ptx_kernel void @abi__baton_ptb(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 8 %baton.task) #0 {
+; CHECK-LABEL: define ptx_kernel void @abi__baton_ptb(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 128 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 36
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 40
 ; CHECK: %baton.chunk = call i32 @llvm.umax.i32(i32 %baton.claim.chunk, i32 1)
-; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 20
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK-NEXT: %baton.cursor = load i32
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
 ; CHECK: baton.fetch.first:
@@ -37,8 +37,16 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 24
 ; CHECK: load volatile i32
 ; CHECK: baton.take:
-; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 20
+; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK: atomicrmw add ptr addrspace(1) %{{.*}}, i32 %baton.size monotonic
+; Only x is read: in a 1-D grid it is the block itself, no urem.
+; CHECK: baton.publish:
+; CHECK: %baton.n.row = icmp ult i32 %baton.nv, %baton.nctaid.x
+; CHECK-NEXT: br i1 %baton.n.row, label %baton.n.decoded, label %baton.n.rem
+; CHECK: baton.n.rem:
+; CHECK-NEXT: urem i32 %baton.nv, %baton.nctaid.x
+; CHECK: baton.n.decoded:
+; CHECK-NEXT: %baton.n.x = phi i32 [ %baton.nv, %baton.publish ], [ %baton.n.wrapped, %baton.n.rem ]
 ; CHECK: baton.stats:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 28
 ; CHECK: baton.stats.preempted:
@@ -48,9 +56,9 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; PTX: .extern .shared .align 16 .b8 baton_dynamic_smem[];
 ; PTX-LABEL: .entry abi__baton_slice(
 ; PTX: .param .f32 abi__baton_slice_param_2,
-; PTX-NEXT: .param .u64 .ptr .global .align 8 abi__baton_slice_param_3
+; PTX-NEXT: .param .u64 .ptr .global .align 128 abi__baton_slice_param_3
 ; PTX-NEXT: )
 ; PTX-NEXT: .maxntid 128
 ; PTX-NEXT: .minnctapersm 2
 ; PTX-LABEL: .entry abi__baton_ptb(
-; PTX: .param .u64 .ptr .global .align 8 abi__baton_ptb_param_3
+; PTX: .param .u64 .ptr .global .align 128 abi__baton_ptb_param_3

@@ -70,9 +70,6 @@ std::optional<std::string> buildSideModule(const std::filesystem::path &Input,
 /// else $CUDA_HOME/bin, else /usr/local/cuda/bin.
 std::filesystem::path defaultCudaBin();
 
-/// The version written to, and required of, the indexes this Baton builds.
-const char *batonVersion();
-
 } // namespace baton::side
 
 #endif // BATON_SIDEMODULE_BUILDER_H

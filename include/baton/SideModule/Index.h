@@ -75,6 +75,15 @@ std::string writeIndex(const Index &I);
 /// Parses an index; on failure returns "line N: what is wrong".
 std::optional<std::string> parseIndex(std::string_view Text, Index &Out);
 
+/// The version written to, and required of, the indexes this Baton builds:
+/// the project's version and the task ABI's (BATON_TASK_ABI_VERSION), since
+/// variants built for another layout of baton_task would misread it.
+const char *batonVersion();
+
+/// The task ABI an index's variants were built for, read off its `baton`
+/// line (batonVersion()): 1 for indexes written before it was recorded.
+unsigned taskAbiVersion(std::string_view BatonVersion);
+
 } // namespace baton::side
 
 #endif // BATON_SIDEMODULE_INDEX_H

@@ -2,6 +2,7 @@
 #include "baton/SideModule/Cache.h"
 #include "baton/SideModule/Index.h"
 #include "baton/SideModule/Sha256.h"
+#include "baton/task.h"
 
 #include <gtest/gtest.h>
 
@@ -179,4 +180,13 @@ TEST(SideModuleCache, ReadIndexReportsWhatIsWrong) {
   ASSERT_TRUE(I);
   EXPECT_EQ(I->Kernels.size(), 4u);
   fs::remove_all(Dir);
+}
+
+TEST(SideModuleIndex, RecordsTheTaskAbiItsVariantsUse) {
+  EXPECT_EQ(taskAbiVersion(batonVersion()), unsigned(BATON_TASK_ABI_VERSION));
+  EXPECT_EQ(taskAbiVersion("0.1.0+task-abi.7"), 7u);
+  // Indexes from before the ABI was recorded: version 1.
+  EXPECT_EQ(taskAbiVersion("0.1.0"), 1u);
+  EXPECT_EQ(taskAbiVersion(""), 1u);
+  EXPECT_EQ(taskAbiVersion("0.1.0+task-abi.x"), 0u);
 }
