@@ -14,6 +14,15 @@ constexpr uint8_t STO_CUDA_ENTRY = 0x10;
 /// .nv.info record formats and the one attribute read here.
 constexpr uint8_t EIFMT_SVAL = 4;
 constexpr uint8_t EIATTR_REGCOUNT = 0x2f;
+
+std::optional<Error> readCubin(std::span<const uint8_t> Cubin,
+                               const std::string &File, uint64_t Base,
+                               std::vector<ElfSection> &Sections,
+                               std::vector<ElfSymbol> &Symbols) {
+  if (auto Err = readElfSections(Cubin, File, Base, Sections))
+    return Err;
+  return readElfSymbols(Cubin, Sections, File, Base, Symbols);
+}
 } // namespace
 
 std::optional<Error> baton::fatbin::cubinKernels(std::span<const uint8_t> Cubin,
@@ -21,10 +30,8 @@ std::optional<Error> baton::fatbin::cubinKernels(std::span<const uint8_t> Cubin,
                                                  uint64_t Base,
                                                  std::vector<std::string> &Out) {
   std::vector<ElfSection> Sections;
-  if (auto Err = readElfSections(Cubin, File, Base, Sections))
-    return Err;
   std::vector<ElfSymbol> Symbols;
-  if (auto Err = readElfSymbols(Cubin, Sections, File, Base, Symbols))
+  if (auto Err = readCubin(Cubin, File, Base, Sections, Symbols))
     return Err;
   for (const ElfSymbol &S : Symbols)
     if ((S.Info & 0xf) == STT_FUNC && (S.Other & STO_CUDA_ENTRY) &&
@@ -38,10 +45,8 @@ baton::fatbin::cubinRegisters(std::span<const uint8_t> Cubin,
                               const std::string &File, uint64_t Base,
                               std::vector<FunctionRegisters> &Out) {
   std::vector<ElfSection> Sections;
-  if (auto Err = readElfSections(Cubin, File, Base, Sections))
-    return Err;
   std::vector<ElfSymbol> Symbols;
-  if (auto Err = readElfSymbols(Cubin, Sections, File, Base, Symbols))
+  if (auto Err = readCubin(Cubin, File, Base, Sections, Symbols))
     return Err;
   for (const ElfSection &S : Sections) {
     if (S.Name != ".nv.info")
