@@ -17,6 +17,7 @@
 #include "baton/Fatbin/Scan.h"
 #include "baton/PTX/Parser.h"
 #include "baton/PTX/Printer.h"
+#include "baton/SideModule/Arch.h"
 #include "baton/SideModule/Cache.h"
 #include "baton/SideModule/Registers.h"
 #include "baton/Transform/Transform.h"
@@ -37,55 +38,6 @@ using namespace baton::side;
 namespace fs = std::filesystem;
 
 namespace {
-
-/// sm_90 is {90, ""}; sm_90a is {90, "a"}.
-struct Arch {
-  unsigned Number = 0;
-  std::string Suffix;
-  std::string name() const { return "sm_" + std::to_string(Number) + Suffix; }
-};
-
-std::optional<Arch> parseArch(std::string_view S) {
-  if (!S.starts_with("sm_") && !S.starts_with("compute_"))
-    return std::nullopt;
-  S.remove_prefix(S.find('_') + 1);
-  Arch A;
-  size_t Digits = 0;
-  while (Digits < S.size() && S[Digits] >= '0' && S[Digits] <= '9')
-    A.Number = A.Number * 10 + unsigned(S[Digits++] - '0');
-  A.Suffix = std::string(S.substr(Digits));
-  if (Digits == 0 || Digits > 4 || (A.Suffix != "" && A.Suffix != "a" &&
-                                    A.Suffix != "f"))
-    return std::nullopt;
-  return A;
-}
-
-/// What ptxas is asked to build for \p Wanted from PTX of target \p Ptx, or
-/// nothing if that PTX cannot run there: PTX of a newer architecture, or
-/// PTX specific to another one (sm_90a code only runs on sm_90).
-std::optional<Arch> assemblyArch(const Arch &Ptx, const Arch &Wanted) {
-  if (!Ptx.Suffix.empty())
-    return Ptx.Number == Wanted.Number ? std::optional(Ptx) : std::nullopt;
-  return Ptx.Number <= Wanted.Number ? std::optional(Wanted) : std::nullopt;
-}
-
-/// The module's `.target` architecture, e.g. sm_90 of ".target sm_90".
-std::optional<Arch> moduleTarget(const ptx::Module &M) {
-  for (const ptx::Item &I : M.Items) {
-    if (I.Kind != ptx::ItemKind::Directive)
-      continue;
-    std::string_view Text = M.text(I.Text);
-    if (!Text.starts_with(".target"))
-      continue;
-    Text.remove_prefix(7);
-    size_t Begin = Text.find_first_not_of(" \t");
-    size_t End = Text.find_first_of(" \t,;\n", Begin);
-    if (Begin == std::string_view::npos)
-      return std::nullopt;
-    return parseArch(Text.substr(Begin, End - Begin));
-  }
-  return std::nullopt;
-}
 
 /// Kernel names of PTX that does not parse, read off its `.entry` lines,
 /// so that they can still be reported one by one.
@@ -185,9 +137,9 @@ private:
   /// The variants' register budgets (RegisterBudget.h) for the first
   /// architecture asked for, from an assembly of the original \p Ptx; none,
   /// with a warning, if it cannot be assembled.
-  std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>
-  registerBudgets(ContainerJob &Job, const Arch &Target, const std::string &Ptx,
-                  const std::string &Stem);
+  RegisterBudgetFn registerBudgets(ContainerJob &Job, const Arch &Target,
+                                   const std::string &Ptx,
+                                   const std::string &Stem);
   /// Assembles \p PtxPath for every architecture and packs the fatbin;
   /// false (with warnings) if nothing could be assembled.
   bool assemble(ContainerJob &Job, const Arch &Target, const fs::path &PtxPath,
@@ -327,31 +279,21 @@ void Build::process(ContainerJob &Job) {
   fs::remove(PtxPath, EC);
 }
 
-std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>
-Build::registerBudgets(ContainerJob &Job, const Arch &Target,
-                       const std::string &Ptx, const std::string &Stem) {
+RegisterBudgetFn Build::registerBudgets(ContainerJob &Job, const Arch &Target,
+                                        const std::string &Ptx,
+                                        const std::string &Stem) {
   std::optional<Arch> As = assemblyArch(Target, Archs.front());
   std::optional<SmLimits> Limits = As ? smLimits(As->Number) : std::nullopt;
+  RegisterBudgetFn Budgets;
   if (!Limits)
-    return nullptr;
-  fs::path PtxPath = Staging / (Stem + ".original.ptx");
-  RegisterCounts Registers;
-  std::optional<std::string> Err;
-  if (!writeText(PtxPath, Ptx))
-    Err = PtxPath.string() + ": cannot write";
-  else
-    Err = assembledRegisters(PtxPath, As->name(), Options.CudaBin,
-                             Staging / (Stem + ".original.cubin"), Registers);
-  std::error_code EC;
-  fs::remove(PtxPath, EC);
-  if (Err) {
+    return Budgets;
+  if (auto Err = fitRegisters(Ptx, *As, *Limits, Options.CudaBin,
+                              Staging / (Stem + ".original"), Budgets))
     Job.Warnings.push_back(Input.filename().string() + " container " +
                            std::to_string(Job.Container) +
                            ": variants keep their own register counts: " +
                            *Err);
-    return nullptr;
-  }
-  return budgetsFor(*Limits, std::move(Registers));
+  return Budgets;
 }
 
 bool Build::assemble(ContainerJob &Job, const Arch &Target,

@@ -100,8 +100,7 @@ BlockShape declaredShape(const KernelFacts &F) {
   return Shape;
 }
 
-std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>
-budgetsFor(const SmLimits &L, RegisterCounts Counts) {
+RegisterBudgetFn budgetsFor(const SmLimits &L, RegisterCounts Counts) {
   return [L, Counts = std::move(Counts)](
              std::string_view Kernel,
              const KernelFacts &F) -> std::optional<uint32_t> {

@@ -13,7 +13,6 @@
 #include "baton/PTX/Printer.h"
 #include "baton/SideModule/Builder.h"
 #include "baton/SideModule/Registers.h"
-#include "baton/Transform/RegisterBudget.h"
 #include "baton/Transform/Report.h"
 #include "baton/Transform/Transform.h"
 
@@ -90,13 +89,22 @@ bool writeOutput(const std::string &Path, const baton::ptx::Module &M) {
   return Ok;
 }
 
-/// Register counts of the module's functions, assembled for \p Arch; an
-/// error message if ptxas or the temporary files fail.
-std::optional<std::string> registerCounts(const std::string &Source,
-                                          const std::string &Arch,
-                                          const std::filesystem::path &CudaBin,
-                                          baton::RegisterCounts &Out) {
+/// The variants' register budgets for module \p M (of text \p Source) on
+/// GPUs of \p Wanted, from an assembly in a temporary directory; an error
+/// message if the PTX cannot run there or the assembly fails.
+std::optional<std::string> fitRegisters(const std::string &Source,
+                                        const baton::ptx::Module &M,
+                                        const baton::side::Arch &Wanted,
+                                        const baton::SmLimits &Limits,
+                                        const std::filesystem::path &CudaBin,
+                                        baton::RegisterBudgetFn &Out) {
   namespace fs = std::filesystem;
+  std::optional<baton::side::Arch> Target = baton::side::moduleTarget(M);
+  std::optional<baton::side::Arch> As =
+      Target ? baton::side::assemblyArch(*Target, Wanted) : Wanted;
+  if (!As)
+    return "its PTX targets " + Target->name() + ", which cannot run on " +
+           Wanted.name();
   std::error_code EC;
   std::string Template =
       (fs::temp_directory_path(EC) / "baton-ptx-XXXXXX").string();
@@ -104,50 +112,10 @@ std::optional<std::string> registerCounts(const std::string &Source,
     return "cannot create a temporary directory: " +
            std::string(std::strerror(errno));
   fs::path Dir = Template;
-  std::optional<std::string> Err;
-  {
-    std::ofstream Ptx(Dir / "module.ptx", std::ios::binary);
-    Ptx << Source;
-    if (!Ptx)
-      Err = (Dir / "module.ptx").string() + ": cannot write";
-  }
-  if (!Err)
-    Err = baton::side::assembledRegisters(Dir / "module.ptx", Arch, CudaBin,
-                                          Dir / "module.cubin", Out);
+  std::optional<std::string> Err = baton::side::fitRegisters(
+      Source, *As, Limits, CudaBin, Dir / "module", Out);
   fs::remove_all(Dir, EC);
   return Err;
-}
-
-/// 90 of "sm_90a", or nullopt.
-std::optional<uint32_t> smNumber(std::string_view Arch) {
-  if (!Arch.starts_with("sm_"))
-    return std::nullopt;
-  uint32_t N = 0;
-  size_t I = 3;
-  for (; I < Arch.size() && I < 7 && Arch[I] >= '0' && Arch[I] <= '9'; ++I)
-    N = N * 10 + uint32_t(Arch[I] - '0');
-  std::string_view Rest = Arch.substr(I);
-  if (I == 3 || !(Rest.empty() || Rest == "a" || Rest == "f"))
-    return std::nullopt;
-  return N;
-}
-
-/// The architecture to assemble for: \p Arch, or the module's own target
-/// when that is the same GPU with architecture-specific features (sm_90a
-/// PTX does not assemble for sm_90, and uses the same registers there).
-std::string assemblyArch(const baton::ptx::Module &M, const std::string &Arch) {
-  for (const baton::ptx::Item &I : M.Items) {
-    std::string_view Text = M.text(I.Text);
-    if (I.Kind != baton::ptx::ItemKind::Directive || !Text.starts_with(".target"))
-      continue;
-    size_t Begin = Text.find("sm_");
-    if (Begin == std::string_view::npos)
-      return Arch;
-    size_t End = Text.find_first_of(" \t,;\n", Begin);
-    std::string Target(Text.substr(Begin, End - Begin));
-    return smNumber(Target) == smNumber(Arch) ? Target : Arch;
-  }
-  return Arch;
 }
 
 } // namespace
@@ -212,11 +180,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   baton::ptx::Module &M = *Parsed.Mod;
-  std::optional<baton::SmLimits> Limits;
-  baton::RegisterCounts Registers;
+  baton::RegisterBudgetFn Budgets;
   if (!FitArch.empty() && !ParseOnly) {
-    std::optional<uint32_t> Sm = smNumber(FitArch);
-    Limits = Sm ? baton::smLimits(*Sm) : std::nullopt;
+    std::optional<baton::side::Arch> Wanted =
+        FitArch.starts_with("sm_") ? baton::side::parseArch(FitArch)
+                                   : std::nullopt;
+    std::optional<baton::SmLimits> Limits =
+        Wanted ? baton::smLimits(Wanted->Number) : std::nullopt;
     if (!Limits) {
       std::cerr << "baton-ptx: error: --fit-registers: no occupancy limits "
                    "known for '"
@@ -225,12 +195,9 @@ int main(int argc, char **argv) {
     }
     // A module ptxas cannot assemble alone (one that needs relocatable
     // code) still gets its variants, with their own register counts.
-    if (auto Err = registerCounts(Original, assemblyArch(M, FitArch), CudaBin,
-                                  Registers)) {
+    if (auto Err = fitRegisters(Original, M, *Wanted, *Limits, CudaBin, Budgets))
       std::cerr << Name << ": warning: --fit-registers: " << *Err
                 << "; the variants keep their own register counts\n";
-      Limits.reset();
-    }
   }
 
   bool Refused = false;
@@ -251,8 +218,7 @@ int main(int argc, char **argv) {
           return true;
       return false;
     };
-    if (Limits)
-      Opts.RegisterBudget = baton::budgetsFor(*Limits, std::move(Registers));
+    Opts.RegisterBudget = std::move(Budgets);
     baton::TransformResult R = baton::transformModule(M, Opts);
     if (!Quiet)
       for (const auto &D : R.Diagnostics)

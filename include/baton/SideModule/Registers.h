@@ -1,30 +1,36 @@
-//===- baton/SideModule/Registers.h - Registers of assembled kernels -*- C++ -*-//
+//===- baton/SideModule/Registers.h - Register budgets from an assembly -*- C++ -*-//
 //
 // A variant's register budget (Transform/RegisterBudget.h) depends on how
 // many registers ptxas gives the original kernel, which only an assembly
-// tells. assembledRegisters runs the toolkit's ptxas on a PTX file and reads
-// the count of every function from the cubin (Fatbin/Cubin.h).
+// tells. fitRegisters runs the toolkit's ptxas on the original PTX, reads
+// the count of every function from the cubin (Fatbin/Cubin.h), and turns
+// them into the transform's budgets; baton-recompile and
+// `baton-ptx --fit-registers` both call it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_SIDEMODULE_REGISTERS_H
 #define BATON_SIDEMODULE_REGISTERS_H
 
+#include "baton/SideModule/Arch.h"
 #include "baton/Transform/RegisterBudget.h"
 
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace baton::side {
 
-/// Assembles \p Ptx for \p Arch ("sm_90a") with the ptxas in \p CudaBin into
-/// \p Cubin (removed afterwards) and adds each function's register count to
-/// \p Out. Returns an error message if ptxas fails or the cubin is
-/// unreadable.
-std::optional<std::string>
-assembledRegisters(const std::filesystem::path &Ptx, const std::string &Arch,
-                   const std::filesystem::path &CudaBin,
-                   const std::filesystem::path &Cubin, RegisterCounts &Out);
+/// Assembles \p Ptx for \p As with the ptxas in \p CudaBin, through the
+/// files \p ScratchStem.ptx and .cubin (removed afterwards), and sets \p Out
+/// to the budgets that keep each kernel's blocks per SM on an SM of limits
+/// \p L. Returns an error message if a file cannot be written, ptxas fails
+/// or the cubin is unreadable.
+std::optional<std::string> fitRegisters(std::string_view Ptx, const Arch &As,
+                                        const SmLimits &L,
+                                        const std::filesystem::path &CudaBin,
+                                        const std::filesystem::path &ScratchStem,
+                                        RegisterBudgetFn &Out);
 
 } // namespace baton::side
 

@@ -75,11 +75,14 @@ BlockShape declaredShape(const KernelFacts &F);
 /// Original register counts by kernel name, as a first assembly gave them.
 using RegisterCounts = std::map<std::string, uint32_t, std::less<>>;
 
-/// TransformOptions::RegisterBudget for kernels of these counts on an SM
-/// with limits \p L, from each kernel's declared shape; kernels not in
-/// \p Counts get no budget.
-std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>
-budgetsFor(const SmLimits &L, RegisterCounts Counts);
+/// The `.maxnreg` of a kernel's variants, by its name and facts, or nullopt
+/// for none (TransformOptions::RegisterBudget).
+using RegisterBudgetFn =
+    std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>;
+
+/// The budgets of kernels of these counts on an SM with limits \p L, from
+/// each kernel's declared shape; kernels not in \p Counts get none.
+RegisterBudgetFn budgetsFor(const SmLimits &L, RegisterCounts Counts);
 
 } // namespace baton
 

@@ -15,6 +15,7 @@
 #include "baton/Transform/KernelFacts.h"
 #include "baton/Transform/Names.h"
 #include "baton/Transform/Refusal.h"
+#include "baton/Transform/RegisterBudget.h"
 
 #include <functional>
 #include <optional>
@@ -33,8 +34,7 @@ struct TransformOptions {
   /// RegisterBudget.h), or nullopt for none; none at all when empty. A
   /// kernel with its own .maxnreg keeps the smaller of the two; one with
   /// .minnctapersm gets none (ptxas already holds it to that occupancy).
-  std::function<std::optional<uint32_t>(std::string_view, const KernelFacts &)>
-      RegisterBudget;
+  RegisterBudgetFn RegisterBudget;
 };
 
 struct KernelResult {
