@@ -18,9 +18,10 @@
 // kernel: work issued on S before it runs first, and work issued on S after
 // it starts only once every virtual block of the launch has run, however
 // often it is paused and resumed in between. (A PTB launch's first run goes
-// on S itself; S then waits on a word that the device sets when the last
-// block is done, so an uninterrupted launch costs no host round trip, and
-// runs after a pause go on a private stream.)
+// on S itself, unless LaunchConfig::FirstRunOnPrivateStream; S then waits on
+// a word that the device sets when the last block is done, so an
+// uninterrupted launch costs no host round trip, and runs after a pause go
+// on a private stream.)
 //
 // Hardware queues. A stream holding a paused launch waits on the device.
 // The driver spreads streams over CUDA_DEVICE_MAX_CONNECTIONS hardware
@@ -137,6 +138,17 @@ struct LaunchConfig {
   /// This is how a scheduler keeps a client's stream order for launches it
   /// is not ready to run yet.
   bool StartPaused = false;
+  /// Ptb, not StartPaused: run the first kernel on a private stream that
+  /// waits for S, as runs after a pause do, instead of on S itself. On S it
+  /// needs no wait across streams, so a chain of launches runs faster. But a
+  /// process whose PTB launches have run on their user streams does not give
+  /// the GPU back at once when it pauses for another process under the
+  /// driver's time slicing: the other context waits out the time slice (on
+  /// the H200, an LC peer's p99 1.85 ms against 0.3 ms with private first
+  /// runs; docs/sharing.md). Set for all BE launches of a process that may
+  /// yield to other processes, from its first launch on; the launch router
+  /// does once it has joined a registry (baton/share.h).
+  bool FirstRunOnPrivateStream = false;
 };
 
 enum class LaunchState {

@@ -134,6 +134,9 @@ bool LaunchRouter::submit(const Kernel &K, const RoutedLaunch &Launch,
   Config.Stream = Launch.Stream ? Launch.Stream : CU_STREAM_LEGACY;
   bool Lc = Class == PriorityClass::LatencyCritical;
   baton_share Share = shareFor(Class);
+  // BE work that yields to other processes must not hold the GPU past a
+  // pause under the driver's time slicing (LaunchConfig).
+  Config.FirstRunOnPrivateStream = Share && !Lc;
   uint64_t Ticket = 0; // peers' BE work yields from before the launch
   if (Share && Lc && baton_share_announce(Share, &Ticket) != BATON_SHARE_OK)
     Ticket = 0;

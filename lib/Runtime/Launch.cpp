@@ -1,7 +1,8 @@
 //===- Launch.cpp - Starting, pausing and resuming launches ---------------===//
 //
-// A PTB launch on the user's stream S that is not started paused runs its
-// first kernel on S itself, behind the task's initialisation:
+// A PTB launch on the user's stream S that is not started paused (nor asked
+// for a private first run) runs its first kernel on S itself, behind the
+// task's initialisation:
 //
 //   control: copy the task in; (record ControlReady) ----.
 //   S:       [earlier work] wait ControlReady <-----------' ptb kernel;
@@ -23,7 +24,8 @@
 // pause can be overtaken neither by the clear of an earlier resume nor by
 // the task's initialisation. A launch started paused runs nothing on S: S
 // records UserReady and waits at once, and the private stream waits for
-// UserReady and ControlReady before the first run.
+// UserReady and ControlReady before the first run. A private first run
+// (LaunchConfig::FirstRunOnPrivateStream) is the same without the pause.
 //
 // Slice launches share the set-up and run on the private stream;
 // SliceLaunch.cpp issues their kernels.
@@ -148,7 +150,8 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                             Runtime.Control),
         "cuMemcpyHtoDAsync (task)", Kernel->Name);
   check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
-  if (Config.LaunchMode == Mode::Ptb && !Config.StartPaused) {
+  bool Ptb = Config.LaunchMode == Mode::Ptb;
+  if (Ptb && !Config.StartPaused && !Config.FirstRunOnPrivateStream) {
     check(D.cuStreamWaitEvent(Config.Stream, ControlReady, 0),
           "cuStreamWaitEvent (user stream)", Kernel->Name);
     issuePtb(Config.Stream);
@@ -170,7 +173,10 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
       }
     } else {
       acquireInner();
-      startSlices();
+      if (Ptb)
+        issuePtb(Inner);
+      else
+        startSlices();
     }
   }
   // Only now that the kernels that will set `done` are queued may S wait on

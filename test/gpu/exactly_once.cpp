@@ -5,7 +5,7 @@
 // RECORD_BATON_PTX is test/gpu/kernels/record.ptx after baton-ptx. Its
 // `record` kernel counts each block in counts[linear id] and spins for a set
 // time. For 1-D, 2-D and 3-D grids, in PTB mode (all co-resident workers, and
-// a few) and slice mode (one wave, and narrow slices), a launch is issued on
+// a few; the first run on S, and on a private stream) and slice mode (one wave, and narrow slices), a launch is issued on
 // a user stream S followed by a copy of the counts on S, and then paused and
 // resumed at random delays (1 us to 2 ms, log-uniform) until it completes.
 // Checked, for every case:
@@ -39,6 +39,7 @@ struct Case {
   Mode LaunchMode;
   uint32_t Width; // workers or slice blocks; 0 = runtime default
   uint64_t SpinNs;
+  bool FirstRunOnPrivateStream = false;
 };
 
 // Sized so that each case runs for about 200 ms on an H100 (132 SMs, 4224
@@ -51,6 +52,8 @@ const Case Cases[] = {
     {"ptb 3-D, all workers", {350, 350, 345}, {4, 4, 4}, Mode::Ptb, 0, 20000},
     {"ptb 2-D, 97 workers", {1000, 970, 1}, {32, 2, 1}, Mode::Ptb, 97, 20000},
     {"ptb 3-D, 1 worker", {50, 40, 50}, {64, 1, 1}, Mode::Ptb, 1, 1000},
+    {"ptb 1-D, private 1st run", {42240000, 1, 1}, {64, 1, 1}, Mode::Ptb, 0,
+     20000, /*FirstRunOnPrivateStream=*/true},
     {"slices 1-D, one wave", {42240000, 1, 1}, {64, 1, 1}, Mode::Slices, 0,
      20000},
     {"slices 3-D, one wave", {350, 350, 345}, {4, 4, 4}, Mode::Slices, 0,
@@ -101,6 +104,7 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
   Config.Stream = S.get();
   Config.LaunchMode = C.LaunchMode;
   (C.LaunchMode == Mode::Ptb ? Config.Workers : Config.SliceBlocks) = C.Width;
+  Config.FirstRunOnPrivateStream = C.FirstRunOnPrivateStream;
   uint64_t Spin = C.SpinNs;
   void *Args[] = {Counts.slot(), &Spin};
 

@@ -89,6 +89,7 @@ BeResult baton::test::runBestEffort(Runtime &Rt, const Kernel &K,
     Config.Grid = {O.Blocks, 1, 1};
     Config.Block = {64, 1, 1};
     Config.Stream = S.get();
+    Config.FirstRunOnPrivateStream = Share && !O.FirstRunsOnUserStream;
     uint64_t Start = monotonicNs();
     while (!Stop()) {
       for (uint32_t I = 0; I < O.Batch; ++I) {

@@ -11,7 +11,8 @@
 //    announce to the end of the wait;
 //  * best-effort: PTB launches of `record` through a SchedulerService on a
 //    stream of its own, in batches, which yields while peers' LC work is
-//    outstanding (SchedulerService::yieldWhile + baton_share_should_yield).
+//    outstanding (SchedulerService::yieldWhile + baton_share_should_yield);
+//    sharing, its first PTB runs go on private streams (LaunchConfig).
 //
 // A null baton_share runs the same load without telling anyone: the GPU's
 // own time slicing (or MPS) is then all that separates the two.
@@ -48,6 +49,10 @@ struct BeOptions {
   uint32_t Blocks = 1u << 20; ///< per launch
   uint64_t SpinNs = 50000;    ///< per block: bounds how fast BE yields
   uint32_t Batch = 4;         ///< launches submitted between waits
+  /// Sharing, first PTB runs go on private streams, as the launch router
+  /// does (LaunchConfig::FirstRunOnPrivateStream); this keeps them on the
+  /// user's stream, to measure what that costs an LC peer.
+  bool FirstRunsOnUserStream = false;
 };
 
 struct BeResult {

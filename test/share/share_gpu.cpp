@@ -6,6 +6,7 @@
 //       [--seconds S] [--kernel-us N] [--blocks N] [--json FILE]
 //   share_gpu be RECORD_BATON_PTX [--registry NAME] [--no-share]
 //       [--seconds S] [--block-us N] [--blocks N] [--json FILE]
+//       [--first-runs-on-user-stream]
 //
 // `check` is the GPU test (ctest gpu.share_check). It forks two
 // latency-critical peers before CUDA is initialised (a forked child cannot
@@ -417,6 +418,7 @@ struct SideOptions {
   double Seconds = 10;
   uint64_t SpinUs = 50;
   uint32_t Blocks = 0; ///< 0: the side's default
+  bool FirstRunsOnUserStream = false; ///< be only: BeOptions
   std::string Json, Name;
 };
 
@@ -443,6 +445,8 @@ SideOptions parseSide(int Argc, char **Argv) {
       O.Json = Value();
     else if (A == "--name")
       O.Name = Value();
+    else if (A == "--first-runs-on-user-stream")
+      O.FirstRunsOnUserStream = true;
     else
       throw std::runtime_error("unknown option " + A);
   }
@@ -494,6 +498,7 @@ int runSide(bool Lc, const char *Ptx, const SideOptions &O) {
     B.SpinNs = O.SpinUs * 1000;
     if (O.Blocks)
       B.Blocks = O.Blocks;
+    B.FirstRunsOnUserStream = O.FirstRunsOnUserStream;
     BeResult R = runBestEffort(*Rt, K, S, B, Stop);
     Off = R.BlocksOff;
     std::printf("be (%s): %llu launches, %.4g blocks/s, %llu pauses, %llu "
