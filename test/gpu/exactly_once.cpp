@@ -5,9 +5,10 @@
 // RECORD_BATON_PTX is test/gpu/kernels/record.ptx after baton-ptx. Its
 // `record` kernel counts each block in counts[linear id] and spins for a set
 // time. For 1-D, 2-D and 3-D grids, in PTB mode (all co-resident workers, and
-// a few; the first run on S, and on a private stream) and slice mode (one wave, and narrow slices), a launch is issued on
-// a user stream S followed by a copy of the counts on S, and then paused and
-// resumed at random delays (1 us to 2 ms, log-uniform) until it completes.
+// a few; the first run on S, and on a private stream) and slice mode (one
+// wave, and narrow slices), a launch is issued on a user stream S followed by
+// a copy of the counts on S, and then paused and resumed at random delays
+// (1 us to 2 ms, log-uniform) until it completes.
 // Checked, for every case:
 //  * every count is exactly 1 (no block lost, none run twice);
 //  * while paused, the copy queued on S behind the launch has not run, and
