@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Runs the launch-interposer demo once everything is built (run.sh builds
 it): correctness, the interposer's overhead on training alone, and inference
-next to training with and without Baton. Prints a table and writes
-OUT/preload.json.
+next to training with and without Baton, time-sliced by the driver and then
+under MPS (a private control daemon, where nvidia-cuda-mps-control starts).
+Prints a table and writes OUT/preload.json.
 
   demo.py --work DIR --preload LIB --out DIR [--steps N] [--reps N]
-          [--pair-seconds S] [--rate R]
+          [--pair-seconds S] [--rate R] [--no-mps]
 
 WORK holds train, libtrainkernels.so and the side-module cache. Every
 process runs under a time limit; a failed step is recorded and the others
@@ -15,6 +16,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,11 +32,12 @@ class Demo:
         self.train = os.path.join(args.work, "train")
         self.registry = "/baton-preload-demo-%d" % os.getpid()
         self.failures = []
+        self.extra_env = {}  # for every process (MPS's directories)
 
     def env(self, mode):
         """Environment for a process: plain (no Baton), preloaded with
         scheduling off, preloaded best-effort or latency-critical."""
-        env = dict(os.environ)
+        env = dict(os.environ, **self.extra_env)
         for key in ("LD_PRELOAD", "BATON_SCHEDULE", "BATON_VERBOSE"):
             env.pop(key, None)
         if mode == "plain":
@@ -178,6 +181,62 @@ class Demo:
                 "train_launches_scheduled_unchanged": self.scheduled(out)}
 
 
+class Mps:
+    """A private MPS control daemon for the demo's processes: its own pipe
+    and log directories, so that it needs no system daemon and leaves any
+    running one alone. start() returns None, or why MPS cannot be used."""
+
+    def __init__(self, out):
+        # The pipe directory holds a Unix socket: its path must be short.
+        self.pipe = tempfile.mkdtemp(prefix="baton-mps-")
+        self.env = {"CUDA_MPS_PIPE_DIRECTORY": self.pipe,
+                    "CUDA_MPS_LOG_DIRECTORY": os.path.join(out, "mps-log")}
+        os.makedirs(self.env["CUDA_MPS_LOG_DIRECTORY"], exist_ok=True)
+
+    def control(self, *args, stdin=None):
+        return subprocess.run(["nvidia-cuda-mps-control", *args], input=stdin,
+                              env=dict(os.environ, **self.env), timeout=30,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True)
+
+    def start(self):
+        try:
+            done = self.control("-d")
+        except (OSError, subprocess.TimeoutExpired) as e:
+            return "nvidia-cuda-mps-control: %s" % e
+        if done.returncode != 0:
+            return "nvidia-cuda-mps-control -d: exit status %d: %s" % (
+                done.returncode, done.stdout.strip())
+        time.sleep(1)
+        return None
+
+    def stop(self):
+        try:
+            self.control(stdin="quit\n")
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        time.sleep(1)
+        shutil.rmtree(self.pipe, ignore_errors=True)
+
+
+def run_under_mps(demo, out):
+    """Inference alone and the two pairs again, every process an MPS client;
+    {"skipped": why} where MPS cannot be started."""
+    mps = Mps(out)
+    why = mps.start()
+    if why:
+        print("=== MPS not used: " + why, flush=True)
+        return {"skipped": why}
+    demo.extra_env = mps.env
+    try:
+        return {"infer_alone": demo.infer_alone("mps-infer-alone", "plain"),
+                "pair_plain": demo.pair("mps-pair-plain", "plain", "plain"),
+                "pair_baton": demo.pair("mps-pair-baton", "be", "lc")}
+    finally:
+        demo.extra_env = {}
+        mps.stop()
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--work", required=True)
@@ -187,6 +246,8 @@ def main():
     p.add_argument("--reps", type=int, default=3)
     p.add_argument("--pair-seconds", type=float, default=20)
     p.add_argument("--rate", type=float, default=50)
+    p.add_argument("--no-mps", dest="mps", action="store_false",
+                   help="skip the pairs under MPS")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     demo = Demo(args)
@@ -205,6 +266,8 @@ def main():
         results["infer_alone_lc"] = demo.infer_alone("infer-alone-lc", "lc")
         results["pair_plain"] = demo.pair("pair-plain", "plain", "plain")
         results["pair_baton"] = demo.pair("pair-baton", "be", "lc")
+        if args.mps:
+            results["mps"] = run_under_mps(demo, args.out)
     results["failures"] = demo.failures
     with open(os.path.join(args.out, "preload.json"), "w") as f:
         json.dump(results, f, indent=1)
@@ -243,6 +306,16 @@ def print_table(r):
                  r["pair_plain"].get("train_it_per_s")),
                 ("pair with Baton", r["pair_baton"].get("infer"),
                  r["pair_baton"].get("train_it_per_s"))]
+        mps = r.get("mps", {})
+        if "skipped" in mps:
+            print("under MPS: not run (%s)" % mps["skipped"])
+        elif mps:
+            rows += [("MPS: inference alone", mps.get("infer_alone"), None),
+                     ("MPS: pair without Baton",
+                      mps["pair_plain"].get("infer"),
+                      mps["pair_plain"].get("train_it_per_s")),
+                     ("MPS: pair with Baton", mps["pair_baton"].get("infer"),
+                      mps["pair_baton"].get("train_it_per_s"))]
         for label, inf, rate in rows:
             print("%-36s %9s %9s %11s" % (label, num(inf and inf["p50_ms"]),
                                           num(inf and inf["p99_ms"]),

@@ -22,13 +22,15 @@
 #    alone under the interposer as latency-critical, next to training
 #    without Baton, and next to training with Baton (training preloaded
 #    best-effort, inference preloaded latency-critical, meeting in a
-#    registry of their own, docs/sharing.md);
+#    registry of their own, docs/sharing.md); then inference alone and both
+#    pairs again under MPS, with a private control daemon (MPS=0 skips
+#    this; where the daemon cannot start, the table says why);
 # 4. prints a table last, writes preload.json; exits nonzero if a step
 #    failed, 77 without a GPU.
 #
-# Environment: STEPS (150), REPS (3), PAIR_SECONDS (20), RATE (50),
+# Environment: STEPS (150), REPS (3), PAIR_SECONDS (20), RATE (50), MPS (1),
 # BATON_GPU_BUILD_DIR (build-gpu), BATON_CMAKE_ARGS. About 5 minutes after
-# the build.
+# the build, 7 with MPS.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
@@ -83,7 +85,7 @@ rc=0
 timeout --kill-after=10 1500 python3 bench/preload/demo.py --work "$work" \
   --preload "$preload" --out "$logs" --steps "${STEPS:-150}" \
   --reps "${REPS:-3}" --pair-seconds "${PAIR_SECONDS:-20}" \
-  --rate "${RATE:-50}" || rc=$?
+  --rate "${RATE:-50}" $([[ ${MPS:-1} == 0 ]] && echo --no-mps) || rc=$?
 rm -f /dev/shm/baton-preload-demo-*
 echo "logs and preload.json in $logs"
 exit $rc
