@@ -275,6 +275,13 @@ def main():
     return 1 if demo.failures else 0
 
 
+def pair_rows(prefix, r):
+    """Table rows of the pairs without and with Baton in results `r`."""
+    return [(prefix + label, r[key].get("infer"), r[key].get("train_it_per_s"))
+            for label, key in (("pair without Baton", "pair_plain"),
+                               ("pair with Baton", "pair_baton"))]
+
+
 def print_table(r):
     def num(x, fmt="%.2f"):
         return fmt % x if isinstance(x, (int, float)) else "-"
@@ -301,21 +308,14 @@ def print_table(r):
         rows = [("training alone", None, m["plain"]),
                 ("training alone, Baton (best-effort)", None, m["be"]),
                 ("inference alone", r.get("infer_alone"), None),
-                ("inference alone, Baton (LC)", r.get("infer_alone_lc"), None),
-                ("pair without Baton", r["pair_plain"].get("infer"),
-                 r["pair_plain"].get("train_it_per_s")),
-                ("pair with Baton", r["pair_baton"].get("infer"),
-                 r["pair_baton"].get("train_it_per_s"))]
+                ("inference alone, Baton (LC)", r.get("infer_alone_lc"), None)]
+        rows += pair_rows("", r)
         mps = r.get("mps", {})
         if "skipped" in mps:
             print("under MPS: not run (%s)" % mps["skipped"])
         elif mps:
-            rows += [("MPS: inference alone", mps.get("infer_alone"), None),
-                     ("MPS: pair without Baton",
-                      mps["pair_plain"].get("infer"),
-                      mps["pair_plain"].get("train_it_per_s")),
-                     ("MPS: pair with Baton", mps["pair_baton"].get("infer"),
-                      mps["pair_baton"].get("train_it_per_s"))]
+            rows.append(("MPS: inference alone", mps.get("infer_alone"), None))
+            rows += pair_rows("MPS: ", mps)
         for label, inf, rate in rows:
             print("%-36s %9s %9s %11s" % (label, num(inf and inf["p50_ms"]),
                                           num(inf and inf["p99_ms"]),
