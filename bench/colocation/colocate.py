@@ -29,8 +29,11 @@ Systems, each in fresh processes so that no setting leaks into the next:
   mps          two processes under the MPS daemon (if it starts)
   baton-time   Baton: training scheduled best-effort, inference brackets each
                request with baton_lc_begin/end(0): training pauses
-  baton-space  the same with baton_lc_begin(SMS): training shrinks to the
-               SMs inference leaves
+  baton-space  the same with baton_lc_begin(SMS): training's workers leave
+               SMS SMs to inference during each request and keep the rest
+  baton-reserve  baton-space, and training keeps those SMs vacated between
+               requests too while inference is about
+               (BATON_RESERVE_WHILE_LC=1): no request waits for a drain
 A process with the inference job serves every model in turn, each at every
 load, next to one training run.
 
@@ -66,8 +69,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 MODELS = ("bert", "cnn")
 SYSTEMS = ("alone", "baton-train-alone", "baton-time", "baton-space",
+           "baton-reserve",
            "shared", "priority", "timeslice", "mps")
-SCHEDULED = ("baton-train-alone", "baton-time", "baton-space")
+SCHEDULED = ("baton-train-alone", "baton-time", "baton-space",
+             "baton-reserve")
+LC_SMS = {"baton-time": lambda args: 0,
+          "baton-space": lambda args: args.lc_sms,
+          "baton-reserve": lambda args: args.lc_sms}
 TWO_PROCESSES = ("timeslice", "mps")
 
 # Seconds the plan counts for what is not a window (from the first H200
@@ -348,13 +356,15 @@ def rate_of(stamps):
 def role_main(args):
     """One process of a system: inference, training, or both."""
     sys.setswitchinterval(1e-4)  # the training thread waits on the GIL less
+    if args.system == "baton-reserve":
+        os.environ["BATON_RESERVE_WHILE_LC"] = "1"
     lib = load_training(args.lib, "best-effort"
                         if args.system in SCHEDULED else None)
     prepared = {}
     result = {"system": args.system, "role": args.role}
     if args.role in ("inference", "both"):
         import torch
-        lc_sms = {"baton-time": 0, "baton-space": args.lc_sms}.get(args.system)
+        lc_sms = LC_SMS[args.system](args) if args.system in LC_SMS else None
         priority = 0 if args.system == "shared" else -1
         prepared = prepare(args, lib, lc_sms, priority)
         result["torch"] = torch.__version__
@@ -404,7 +414,8 @@ def stretch(system, load, overrun):
     requests; capped by --overrun)."""
     slope, knee = {"shared": (2.0, 0.3), "timeslice": (2.0, 0.5),
                    "priority": (1.5, 0.6), "mps": (1.5, 0.6),
-                   "baton-time": (1.0, 0.8), "baton-space": (2.0, 0.6)
+                   "baton-time": (1.0, 0.8), "baton-space": (2.0, 0.6),
+                   "baton-reserve": (2.0, 0.6)
                    }.get(system, (0.0, 1.0))
     s = 1.0 + slope * max(0.0, load - knee)
     return min(s, overrun) if overrun else s
@@ -880,7 +891,7 @@ def print_summary(results, latencies=None):
                 cell = f"{p99} | {fmt(row['kept'])}"
                 cells.append(f"{cell:>22}")
             print(f"{system:<12}" + "".join(cells))
-        for system in ("baton-time", "baton-space"):
+        for system in ("baton-time", "baton-space", "baton-reserve"):
             row = {r["load"]: r for r in systems.get(system, [])}.get(0.5)
             if row and ref:
                 ok = row["p99_ratio"] <= 1.05 and row["kept"] >= 0.60
@@ -957,7 +968,8 @@ def parser():
     p.add_argument("--dry-run", action="store_true",
                    help="print the plan and its time estimate; no GPU")
     p.add_argument("--lc-sms", type=int, default=66,
-                   help="SMs inference asks for under baton-space")
+                   help="SMs inference asks for under baton-space and "
+                   "baton-reserve")
     p.add_argument("--batch", type=int, default=1024,
                    help="training batch (MLP)")
     p.add_argument("--hidden", type=int, default=1024)

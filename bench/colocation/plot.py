@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 SYSTEMS = ("alone", "baton-time", "baton-space", "shared", "priority",
-           "timeslice", "mps")
+           "timeslice", "mps", "baton-reserve")
 
 
 def style(name):

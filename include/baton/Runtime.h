@@ -132,6 +132,12 @@ struct LaunchConfig {
   /// 0 and 1 mean one; the runtime caps it (BATON_MAX_CLAIM_CHUNK, and so
   /// that the cursor cannot wrap).
   uint32_t ClaimChunk = 1;
+  /// Ptb: workers on SMs 0..VacatedSms-1 (by %smid) leave before their first
+  /// claim, so the launch runs on the other SMs and leaves these whole to
+  /// other work (task.h, the `preempt` watermark). Launch more workers than
+  /// the SMs kept need: the hardware spreads them over every SM. A launch
+  /// whose every worker landed on a vacated SM stops with work left, Paused.
+  uint32_t VacatedSms = 0;
   /// Slices and Ptb: issue the launch in the order of its stream, but run
   /// none of its blocks until resume(). The launch starts Paused at virtual
   /// block 0; work issued on Stream after it still waits for its completion.
@@ -233,6 +239,17 @@ public:
   /// Asks the launch to stop, like pause(), and returns at once; wait()
   /// then returns Paused (or Done, if it completed first) once it stopped.
   void requestPause();
+  /// Ptb: from now on, workers on SMs 0..Sms-1 (by %smid) leave before
+  /// their next claim while the others go on: the launch keeps running on
+  /// the other SMs, without a pause. It holds for later runs (resumes) until
+  /// changed. A worker that left does not come back before the launch is
+  /// resumed, so a lower value gives SMs back only then. If every worker
+  /// leaves with work left, the launch stops Paused, as if paused. Needs
+  /// variants of task ABI 3 (older ones stop every worker for any nonzero
+  /// value: safe, but a pause). InvalidState for Original and Slices.
+  void vacate(uint32_t Sms);
+  /// SMs the launch's workers leave now (vacate, LaunchConfig::VacatedSms).
+  uint32_t vacatedSms() const;
   /// Relaunches a paused launch from its checkpoint, with \p Width workers
   /// (Ptb) or blocks per slice (Slices), or with its current width when 0:
   /// the cursor makes a change of width exact, which is how a scheduler

@@ -8,12 +8,17 @@
 //
 //  * time sharing: every BE launch is paused while the LC kernel runs, and
 //    resumed when no time-sharing LC work is left;
-//  * space sharing: BE launches are paused and resumed with fewer workers,
-//    leaving whole SMs free for the LC kernel, and grown again afterwards.
+//  * space sharing: BE launches leave whole SMs free for the LC kernel. Where
+//    the device can vacate SMs (DeviceFacts::CanVacate), the workers on the
+//    SMs the LC kernel needs leave and the others go on, with no pause; a
+//    launch is grown back afterwards (paused and resumed at full width)
+//    only if it is long enough to be worth a relaunch. Otherwise BE launches
+//    are paused and resumed with fewer workers, and grown again afterwards.
 //
-// Space sharing costs BE one more pause/relaunch cycle than time sharing and
-// gains the SMs the LC kernel does not need for its duration, so an LC kernel
-// shares SMs only when its one-wave SM demand leaves SMs over and
+// Space sharing without vacating costs BE one more pause/relaunch cycle than
+// time sharing and gains the SMs the LC kernel does not need for its
+// duration, so an LC kernel shares SMs only when its one-wave SM demand
+// leaves SMs over and
 //   (free SMs / all SMs) x expected LC duration > relaunch + BE drain time.
 // Durations start from SchedulerOptions::DefaultBlockDuration (no profiling
 // run) and follow an exponential moving average of what completions measure.
@@ -25,7 +30,10 @@
 // (the option, tightened by the SLO slack of LC kernels seen so far), else
 // the prompt number per SM when one block fits. When no width fits, it
 // leaves enough SMs idle for the largest LC kernel seen, so that LC work
-// starts without waiting, and runs prompt SMs on the rest. Slices are sized
+// starts without waiting, and runs prompt SMs on the rest
+// (SchedulerOptions::ReserveWhileLcAbout does so for every launch while LC
+// work is about). Only vacated SMs are really idle: fewer workers alone
+// are spread over every SM by the hardware. Slices are sized
 // to whole waves, as many as keep SliceWindow slices within the bound.
 //
 // Stream semantics: the BE work of one queue runs in submission order; a
@@ -128,6 +136,12 @@ struct SchedulerOptions {
   /// pause may then wait for up to one claim per worker, and the bound
   /// caps the claim. 0: one block per claim.
   Nanos ClaimInterval = std::chrono::microseconds(20);
+  /// While LC work is about (the device is not quiet), every BE launch
+  /// leaves the SMs of the largest LC work seen (at least MinReservedSms)
+  /// to it, whatever its block duration, where the device can vacate SMs:
+  /// LC work that fits there starts without waiting for any drain, and BE
+  /// work runs on the rest between LC requests too.
+  bool ReserveWhileLcAbout = false;
 };
 
 enum class Sharing { Time, Space };
@@ -140,6 +154,7 @@ struct WorkInfo {
   WorkState State = WorkState::Queued;
   Form LaunchForm = Form::Original;
   uint32_t Width = 0;       ///< current (or last) width
+  uint32_t VacatedSms = 0;  ///< Ptb: low SMs its workers leave to LC work
   Sharing HowShared = Sharing::Time; ///< LC only: how BE work yielded to it
   uint32_t Launches = 0;    ///< launch plus resumes
   Nanos SubmittedAt{0};
@@ -185,6 +200,8 @@ public:
   uint64_t resumes() const;
   /// Requests to pause a running BE launch, so far.
   uint64_t pauses() const;
+  /// Changes of a running or paused launch's vacated SMs, so far.
+  uint64_t vacates() const;
 
 private:
   struct State;

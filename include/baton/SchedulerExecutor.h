@@ -19,6 +19,12 @@
 //    only once After is Done (the stream orders it; nothing is waited for on
 //    the host). Until then it holds no SM, and a pause requested meanwhile
 //    is reported only after it has started and seen the flag.
+//  * vacate() (only where facts().CanVacate) asks the workers of a Ptb
+//    launch on SMs 0..Sms-1 to leave before their next claim, while the
+//    others go on; it holds for the launch's later runs until changed. A
+//    worker that left comes back only with a resume, so a lower value gives
+//    SMs back only then. A launch all of whose workers left with work left
+//    reports Paused, though no pause was requested.
 //  * poll() returns, without blocking, the launches that became Paused or
 //    Done since the last call, in the order they did.
 //  * Every virtual block of a launch runs exactly once, however often it is
@@ -70,6 +76,12 @@ struct DeviceFacts {
   uint32_t SliceWindow = 2;
   /// Whether resume() may change a launch's width (space sharing needs it).
   bool CanResize = true;
+  /// Whether PTB workers leave the SMs below a watermark on request
+  /// (Executor::vacate; task ABI 3). Space sharing then keeps SMs whole for
+  /// LC work without a pause; without it, a narrower relaunch leaves fewer
+  /// workers spread over every SM, which frees none (the hardware spreads
+  /// blocks).
+  bool CanVacate = false;
   /// Resident PTB workers per SM, and warps per SM, up to which a paused
   /// worker stops after the block it holds (an SM within both is "prompt").
   /// On a fuller SM, warps that seldom stall (dense arithmetic, spinning)
@@ -118,6 +130,9 @@ struct LaunchRequest {
   /// Ptb: the most virtual blocks a worker claims at once (task.h,
   /// claim_chunk); kept across the launch's pauses and resumes.
   uint32_t ClaimChunk = 1;
+  /// Ptb, where CanVacate: SMs 0..VacatedSms-1 are left to other work from
+  /// the start (Executor::vacate).
+  uint32_t VacatedSms = 0;
 };
 
 /// A launch that stopped. Elapsed and BlocksRun cover the interval since the
@@ -141,6 +156,7 @@ public:
   virtual void launch(const LaunchRequest &Request) = 0;
   virtual void requestPause(uint64_t Id) = 0;
   virtual void resume(uint64_t Id, uint32_t Width, uint64_t After) = 0;
+  virtual void vacate(uint64_t Id, uint32_t Sms) = 0;
   virtual std::vector<Completion> poll() = 0;
 };
 

@@ -13,6 +13,11 @@
 //  * Slices:   slices of `Width` blocks, SliceWindow in flight; a pause
 //              issues no further slice and waits for those in flight.
 //
+// Where DeviceFacts::CanVacate, a PTB launch's watermark (vacate) reaches
+// its workers SignalLatency after it is set; a worker on an SM below it
+// leaves at its next claim, and new workers are placed only on the SMs at or
+// above it (a real worker placed below would leave at once).
+//
 // A (re)launch of a variant reaches the device RelaunchOverhead after it is
 // issued, an original kernel KernelLaunchLatency after. Pending blocks of
 // high-priority launches go first; while one does not fit anywhere, no
@@ -80,6 +85,8 @@ public:
   void requestPause(uint64_t Id) override;
   /// Throws std::logic_error unless the launch is Paused.
   void resume(uint64_t Id, uint32_t Width, uint64_t After) override;
+  /// Throws std::logic_error unless facts().CanVacate and the launch is Ptb.
+  void vacate(uint64_t Id, uint32_t Sms) override;
   std::vector<Completion> poll() override;
 
   /// Time of the earliest pending event.

@@ -14,8 +14,13 @@
  * Slice variant: block i of the 1-D launch runs virtual block begin + i, if
  * that is below end.
  * PTB variant: workers take v = atomicAdd(&next, 1) until v >= end or until
- * preempt is set. A block that was taken always completes, so after the
- * launch every v < min(next, end) ran exactly once: `next` is the checkpoint.
+ * `preempt` sends them away. A block that was taken always completes, so
+ * after the launch every v < min(next, end) ran exactly once: `next` is the
+ * checkpoint. `preempt` is an SM watermark: a worker leaves when the id of
+ * the SM it runs on (%smid) is below it. BATON_PREEMPT_ALL stops every
+ * worker (a pause); a value k in (0, %nsmid) vacates SMs 0..k-1 while the
+ * workers on the others go on, which is how best-effort work leaves whole
+ * SMs to latency-critical kernels without stopping.
  * With claim_chunk = c > 1 a worker takes c consecutive blocks per atomicAdd
  * (fewer atomics on one address for kernels of many short blocks) and runs
  * all of them before it looks at `preempt` again; the checkpoint is the
@@ -51,8 +56,10 @@ typedef struct baton_task {
   uint32_t begin;
   uint32_t end;
   uint32_t reserved0; /* zero (the cursor's place before ABI version 2) */
-  /* Nonzero asks PTB workers to stop before taking another block. Written by
-     the host (mapped memory or a stream memory operation), read volatile. */
+  /* SM watermark: PTB workers on SMs whose %smid is below it stop before
+     taking another block (BATON_PREEMPT_ALL: all of them; 0: none). Written
+     by the host (mapped memory or a stream memory operation), read
+     volatile. */
   uint32_t preempt;
   /* Statistics, written by the device, zeroed by the host before a launch. */
   uint32_t workers_exited;   /* PTB workers that have left the loop */
@@ -91,7 +98,10 @@ typedef struct baton_task {
 #define BATON_TASK_ALIGN 128
 /* Changes whenever a field moves: code built for one version misreads a
    task of another (side modules record it). */
-#define BATON_TASK_ABI_VERSION 2
+#define BATON_TASK_ABI_VERSION 3
+
+/* `preempt` value that stops every PTB worker, whatever its SM. */
+#define BATON_PREEMPT_ALL 0xFFFFFFFFu
 
 /* flags: a PTB worker claims its next virtual block when it starts a block
    instead of when it finishes one. The claim's latency is hidden behind the

@@ -4,7 +4,7 @@
 // K__baton_ptb is launched with any number of workers. Each worker loops:
 //
 //   leader (thread 0,0,0): v = the next block of its claim, or, when the
-//                          claim is used up, v = preempt ? STOP :
+//                          claim is used up, v = %smid < preempt ? STOP :
 //                          atomicAdd(&next, size); decode v into (x, y, z);
 //                          store {v, x, y, z} to a slot
 //   barrier D            - publishes the slot, ends the previous block
@@ -12,8 +12,8 @@
 //
 // The leader carries the last block it handed out (cur) and the end of its
 // claim (lim) around the loop; only a used-up claim costs an atomic and a
-// look at `preempt`. Every block of a claim runs, so `next` stays the
-// checkpoint. Claims shrink towards the end of the grid (guided
+// look at `preempt`, an SM watermark (task.h) compared with the SM's id.
+// Every block of a claim runs, so `next` stays the checkpoint. Claims shrink towards the end of the grid (guided
 // self-scheduling): size = min(claim_chunk, max(1, (end - cur - 1) /
 // (2 * workers))). The worker count is the launch's own %nctaid.x, the one
 // read of the launch's grid; cur starts one below the cursor's value when
@@ -44,7 +44,7 @@
 // because threads of one warp may wait at different barrier instructions.
 //
 //   baton.entry:   allocas; task fields; leader/early/late; slot address
-//   (a fetch:      baton.check: claim used up, read `preempt`; baton.take:
+//   (a fetch:      baton.check: claim used up, %smid < `preempt`? baton.take:
 //                  atomicAdd; baton.publish: decode, store to the slot)
 //   baton.first:   (leader fetched into slot 0) barrier D
 //   baton.loop:    {v,x,y,z} = slot[parity]; v >= end? -> baton.exit
@@ -128,11 +128,12 @@ PtbBuilder::ClaimState PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity,
                           Chunk}),
        B.getInt32(1)},
       nullptr, "baton.size");
+  Value *Sm = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_smid, {}, {},
+                                nullptr, "baton.sm");
   Value *Flag = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_PREEMPT,
                                   "baton.preempt.flag");
   cast<LoadInst>(Flag)->setVolatile(true);
-  B.CreateCondBr(B.CreateICmpNE(Flag, B.getInt32(0), "baton.flagged"), Publish,
-                 Claim);
+  B.CreateCondBr(B.CreateICmpULT(Sm, Flag, "baton.flagged"), Publish, Claim);
 
   B.SetInsertPoint(Claim);
   Value *Next =

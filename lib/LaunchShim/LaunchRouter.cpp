@@ -89,13 +89,19 @@ LaunchRouter::LaunchRouter()
         O.LaunchesAheadWhenQuiet = 4;
         // BATON_LAUNCHES_AHEAD and BATON_LAUNCHES_AHEAD_QUIET: the two
         // SchedulerOptions windows; BATON_CLAIM_INTERVAL_US: work per PTB
-        // claim (0: one block a claim). For tuning.
+        // claim (0: one block a claim); BATON_RESERVE_WHILE_LC=1:
+        // ReserveWhileLcAbout; BATON_PREEMPTION_BOUND_US: the bound. For
+        // tuning.
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
           O.LaunchesAhead = static_cast<uint32_t>(*N);
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD_QUIET"))
           O.LaunchesAheadWhenQuiet = static_cast<uint32_t>(*N);
         if (auto N = envNumber("BATON_CLAIM_INTERVAL_US"))
           O.ClaimInterval = std::chrono::microseconds(*N);
+        if (auto N = envNumber("BATON_RESERVE_WHILE_LC"))
+          O.ReserveWhileLcAbout = *N != 0;
+        if (auto N = envNumber("BATON_PREEMPTION_BOUND_US"))
+          O.PreemptionBound = std::chrono::microseconds(*N);
         return O;
       }()) {}
 

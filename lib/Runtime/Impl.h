@@ -65,9 +65,10 @@ struct RuntimeImpl {
   /// The slice feeder, started on first use.
   SliceFeeder &feeder();
 
-  /// Raises or clears the task's preempt flag on the control stream, by the
-  /// method chosen in the options.
-  void writePreempt(const TaskSlot &Slot, bool Raise);
+  /// Sets the task's `preempt` watermark on the control stream: by the
+  /// method chosen in the options for BATON_PREEMPT_ALL and 0, by a stream
+  /// write for the SM counts in between (no pinned word holds them).
+  void writePreempt(const TaskSlot &Slot, uint32_t Watermark);
   /// Copies the task back into its mirror and waits for it.
   void readTask(const TaskSlot &Slot, std::string_view Kernel);
   /// Blocks of \p Fn that fit on the device at once, capped at
@@ -166,6 +167,7 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// handles are stale).
   ScopedContext enterContext();
   void resume(uint32_t NewWidth);
+  void vacate(uint32_t Sms);
   LaunchState wait();
   LaunchState poll();
   Progress progress();
@@ -201,6 +203,13 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   LaunchState State = LaunchState::Running;
   uint64_t Epoch = 0; ///< bumped by every (re)launch of the PTB kernel
   bool PreemptRaised = false;
+  /// The `preempt` watermark while not paused (vacate), and whether the
+  /// current run had a nonzero one at some point: its workers may then all
+  /// have left with work left, so its end must be read, not assumed Done.
+  uint32_t Vacated = 0;
+  bool VacatedThisRun = false;
+  /// vacate() wrote the flag while Paused: the next run must wait for it.
+  bool WatermarkPending = false;
   std::exception_ptr Failure;
   uint32_t Next = 0; ///< PTB cursor as last read back
   uint32_t WorkersExited = 0, WorkersPreempted = 0;
@@ -210,7 +219,7 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
 
   /// Takes Next and the statistics from the last run's report (with Mutex
   /// held, after Drained); fails the launch if it ended early without being
-  /// preempted.
+  /// preempted or its SMs vacated.
   void readStatistics();
 
   SliceProgress Slices;

@@ -27,6 +27,11 @@
 // UserReady and ControlReady before the first run. A private first run
 // (LaunchConfig::FirstRunOnPrivateStream) is the same without the pause.
 //
+// vacate() writes a watermark below BATON_PREEMPT_ALL the same way: only the
+// workers on the SMs below it leave, and the run goes on. Such a run may end
+// with work left (every worker was on a vacated SM), so its end is read
+// from the finalize kernel's report rather than assumed.
+//
 // Slice launches share the set-up and run on the private stream;
 // SliceLaunch.cpp issues their kernels.
 //
@@ -118,6 +123,10 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
     throw Error(ErrorKind::InvalidArgument,
                 "kernel '" + Kernel->Name +
                     "': an Original launch cannot start paused");
+  if (Config.VacatedSms && Config.LaunchMode != Mode::Ptb)
+    throw Error(ErrorKind::InvalidArgument,
+                "kernel '" + Kernel->Name +
+                    "': only PTB launches can vacate SMs");
   Function = Kernel->function(Config.LaunchMode);
   SharedMemBytes = sharedMemFor(Config.LaunchMode, Config);
   Kernel->allowSharedMemory(Config.LaunchMode, SharedMemBytes);
@@ -144,8 +153,11 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   T.end = End;
   if (Config.LaunchMode == Mode::Ptb && Config.Prefetch)
     T.flags = BATON_TASK_PREFETCH;
-  if (Config.LaunchMode == Mode::Ptb)
+  if (Config.LaunchMode == Mode::Ptb) {
     T.claim_chunk = claimChunk(Config.ClaimChunk, End);
+    T.preempt = Vacated = Config.VacatedSms;
+    VacatedThisRun = Vacated != 0;
+  }
   check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
                             Runtime.Control),
         "cuMemcpyHtoDAsync (task)", Kernel->Name);
@@ -267,7 +279,7 @@ ScopedContext LaunchImpl::enterContext() {
 void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
   if (Epoch != SeenEpoch || State != LaunchState::Running)
     return; // resumed or settled by another thread meanwhile
-  if (!PreemptRaised) {
+  if (!PreemptRaised && !VacatedThisRun) {
     // Nobody asked it to stop, so by the PTB contract it finished; the
     // statistics are read (and the contract checked) when someone asks.
     Next = End;
@@ -287,7 +299,7 @@ void LaunchImpl::readStatistics() {
   Next = R.Next;
   WorkersExited = R.WorkersExited;
   WorkersPreempted = R.WorkersPreempted;
-  if (Next < End && !PreemptRaised)
+  if (Next < End && !PreemptRaised && !VacatedThisRun)
     fail(std::make_exception_ptr(Error(
         ErrorKind::InvalidState,
         "PTB launch of '" + Kernel->Name + "' ended at virtual block " +
@@ -311,7 +323,7 @@ bool LaunchImpl::raisePreempt() {
   }
   if (!PreemptRaised) {
     try {
-      Runtime.writePreempt(*Slot, /*Raise=*/true);
+      Runtime.writePreempt(*Slot, BATON_PREEMPT_ALL);
     } catch (...) {
       fail(std::current_exception());
     }
@@ -379,16 +391,46 @@ void LaunchImpl::resume(uint32_t NewWidth) {
   if (Config.LaunchMode == Mode::Slices)
     return resumeSlices();
   try {
-    if (PreemptRaised) { // a launch that started paused never raised it
-      Runtime.writePreempt(*Slot, /*Raise=*/false);
+    // A launch that started paused never raised the flag; one that stopped
+    // because its SMs were vacated still holds the watermark.
+    if (PreemptRaised)
+      Runtime.writePreempt(*Slot, Vacated);
+    if (PreemptRaised || WatermarkPending) {
       check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
       check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
     }
-    PreemptRaised = false;
+    PreemptRaised = WatermarkPending = false;
+    VacatedThisRun = Vacated != 0;
     issuePtb(Inner);
   } catch (...) {
     fail(std::current_exception());
   }
+}
+
+void LaunchImpl::vacate(uint32_t Sms) {
+  if (Config.LaunchMode != Mode::Ptb)
+    throw Error(ErrorKind::InvalidState,
+                "kernel '" + Kernel->Name +
+                    "': only PTB launches can vacate SMs");
+  std::lock_guard Lock(Mutex);
+  if (State == LaunchState::Failed)
+    std::rethrow_exception(Failure);
+  if (Sms == Vacated || State == LaunchState::Done)
+    return;
+  Vacated = Sms;
+  // While a pause is raised the flag stops every worker; resume() writes
+  // the watermark when it clears it.
+  if (PreemptRaised)
+    return;
+  try {
+    Runtime.writePreempt(*Slot, Sms);
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  if (State == LaunchState::Running)
+    VacatedThisRun |= Sms != 0;
+  else
+    WatermarkPending = true;
 }
 
 void LaunchImpl::cancel() {
@@ -494,6 +536,8 @@ void LaunchImpl::finish() noexcept {
       LaunchState S = wait();
       if (S != LaunchState::Paused)
         return;
+      if (Config.LaunchMode == Mode::Ptb)
+        vacate(0); // nothing is left to share SMs with
       resume(0);
     }
   } catch (const std::exception &E) {
@@ -540,6 +584,16 @@ void Launch::requestPause() {
 void Launch::resume(uint32_t Width) {
   ScopedContext Scope = Impl->enterContext();
   Impl->resume(Width);
+}
+
+void Launch::vacate(uint32_t Sms) {
+  ScopedContext Scope = Impl->enterContext();
+  Impl->vacate(Sms);
+}
+
+uint32_t Launch::vacatedSms() const {
+  std::lock_guard Lock(Impl->Mutex);
+  return Impl->Vacated;
 }
 
 void Launch::cancel() {

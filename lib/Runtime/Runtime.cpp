@@ -181,17 +181,18 @@ SliceFeeder &RuntimeImpl::feeder() {
   return *Feeder;
 }
 
-void RuntimeImpl::writePreempt(const TaskSlot &Slot, bool Raise) {
+void RuntimeImpl::writePreempt(const TaskSlot &Slot, uint32_t Watermark) {
   const DriverApi &D = driver();
   CUdeviceptr Flag = Slot.Task + BATON_TASK_OFFSET_PREEMPT;
-  if (Options.Signal == PreemptSignal::StreamWrite) {
-    check(D.cuStreamWriteValue32(Control, Flag, Raise ? 1 : 0,
+  bool Pinned = Watermark == 0 || Watermark == BATON_PREEMPT_ALL;
+  if (Options.Signal == PreemptSignal::StreamWrite || !Pinned) {
+    check(D.cuStreamWriteValue32(Control, Flag, Watermark,
                                  CU_STREAM_WRITE_VALUE_DEFAULT),
           "cuStreamWriteValue32 (preempt flag)");
     return;
   }
-  check(D.cuMemcpyHtoDAsync(Flag, Raise ? Tasks.pinnedOne()
-                                        : Tasks.pinnedZero(),
+  check(D.cuMemcpyHtoDAsync(Flag, Watermark ? Tasks.pinnedAll()
+                                            : Tasks.pinnedZero(),
                             sizeof(uint32_t), Control),
         "cuMemcpyHtoDAsync (preempt flag)");
 }

@@ -5,7 +5,7 @@
 // head is doing with what the active LC work allows and issues the pauses,
 // resumes and launches that close the gap. A launch's width only changes
 // through a pause followed by a resume at the new width: the PTB cursor (or
-// the slice checkpoint) makes that exact.
+// the slice checkpoint) makes that exact. Its vacated SMs change in place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,6 +57,7 @@ struct Scheduler::State {
   uint64_t SloMisses = 0;
   uint64_t Resumes = 0;
   uint64_t Pauses = 0;
+  uint64_t Vacates = 0;
   /// When LC work last finished (see launchesAhead).
   std::optional<Nanos> LastLcDone;
   /// A failure of other work met while acting on a submission, which
@@ -89,12 +90,20 @@ struct Scheduler::State {
   void planFollower(uint64_t Id, Entry &E, uint64_t AheadId, bool YieldAll,
                     uint32_t FreeSms);
   WidthChoice widthFor(const Entry &E, uint32_t FreeSms) const;
+  /// Whether a running launch given SMs back is paused to be resumed at
+  /// full width, rather than left to finish on the SMs it kept.
+  bool worthRegrowing(const Entry &E) const;
+  void launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
+              bool StartPaused, uint64_t After);
+  void setVacated(uint64_t Id, Entry &E, uint32_t Sms);
   /// Whether a launch within the window may run behind \p Ahead now.
   bool mayFollow(const Entry &Ahead, bool YieldAll) const {
     return !YieldAll && Ahead.Info.State == WorkState::Running;
   }
-  void yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll, uint32_t Width);
-  void resume(uint64_t Id, Entry &E, uint32_t Width, uint64_t After);
+  void yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll,
+                    const WidthChoice &Choice);
+  void resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
+              uint64_t After);
   void issueAtOnce(uint64_t Id, Entry &E);
   void finish(uint64_t Id, Entry &E, Nanos At);
   void abandon(uint64_t Id);
@@ -128,11 +137,15 @@ Nanos Scheduler::State::drainingBeBlock() const {
 /// Blocks of \p E that ran side by side, to turn a completion's elapsed
 /// time into a per-block duration.
 uint64_t Scheduler::State::concurrency(const Entry &E) const {
+  uint32_t All = device().Multiprocessors;
+  uint32_t Kept = All - std::min(E.Info.VacatedSms, All - 1);
   uint64_t Resident =
       uint64_t(std::max<uint32_t>(
           blocksPerSm(device().Sm, E.W.Kernel, E.Info.LaunchForm), 1)) *
-      device().Multiprocessors;
-  return std::min<uint64_t>(E.Info.Width, Resident);
+      All;
+  // Workers spread over every SM; those on vacated ones left.
+  return std::max<uint64_t>(
+      std::min<uint64_t>(E.Info.Width, Resident) * Kept / All, 1);
 }
 
 bool Scheduler::State::quiet() const {
@@ -283,7 +296,7 @@ void Scheduler::State::replan() {
         if (I <= Ahead)
           planFollower(Ids[I], E, Ids[I - 1], YieldAll, FreeSms);
         else if (E.Info.State == WorkState::Running)
-          yieldIfAsked(Ids[I], E, YieldAll, widthFor(E, FreeSms).Width);
+          yieldIfAsked(Ids[I], E, YieldAll, widthFor(E, FreeSms));
       } catch (...) {
         if (!Failure)
           Failure = std::current_exception();
@@ -297,19 +310,66 @@ void Scheduler::State::replan() {
 WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
   const KernelShape &K = E.W.Kernel;
   uint32_t Reserve = std::max(Options.MinReservedSms, LargestLcSms);
-  Nanos Bound =
-      Options.FullWidthWhenQuiet && quiet() ? Nanos::max() : bound();
+  bool Quiet = quiet();
+  Nanos Bound = Options.FullWidthWhenQuiet && Quiet ? Nanos::max() : bound();
+  uint32_t All = device().Multiprocessors;
+  if (Options.ReserveWhileLcAbout && device().CanVacate && !Quiet &&
+      All > Reserve)
+    FreeSms = std::min(FreeSms, All - Reserve);
   return chooseWidth(device(), K, Durations.block(K.Name), FreeSms, Bound,
                      Reserve, Options.ClaimInterval);
 }
 
+bool Scheduler::State::worthRegrowing(const Entry &E) const {
+  // The launch's whole expected duration at full width, against the cost of
+  // a relaunch and a drain: a short one finishes on its SMs sooner.
+  const KernelShape &K = E.W.Kernel;
+  Nanos Block = Durations.block(K.Name);
+  uint64_t Wave =
+      uint64_t(std::max<uint32_t>(blocksPerSm(device().Sm, K, Form::Ptb), 1)) *
+      device().Multiprocessors;
+  Nanos Whole = Block * static_cast<int64_t>((K.Blocks + Wave - 1) / Wave);
+  Nanos Relaunch = device().RelaunchOverhead + device().SignalLatency + Block;
+  return Whole > 4 * Relaunch;
+}
+
+void Scheduler::State::setVacated(uint64_t Id, Entry &E, uint32_t Sms) {
+  if (E.Info.VacatedSms == Sms)
+    return;
+  E.Info.VacatedSms = Sms;
+  ++Vacates;
+  forWork(Id, [&] { Exec.vacate(Id, Sms); });
+}
+
+void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
+                              bool StartPaused, uint64_t After) {
+  E.Info.LaunchForm = Choice.LaunchForm;
+  E.Info.Width = Choice.Width;
+  E.Info.VacatedSms = Choice.VacatedSms;
+  E.Info.Launches = 1;
+  LaunchRequest R{Id,           &E.W.Kernel, Choice.LaunchForm,
+                  Choice.Width, /*HighPriority=*/false, E.W.Queue,
+                  &E.W.Payload, StartPaused, After,
+                  Choice.ClaimChunk, Choice.VacatedSms};
+  forWork(Id, [&] { Exec.launch(R); });
+}
+
 /// A running variant launch pauses when LC work takes the whole device, or
-/// (to be relaunched at \p Width) when LC work changes the SMs it may use.
+/// (to be relaunched as \p Choice says) when LC work changes the SMs it may
+/// use. A PTB launch that can vacate SMs leaves more of them in place, and
+/// is paused to take SMs back only when worthRegrowing.
 void Scheduler::State::yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll,
-                                    uint32_t Width) {
+                                    const WidthChoice &Choice) {
   if (E.Info.LaunchForm == Form::Original)
     return;
-  if (YieldAll || (device().CanResize && Width != E.Info.Width)) {
+  bool Pause = YieldAll;
+  if (!Pause && device().CanVacate && E.Info.LaunchForm == Form::Ptb &&
+      Choice.VacatedSms != E.Info.VacatedSms) {
+    if (Choice.VacatedSms > E.Info.VacatedSms || !worthRegrowing(E))
+      return setVacated(Id, E, Choice.VacatedSms);
+    Pause = true;
+  }
+  if (Pause || (device().CanResize && Choice.Width != E.Info.Width)) {
     E.Info.State = WorkState::Pausing;
     ++Pauses;
     forWork(Id, [&] { Exec.requestPause(Id); });
@@ -325,12 +385,14 @@ void Scheduler::State::replanDeferringFailures() {
   }
 }
 
-/// Resumes paused \p E at \p Width (where the device can resize), behind
-/// launch \p After if nonzero.
-void Scheduler::State::resume(uint64_t Id, Entry &E, uint32_t Width,
+/// Resumes paused \p E at \p Choice's width (where the device can resize)
+/// and vacated SMs, behind launch \p After if nonzero.
+void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
                               uint64_t After) {
+  if (device().CanVacate && E.Info.LaunchForm == Form::Ptb)
+    setVacated(Id, E, Choice.VacatedSms);
   if (device().CanResize)
-    E.Info.Width = Width;
+    E.Info.Width = Choice.Width;
   E.Info.State = WorkState::Running;
   E.Chained = After != 0;
   ++E.Info.Launches;
@@ -347,21 +409,14 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     if (YieldAll || (Choice.LaunchForm == Form::Original && !ActiveLc.empty()))
       return;
     E.Info.State = WorkState::Running;
-    E.Info.LaunchForm = Choice.LaunchForm;
-    E.Info.Width = Choice.Width;
-    E.Info.Launches = 1;
-    forWork(Id, [&] {
-      Exec.launch({Id, &E.W.Kernel, Choice.LaunchForm, Choice.Width,
-                   /*HighPriority=*/false, E.W.Queue, &E.W.Payload,
-                   /*StartPaused=*/false, /*After=*/0, Choice.ClaimChunk});
-    });
+    launch(Id, E, Choice, /*StartPaused=*/false, /*After=*/0);
     return;
   case WorkState::Running:
-    yieldIfAsked(Id, E, YieldAll, Choice.Width);
+    yieldIfAsked(Id, E, YieldAll, Choice);
     return;
   case WorkState::Paused: {
     if (!YieldAll)
-      resume(Id, E, Choice.Width, /*After=*/0);
+      resume(Id, E, Choice, /*After=*/0);
     return;
   }
   case WorkState::Pausing:
@@ -382,11 +437,11 @@ void Scheduler::State::planFollower(uint64_t Id, Entry &E, uint64_t AheadId,
   WidthChoice Choice = widthFor(E, FreeSms);
   switch (E.Info.State) {
   case WorkState::Running:
-    yieldIfAsked(Id, E, YieldAll, Choice.Width);
+    yieldIfAsked(Id, E, YieldAll, Choice);
     return;
   case WorkState::Paused: {
     if (mayFollow(Ahead, YieldAll))
-      resume(Id, E, Choice.Width, AheadId);
+      resume(Id, E, Choice, AheadId);
     return;
   }
   case WorkState::Queued:
@@ -415,16 +470,8 @@ void Scheduler::State::issueAtOnce(uint64_t Id, Entry &E) {
       widthFor(E, Follows ? R.FreeSms : device().Multiprocessors);
   bool Paused = !Follows && Choice.LaunchForm != Form::Original;
   E.Info.State = Paused ? WorkState::Paused : WorkState::Running;
-  E.Info.LaunchForm = Choice.LaunchForm;
-  E.Info.Width = Choice.Width;
-  E.Info.Launches = 1;
   E.Chained = Follows;
-  forWork(Id, [&] {
-    Exec.launch({Id, &E.W.Kernel, Choice.LaunchForm, Choice.Width,
-                 /*HighPriority=*/false, E.W.Queue, &E.W.Payload,
-                 /*StartPaused=*/Paused, /*After=*/Follows ? AheadId : 0,
-                 Choice.ClaimChunk});
-  });
+  launch(Id, E, Choice, Paused, Follows ? AheadId : 0);
 }
 
 Scheduler::Scheduler(Executor &Exec, const SchedulerOptions &Options)
@@ -487,8 +534,10 @@ uint64_t Scheduler::beginExternal(uint32_t Sms) {
   E.Info.SubmittedAt = S->Exec.clock().now();
   uint32_t All = S->device().Multiprocessors;
   SharingChoice Choice;
-  if (Sms != 0 && Sms < All)
+  if (Sms != 0 && Sms < All) {
     Choice = {Sharing::Space, Sms};
+    S->LargestLcSms = std::max(S->LargestLcSms, Sms);
+  }
   E.Info.HowShared = Choice.How;
   S->ActiveLc[Id] = Choice;
   S->External.insert(Id);
@@ -524,3 +573,4 @@ Nanos Scheduler::blockDuration(const std::string &Name) const {
 uint64_t Scheduler::sloMisses() const { return S->SloMisses; }
 uint64_t Scheduler::resumes() const { return S->Resumes; }
 uint64_t Scheduler::pauses() const { return S->Pauses; }
+uint64_t Scheduler::vacates() const { return S->Vacates; }

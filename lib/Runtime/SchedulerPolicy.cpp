@@ -61,6 +61,10 @@ SharingChoice baton::sched::chooseSharing(const DeviceFacts &Device,
   uint32_t All = Device.Multiprocessors;
   if (!Device.CanResize || Sms >= All)
     return {Sharing::Time, All};
+  // BE work leaves the SMs the LC kernel needs and keeps the rest running:
+  // no relaunch to pay for.
+  if (Device.CanVacate)
+    return {Sharing::Space, Sms};
   // One wave on its SMs: the LC kernel takes about one block duration, and
   // BE keeps the other SMs for that long, paying one extra drain + relaunch.
   Nanos Gain = LcBlock * (All - Sms) / All;
@@ -112,9 +116,18 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
       std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Ptb), 1);
   uint64_t Prompt =
       std::min(PerSm, promptWorkersPerSm(Device, Shape.ThreadsPerBlock));
-  auto WidthOn = [&](uint32_t Sms, uint64_t Workers) {
-    return static_cast<uint32_t>(
-        std::min<uint64_t>(Workers * Sms, Shape.Blocks));
+  uint32_t All = Device.Multiprocessors;
+  // Workers for \p Sms SMs at \p Workers each. Where workers can vacate
+  // SMs, the launch gets workers for every SM (the hardware spreads them)
+  // and the watermark sends those on the SMs not kept away.
+  auto On = [&](uint32_t Sms, uint64_t Workers, Nanos Latency,
+                bool Meets) -> WidthChoice {
+    Sms = std::clamp<uint32_t>(Sms, 1, All);
+    uint32_t Spread = Device.CanVacate ? All : Sms;
+    auto Width = static_cast<uint32_t>(
+        std::min<uint64_t>(Workers * Spread, Shape.Blocks));
+    return {Form::Ptb, Width, Latency, Meets, Chunk,
+            Device.CanVacate ? All - Sms : 0};
   };
   // On a prompt SM every worker stops after the claim it holds; a fuller
   // one may drain for a while longer.
@@ -123,16 +136,20 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
       PerSm > Prompt ? Yield + std::max(Held, Device.CrowdedExtraDrain)
                      : Yield;
   if (FullYield <= Bound)
-    return {Form::Ptb, WidthOn(FreeSms, PerSm), FullYield, true, Chunk};
+    return On(FreeSms, PerSm, FullYield, true);
   // Fewer workers per SM keep the bound, at some throughput.
   if (Yield <= Bound)
-    return {Form::Ptb, WidthOn(FreeSms, Prompt), Yield, true, Chunk};
+    return On(FreeSms, Prompt, Yield, true);
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
-  // and keep the drain of LC work that needs every SM to one block.
-  if (FreeSms > ReserveSms)
-    return {Form::Ptb, WidthOn(FreeSms - ReserveSms, Prompt), Nanos(0), true,
-            Chunk};
-  return {Form::Ptb, WidthOn(1, Prompt), Yield, false, Chunk};
+  // and keep the drain of LC work that needs every SM to one block. SMs
+  // that active LC work already holds count towards the reserve when they
+  // can be vacated; otherwise the workers spread anyway, and only fewer of
+  // them leave room.
+  if (Device.CanVacate && All > ReserveSms)
+    return On(std::min(FreeSms, All - ReserveSms), Prompt, Nanos(0), true);
+  if (!Device.CanVacate && FreeSms > ReserveSms)
+    return On(FreeSms - ReserveSms, Prompt, Nanos(0), true);
+  return On(1, Prompt, Yield, false);
 }
 
 static WidthChoice chooseSlices(const DeviceFacts &Device,

@@ -64,6 +64,10 @@ struct WidthChoice {
   bool MeetsBound = true;
   /// Ptb: the most virtual blocks a worker claims at once (claim_chunk).
   uint32_t ClaimChunk = 1;
+  /// Ptb, where the device can vacate SMs: the low SMs the launch leaves to
+  /// LC work. Width then counts workers for every SM, since the hardware
+  /// spreads them and those on vacated SMs leave at once.
+  uint32_t VacatedSms = 0;
 };
 
 /// The most blocks of \p Block a PTB worker claims at once: enough for

@@ -147,6 +147,7 @@ RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
       Device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   P->Facts.SliceWindow = R.options().SliceWindow;
   P->Facts.CanResize = true; // Launch::resume(Width) relaunches at any width
+  P->Facts.CanVacate = true; // Launch::vacate (task ABI 3)
   P->LcStream = P->createStream(P->Greatest);
 }
 
@@ -177,6 +178,7 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
   Config.Workers = Request.LaunchForm == Form::Ptb ? Request.Width : 0;
   Config.ClaimChunk = Request.ClaimChunk;
   Config.SliceBlocks = Request.LaunchForm == Form::Slices ? Request.Width : 0;
+  Config.VacatedSms = Request.LaunchForm == Form::Ptb ? Request.VacatedSms : 0;
   std::vector<void *> Args;
   for (const auto &Bytes : W->Args)
     Args.push_back(const_cast<std::byte *>(Bytes.data()));
@@ -184,9 +186,10 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
       Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0, std::nullopt});
   if (!Request.HighPriority)
     Item->OrderedIn = Request.Queue;
-  BATON_TRACE("launch %llu '%s' form %d width %u chunk %u%s%s",
+  BATON_TRACE("launch %llu '%s' form %d width %u chunk %u vacated %u%s%s",
               (unsigned long long)Request.Id, W->K.name().c_str(),
               int(Request.LaunchForm), Request.Width, Request.ClaimChunk,
+              Config.VacatedSms,
               Request.HighPriority ? " high-priority" : "",
               Request.StartPaused ? " start-paused" : "");
   if (!Request.StartPaused) // a paused start reports nothing until resumed
@@ -221,6 +224,11 @@ void RuntimeExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
     throw;
   }
   P->watch(Item, Checkpoint);
+}
+
+void RuntimeExecutor::vacate(uint64_t Id, uint32_t Sms) {
+  BATON_TRACE("vacate %llu sms %u", (unsigned long long)Id, Sms);
+  P->Launches.at(Id)->L.vacate(Sms);
 }
 
 // The launches of a BE queue run one after another on its stream (each

@@ -47,6 +47,12 @@ struct SimLaunch {
   uint64_t Epoch = 0;
   LaunchState State = LaunchState::Running;
   bool PreemptVisible = false;
+  /// Ptb: the vacate watermark as set, and as the workers see it.
+  uint32_t Watermark = 0;
+  uint32_t WatermarkVisible = 0;
+  /// The current run saw a nonzero watermark: it may end with work left.
+  bool VacatedRun = false;
+  bool Arrived = false; ///< the current run has reached the device
   /// A resume behind this launch, not yet Done, on the same stream: the
   /// (re)launch arrives only once that one is Done.
   uint64_t WaitingFor = 0;
@@ -69,7 +75,7 @@ struct PendingRange {
   uint32_t Slice;
 };
 
-enum class EventKind { Arrive, Signal, BlockEnd };
+enum class EventKind { Arrive, Signal, Watermark, BlockEnd };
 
 struct Event {
   Nanos At;
@@ -79,7 +85,8 @@ struct Event {
   uint64_t Epoch;
   uint32_t Sm = 0;
   uint32_t V = 0;
-  uint32_t Slice = 0; ///< Slices: the slice's begin; Ptb: end of the claim
+  uint32_t Slice = 0; ///< Slices: the slice's begin; Ptb: end of the claim;
+                      ///< Watermark: its value
   bool operator>(const Event &O) const {
     return At != O.At ? At > O.At : Seq > O.Seq;
   }
@@ -107,7 +114,7 @@ struct SimulatedExecutor::Impl {
   void enqueue(SimLaunch &L, uint32_t V, uint32_t Count, uint32_t Slice);
   void issueSlices(SimLaunch &L);
   bool fits(const Use &Sm, const Use &Need) const;
-  std::optional<uint32_t> findSm(const Use &Need) const;
+  std::optional<uint32_t> findSm(const Use &Need, uint32_t From) const;
   void dispatch();
   void startBlock(SimLaunch &L, uint32_t Sm, uint32_t V, uint32_t Slice);
   void fetch(SimLaunch &L, uint32_t Sm, uint32_t Last, uint32_t Lim);
@@ -134,6 +141,8 @@ void SimulatedExecutor::Impl::relaunch(SimLaunch &L) {
   ++L.Epoch;
   L.State = LaunchState::Running;
   L.PreemptVisible = false;
+  L.VacatedRun = L.WatermarkVisible != 0;
+  L.Arrived = false;
   L.FirstBlock.reset();
   L.BlocksRun = 0;
   L.Rec.Widths.push_back(L.Width);
@@ -183,8 +192,9 @@ bool SimulatedExecutor::Impl::fits(const Use &Sm, const Use &Need) const {
          Sm.Blocks + Need.Blocks <= Max.MaxBlocks;
 }
 
-std::optional<uint32_t> SimulatedExecutor::Impl::findSm(const Use &Need) const {
-  for (uint32_t I = 0; I < Sms.size(); ++I)
+std::optional<uint32_t> SimulatedExecutor::Impl::findSm(const Use &Need,
+                                                        uint32_t From) const {
+  for (uint32_t I = From; I < Sms.size(); ++I)
     if (fits(Sms[I], Need))
       return I;
   return std::nullopt;
@@ -197,7 +207,16 @@ void SimulatedExecutor::Impl::dispatch() {
       return;
     PendingRange &R = Queue.front();
     SimLaunch &L = get(R.Launch);
-    auto Sm = findSm(L.PerBlock);
+    uint32_t From = L.F == Form::Ptb ? L.WatermarkVisible : 0;
+    auto Sm = findSm(L.PerBlock, From);
+    if (!Sm && From && findSm(L.PerBlock, 0)) {
+      // Room only on a vacated SM: the worker placed there leaves at once.
+      if (--R.Count == 0)
+        Queue.pop_front();
+      --L.Pending;
+      settle(L);
+      continue;
+    }
     if (!Sm)
       return; // a high-priority block that does not fit holds back the rest
     uint32_t V = R.V++;
@@ -235,7 +254,7 @@ void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
                                     uint32_t Lim) {
   uint32_t V = Last + 1;
   if (V >= Lim) {
-    if (L.PreemptVisible)
+    if (L.PreemptVisible || Sm < L.WatermarkVisible)
       return leaveSm(L, Sm);
     uint32_t Share = 2 * std::max<uint32_t>(L.Width, 1);
     uint32_t Size = std::clamp((L.End - V) / Share, 1u, L.Chunk);
@@ -268,7 +287,9 @@ void SimulatedExecutor::Impl::settle(SimLaunch &L) {
   if (L.WaitingFor)
     return; // not started: its drain is seen only after it has
   bool Finished = L.Next >= L.End;
-  if (!Finished && L.State != LaunchState::Pausing)
+  // A PTB run whose every worker left a vacated SM stops with work left.
+  bool Vacated = L.F == Form::Ptb && L.VacatedRun && L.Arrived;
+  if (!Finished && L.State != LaunchState::Pausing && !Vacated)
     return; // between slices, or not arrived yet
   L.State = Finished ? LaunchState::Done : LaunchState::Paused;
   if (!Finished)
@@ -287,13 +308,14 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
   case EventKind::Arrive:
     if (E.Epoch != L.Epoch)
       return;
+    L.Arrived = true;
     if (L.F == Form::Slices)
       issueSlices(L);
     else if (L.F == Form::Original) {
       enqueue(L, 0, L.End, 0);
       L.Next = L.End; // every block is issued at once
     }
-    else if (!L.PreemptVisible)
+    else if (!L.PreemptVisible && L.WatermarkVisible < Sms.size())
       enqueue(L, 0, L.Width, 0);
     settle(L);
     return;
@@ -309,6 +331,24 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
         L.Pending -= R.Count;
         return true;
       });
+    settle(L);
+    return;
+  case EventKind::Watermark:
+    // Stale only if a later vacate() superseded it; relaunches keep it.
+    if (E.Slice != L.Watermark)
+      return;
+    L.WatermarkVisible = E.Slice;
+    L.VacatedRun |= E.Slice != 0;
+    // Workers waiting for room would be placed at or above it; with no SM
+    // left there, they leave at their first check.
+    if (L.WatermarkVisible >= Sms.size())
+      for (auto *Queue : {&HighQueue, &LowQueue})
+        std::erase_if(*Queue, [&](const PendingRange &R) {
+          if (R.Launch != L.Id)
+            return false;
+          L.Pending -= R.Count;
+          return true;
+        });
     settle(L);
     return;
   case EventKind::BlockEnd:
@@ -360,6 +400,10 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   L.End = static_cast<uint32_t>(K.Blocks);
   L.Width = R.Width;
   L.Chunk = std::max<uint32_t>(R.ClaimChunk, 1);
+  if (R.VacatedSms && (!P->Facts.CanVacate || R.LaunchForm != Form::Ptb))
+    throw std::logic_error("SimulatedExecutor: launch " +
+                           std::to_string(R.Id) + " cannot vacate SMs");
+  L.Watermark = L.WatermarkVisible = R.VacatedSms; // in the task from the start
   L.Rec.LaunchForm = R.LaunchForm;
   L.Rec.HighPriority = R.HighPriority;
   L.Rec.IssuedAt = P->Time.now();
@@ -399,6 +443,16 @@ void SimulatedExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
       L.WaitingFor = After;
   }
   P->relaunch(L);
+}
+
+void SimulatedExecutor::vacate(uint64_t Id, uint32_t Sms) {
+  SimLaunch &L = P->get(Id);
+  if (!P->Facts.CanVacate || L.F != Form::Ptb)
+    throw std::logic_error("SimulatedExecutor: launch " + std::to_string(Id) +
+                           " cannot vacate SMs");
+  L.Watermark = Sms;
+  P->schedule(EventKind::Watermark, P->Time.now() + P->Facts.SignalLatency, L,
+              0, 0, Sms);
 }
 
 std::vector<Completion> SimulatedExecutor::poll() {

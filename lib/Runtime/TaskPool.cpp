@@ -58,7 +58,7 @@ void TaskPool::grow(CUstream Stream) {
     check(D.cuMemHostAlloc(&Words, 2 * sizeof(uint32_t), 0), "cuMemHostAlloc");
     Constants = static_cast<uint32_t *>(Words);
     Constants[0] = 0;
-    Constants[1] = 1;
+    Constants[1] = BATON_PREEMPT_ALL;
   }
   Slab S;
   const size_t Bytes = SlotBytes * SlotsPerSlab;

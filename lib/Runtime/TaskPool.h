@@ -53,8 +53,9 @@ public:
   TaskSlot *acquire(CUstream Stream);
   void release(TaskSlot *Slot);
 
-  /// Pinned words holding 1 and 0: sources for PreemptSignal::Memcpy.
-  const uint32_t *pinnedOne() const { return Constants + 1; }
+  /// Pinned words holding BATON_PREEMPT_ALL and 0: sources for
+  /// PreemptSignal::Memcpy.
+  const uint32_t *pinnedAll() const { return Constants + 1; }
   const uint32_t *pinnedZero() const { return Constants; }
 
 private:

@@ -3,7 +3,7 @@
 // K__baton_ptb is launched with any number of workers. Each worker loops:
 //
 //   leader (thread 0,0,0): v = the next block of its claim, or, when the
-//                          claim is used up, v = preempt ? STOP :
+//                          claim is used up, v = %smid < preempt ? STOP :
 //                          atomicAdd(&next, size); decode v into (x, y, z);
 //                          store {v, x, y, z} to a slot
 //   barrier D            - publishes the slot, ends the previous block
@@ -11,7 +11,9 @@
 //
 // The leader keeps the last block it handed out (cur) and the end of its
 // claim (lim) in registers; only a used-up claim costs an atomic and a look
-// at `preempt`. Every block of a claim runs, so `next` stays the checkpoint.
+// at `preempt`, an SM watermark (task.h), against the SM's id, read there
+// too rather than kept live across the body (its latency hides behind the
+// flag's load). Every block of a claim runs, so `next` stays the checkpoint.
 // Claims shrink towards the end of the grid (guided self-scheduling): size =
 // min(claim_chunk, max(1, (end - cur - 1) / (2 * workers))), so that no
 // worker is left with a long claim while the others have run dry. The
@@ -97,7 +99,7 @@ void PtbBuilder::declare() {
       N.reg("v"),     N.reg("end"),   N.reg("t"),    N.reg("slot"),
       N.reg("parity"), N.reg("addr"),  N.reg("nv"),   N.reg("yz"),
       N.reg("flags"), N.reg("dsmem"), N.reg("cur"),  N.reg("lim"),
-      N.reg("chunk"), N.reg("size"),  N.reg("share")};
+      N.reg("chunk"), N.reg("size"),  N.reg("share"), N.reg("sm")};
   for (size_t I = 0; I < 3; ++I) {
     Regs32.push_back(N.CtaId[I]);
     Regs32.push_back(N.NCtaId[I]);
@@ -131,9 +133,10 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   B.inst("div.u32", {Size, Size, B.sym(N.reg("share"))});
   B.inst("min.u32", {Size, Size, B.sym(N.reg("chunk"))});
   B.inst("max.u32", {Size, Size, B.imm(1)});
+  B.inst("mov.u32", {B.sym(N.reg("sm")), B.sym("%smid")});
   B.inst("ld.volatile.global.u32",
          {NV, B.address(Task, BATON_TASK_OFFSET_PREEMPT)});
-  B.inst("setp.ne.u32", {B.sym(N.reg("preempted")), NV, B.imm(0)});
+  B.inst("setp.lt.u32", {B.sym(N.reg("preempted")), B.sym(N.reg("sm")), NV});
   B.inst("mov.u32", {NV, B.imm(-1)});
   B.guarded(N.reg("preempted"), true, "atom.global.add.u32",
             {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), Size});

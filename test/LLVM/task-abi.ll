@@ -34,8 +34,11 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: baton.fetch.first:
 ; CHECK: baton.check:
 ; CHECK: %baton.size = call i32 @llvm.umax.i32
+; The worker stops when its SM's id is below the watermark in `preempt`.
+; CHECK: %baton.sm = call i32 @llvm.nvvm.read.ptx.sreg.smid()
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 24
-; CHECK: load volatile i32
+; CHECK: %baton.preempt.flag = load volatile i32
+; CHECK-NEXT: %baton.flagged = icmp ult i32 %baton.sm, %baton.preempt.flag
 ; CHECK: baton.take:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK: atomicrmw add ptr addrspace(1) %{{.*}}, i32 %baton.size monotonic

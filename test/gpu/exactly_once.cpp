@@ -17,6 +17,10 @@
 //  * PTB statistics: every worker of every relaunch left exactly once.
 // Thousands of pause/resume pairs run in all; the output names the case,
 // the number of pauses and the time taken.
+// A last PTB case vacates SMs (Launch::vacate, the task's SM watermark) at
+// random instead: some SMs, none, or all of them, which must stop the run
+// with work left (Paused, though no pause was asked), plus pauses. The same
+// checks hold.
 //
 //===----------------------------------------------------------------------===//
 
@@ -183,6 +187,100 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
   std::fflush(stdout);
 }
 
+void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
+                   Watchdog &Dog, uint64_t Seed) {
+  const std::string Name = "ptb 1-D, vacate storm";
+  Dog.step(Name);
+  const Dim3 Grid{42240000, 1, 1};
+  const size_t Blocks = Grid.x;
+  Stream S;
+  DeviceBuffer Counts(Blocks * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  PinnedCounts Snapshot(Blocks);
+  LaunchConfig Config{Grid, {64, 1, 1}, 0, S.get(), Mode::Ptb};
+  uint64_t Spin = 20000;
+  void *Args[] = {Counts.slot(), &Spin};
+  CUevent AfterLaunch = nullptr;
+  check(driver().cuEventCreate(&AfterLaunch, CU_EVENT_DISABLE_TIMING),
+        "cuEventCreate");
+  const uint32_t Sms = uint32_t(Rt.multiprocessorCount());
+  std::mt19937_64 Rng(Seed);
+  auto SomeSms = [&] { return uint32_t(Rng() % Sms); };
+  Storm Delays(Seed);
+
+  Launch L = Rt.launch(K, Config, Args);
+  check(driver().cuMemcpyDtoHAsync(Snapshot.Data, Counts.get(),
+                                   Blocks * sizeof(uint32_t), S.get()),
+        "cuMemcpyDtoHAsync (snapshot on the user stream)");
+  check(driver().cuEventRecord(AfterLaunch, S.get()), "cuEventRecord");
+  // Every SM vacated: every worker leaves, and the launch stops Paused.
+  sleepMicros(2000);
+  L.vacate(Sms);
+  Check.expect(L.wait() == LaunchState::Paused,
+               Name + ": vacating every SM did not stop the launch");
+  Check.expect(L.progress().Done < Blocks,
+               Name + ": the launch finished before its SMs were vacated");
+  L.vacate(Sms / 2);
+  L.resume();
+  unsigned Resumes = 1, Vacates = 2, StoppedByVacate = 1, Pauses = 0;
+  unsigned StreamViolations = 0;
+  for (;;) {
+    sleepMicros(Delays.delayMicros());
+    LaunchState State = L.poll();
+    if (State == LaunchState::Done)
+      break;
+    if (State == LaunchState::Paused) { // every worker left a vacated SM
+      ++StoppedByVacate;
+      if (driver().cuEventQuery(AfterLaunch) != CUDA_ERROR_NOT_READY)
+        ++StreamViolations;
+      L.vacate(SomeSms());
+      L.resume();
+      ++Resumes;
+      continue;
+    }
+    switch (Rng() % 4) {
+    case 0:
+      if (!L.pause())
+        continue; // done; the next poll says so
+      ++Pauses;
+      if (driver().cuEventQuery(AfterLaunch) != CUDA_ERROR_NOT_READY)
+        ++StreamViolations;
+      L.vacate(SomeSms());
+      L.resume();
+      ++Resumes;
+      break;
+    case 1:
+      L.vacate(Sms);
+      ++Vacates;
+      break;
+    default:
+      L.vacate(SomeSms());
+      ++Vacates;
+      break;
+    }
+  }
+  check(driver().cuEventSynchronize(AfterLaunch), "cuEventSynchronize");
+  driver().cuEventDestroy(AfterLaunch);
+  std::vector<uint8_t> Final = Counts.download(S.get());
+  std::string Error =
+      checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
+  Check.expect(Error.empty(), Name + ": " + Error);
+  std::string Early = checkCounts(Snapshot.Data, Blocks);
+  Check.expect(Early.empty(), Name + ": the copy queued on the user stream "
+                                     "ran before the launch completed: " +
+                                  Early);
+  Check.expect(StreamViolations == 0,
+               Name + ": the user stream went past a stopped launch");
+  uint64_t Expected = uint64_t(L.width()) * (Resumes + 1);
+  Check.expect(L.workersExited() == Expected,
+               Name + ": device counted " + std::to_string(L.workersExited()) +
+                   " workers leaving, expected " + std::to_string(Expected));
+  std::printf("%-4s %-24s %u vacates, %u stopped by them, %u pauses\n",
+              Error.empty() && Early.empty() ? "ok" : "FAIL", Name.c_str(),
+              Vacates, StoppedByVacate, Pauses);
+  std::fflush(stdout);
+}
+
 /// The original kernel through the runtime, as a baseline for the counter.
 void runOriginal(Runtime &Rt, const Kernel &K, Checker &Check) {
   Dim3 Grid{37, 11, 3};
@@ -236,6 +334,7 @@ int main(int Argc, char **Argv) {
     uint64_t Seed = 1;
     for (const Case &C : Cases)
       runCase(*Rt, K, C, Check, Dog, Seed++);
+    runVacateCase(*Rt, K, Check, Dog, Seed++);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }

@@ -146,6 +146,36 @@ TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
   EXPECT_FALSE(Narrow.MeetsBound);
 }
 
+TEST(SchedulerPolicy, VacatingDeviceSpreadsWorkersAndVacatesLowSms) {
+  DeviceFacts D = smallDevice();
+  D.CanVacate = true;
+  // Short blocks, 6 SMs free: workers for all 8 SMs (the hardware spreads
+  // them), and the 2 low SMs vacated.
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 10us, 6, 100us, 2, 0us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.VacatedSms, 2u);
+  EXPECT_EQ(chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2, 0us).VacatedSms,
+            0u);
+  // Long blocks: the reserve counts the SMs LC work already holds, instead
+  // of coming on top of them.
+  W = chooseWidth(D, shape(10000, 256), 200us, 8, 100us, 2, 0us);
+  EXPECT_EQ(W.Width, 16u); // prompt: 2 workers on each of 8 SMs
+  EXPECT_EQ(W.VacatedSms, 2u);
+  EXPECT_EQ(W.ExpectedLatency, 0us);
+  W = chooseWidth(D, shape(10000, 256), 200us, 5, 100us, 2, 0us);
+  EXPECT_EQ(W.VacatedSms, 3u);
+  // At least one SM is kept.
+  EXPECT_EQ(chooseWidth(D, shape(10000, 256), 10us, 0, 100us, 2, 0us).VacatedSms,
+            7u);
+  // Space sharing costs no relaunch, so any LC kernel short of the device
+  // shares it.
+  KernelShape Lc = shape(16, 256);
+  EXPECT_EQ(chooseSharing(D, Lc, 1us, 500us).How, Sharing::Space);
+  EXPECT_EQ(chooseSharing(D, Lc, 1us, 500us).Sms, 2u);
+  D.CanVacate = false;
+  EXPECT_EQ(chooseSharing(D, Lc, 1us, 500us).How, Sharing::Time);
+}
+
 TEST(SchedulerPolicy, ShortBlocksAreClaimedSeveralAtOnce) {
   DeviceFacts D = smallDevice();
   // 20 us of work per claim: 2 us blocks go ten at a time, blocks of the

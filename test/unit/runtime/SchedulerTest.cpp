@@ -400,6 +400,7 @@ public:
       throw std::runtime_error("resume failed");
     Sim.resume(Id, Width, After);
   }
+  void vacate(uint64_t Id, uint32_t Sms) override { Sim.vacate(Id, Sms); }
   std::vector<Completion> poll() override { return Sim.poll(); }
 
 private:

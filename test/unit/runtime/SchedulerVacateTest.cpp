@@ -1,0 +1,214 @@
+//===- SchedulerVacateTest.cpp - Space sharing by vacating SMs ------------===//
+//
+// The scheduler over a simulated device whose PTB workers leave the SMs
+// below a watermark (DeviceFacts::CanVacate, task ABI 3). The device: 8 SMs
+// of 2048 threads; BE kernels of 256-thread blocks fit 8 per SM.
+//
+//===----------------------------------------------------------------------===//
+
+#include "baton/Scheduler.h"
+#include "baton/SchedulerSim.h"
+
+#include <gtest/gtest.h>
+
+using namespace baton::sched;
+using namespace std::chrono_literals;
+
+namespace {
+
+DeviceFacts vacatingDevice() {
+  DeviceFacts D;
+  D.Multiprocessors = 8;
+  D.CanVacate = true;
+  return D;
+}
+
+SchedulerOptions options() {
+  SchedulerOptions O;
+  O.PreemptionBound = 100us;
+  O.MinReservedSms = 2;
+  O.FullWidthWhenQuiet = false;
+  O.ClaimInterval = 0us;
+  return O;
+}
+
+Work work(std::string Name, PriorityClass Class, uint64_t Blocks,
+          uint32_t Threads, Nanos Block) {
+  Work W;
+  W.Kernel.Name = std::move(Name);
+  W.Kernel.Blocks = Blocks;
+  W.Kernel.ThreadsPerBlock = Threads;
+  W.Kernel.HasPtb = true;
+  W.Kernel.HasSlice = true;
+  W.Class = Class;
+  W.Payload = SimKernel{Block};
+  return W;
+}
+
+Work be(uint64_t Blocks, Nanos Block, std::string Name = "train") {
+  return work(std::move(Name), PriorityClass::BestEffort, Blocks, 256, Block);
+}
+
+/// 16 blocks of 256 threads: 2 SMs' worth.
+Work lightLc(Nanos Block) {
+  return work("infer_light", PriorityClass::LatencyCritical, 16, 256, Block);
+}
+
+void expectExactlyOnce(const SimRecord &R) {
+  ASSERT_FALSE(R.RunCount.empty());
+  for (size_t V = 0; V < R.RunCount.size(); ++V)
+    ASSERT_EQ(R.RunCount[V], 1u) << "virtual block " << V;
+}
+
+Nanos queueingDelay(const SimRecord &R) {
+  EXPECT_TRUE(R.FirstBlockAt.has_value());
+  return R.FirstBlockAt.value_or(Nanos::max()) - R.IssuedAt;
+}
+
+struct VacatingSchedulerTest : ::testing::Test {
+  SimulatedExecutor Sim{vacatingDevice()};
+  Scheduler S{Sim, options()};
+
+  Nanos runUntilDone(uint64_t Id) {
+    while (!S.info(Id).DoneAt && Sim.step())
+      S.poll();
+    EXPECT_TRUE(S.info(Id).DoneAt) << "work " << Id << " never finished";
+    return S.info(Id).DoneAt.value_or(Sim.clock().now());
+  }
+};
+
+TEST_F(VacatingSchedulerTest, LcKernelTakesVacatedSmsWithoutAPause) {
+  uint64_t Be = S.submit(be(20000, 10us));
+  simulateUntil(Sim, S, 100us);
+  uint64_t Lc = S.submit(lightLc(500us));
+  EXPECT_EQ(S.info(Lc).HowShared, Sharing::Space);
+  EXPECT_EQ(S.info(Be).State, WorkState::Running);
+  EXPECT_EQ(S.info(Be).VacatedSms, 2u);
+  // Signal (7 us) and the block each worker on SMs 0-1 holds (10 us).
+  simulateUntil(Sim, S, 100us + 18us);
+  EXPECT_EQ(Sim.resident(Be), 48u);
+  EXPECT_EQ(Sim.resident(Lc), 16u);
+  EXPECT_LE(queueingDelay(Sim.record(Lc)), 18us);
+  EXPECT_EQ(S.pauses(), 0u);
+
+  // About 3 ms of BE work at full width: worth a relaunch to take the SMs
+  // back once the LC kernel is done.
+  simulateUntil(Sim, S, runUntilDone(Lc) + 50us);
+  EXPECT_EQ(S.info(Be).VacatedSms, 0u);
+  EXPECT_EQ(Sim.resident(Be), 64u);
+  EXPECT_EQ(Sim.record(Be).Widths, (std::vector<uint32_t>{64, 64}));
+  simulateToEnd(Sim, S);
+  expectExactlyOnce(Sim.record(Be));
+}
+
+TEST_F(VacatingSchedulerTest, ShortLaunchFinishesOnTheSmsItKept) {
+  uint64_t Be = S.submit(be(640, 10us)); // 100 us at full width
+  simulateUntil(Sim, S, 20us);
+  uint64_t Lc = S.beginExternal(2);
+  simulateUntil(Sim, S, 40us);
+  EXPECT_EQ(Sim.resident(Be), 48u);
+  S.endExternal(Lc);
+  simulateToEnd(Sim, S);
+  EXPECT_EQ(S.info(Be).Launches, 1u); // lowered in place, no relaunch
+  EXPECT_EQ(S.pauses(), 0u);
+  EXPECT_EQ(S.vacates(), 2u); // raised to 2, then back to 0
+  expectExactlyOnce(Sim.record(Be));
+}
+
+TEST_F(VacatingSchedulerTest, ReservedSmsAreReallyFreeForLongBlocks) {
+  // 300 us blocks miss the bound at any width. Once LC work has been seen,
+  // the launch keeps MinReservedSms vacated, so the next LC kernel starts
+  // at once instead of waiting for a block.
+  uint64_t First = S.submit(be(640, 300us, "long"));
+  simulateUntil(Sim, S, 50us);
+  runUntilDone(S.submit(lightLc(20us)));
+  runUntilDone(First);
+  uint64_t Be = S.submit(be(640, 300us, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 150us);
+  EXPECT_EQ(S.info(Be).VacatedSms, 2u);
+  uint64_t Lc = S.submit(lightLc(20us));
+  simulateToEnd(Sim, S);
+  EXPECT_LE(queueingDelay(Sim.record(Lc)), 1us);
+  expectExactlyOnce(Sim.record(Be));
+}
+
+TEST(VacatingScheduler, ReserveWhileLcAboutKeepsShortBlocksOffTheReserve) {
+  SimulatedExecutor Sim(vacatingDevice());
+  SchedulerOptions O = options();
+  O.ReserveWhileLcAbout = true;
+  Scheduler S(Sim, O);
+  uint64_t Be = S.submit(be(20000, 10us));
+  simulateUntil(Sim, S, 50us);
+  EXPECT_EQ(S.info(Be).VacatedSms, 0u); // no LC work seen yet
+  uint64_t Lc = S.beginExternal(2);
+  simulateUntil(Sim, S, 100us);
+  S.endExternal(Lc);
+  simulateUntil(Sim, S, 200us);
+  // LC work is about: the SMs stay vacated between requests.
+  EXPECT_EQ(S.info(Be).VacatedSms, 2u);
+  EXPECT_EQ(Sim.resident(Be), 48u);
+  uint64_t Next = S.submit(lightLc(20us));
+  simulateToEnd(Sim, S);
+  EXPECT_LE(queueingDelay(Sim.record(Next)), 1us);
+  expectExactlyOnce(Sim.record(Be));
+}
+
+TEST(VacatingExecutor, LaunchWhoseWorkersAllLeftStopsPaused) {
+  // Four workers for 100 blocks: the simulation packs them onto SM 0. When
+  // SMs 0-1 are vacated every worker leaves with work left, so the launch
+  // reports Paused though no pause was asked; resumed, it runs on the SMs
+  // kept (the scheduler resumes such a launch like any paused one).
+  SimulatedExecutor Sim(vacatingDevice());
+  KernelShape K;
+  K.Name = "narrow";
+  K.Blocks = 100;
+  K.ThreadsPerBlock = 256;
+  K.HasPtb = true;
+  std::any Payload = SimKernel{10us};
+  Sim.launch({1, &K, Form::Ptb, 4, false, 0, &Payload});
+  while (Sim.nextEvent() && *Sim.nextEvent() < 25us)
+    Sim.step();
+  EXPECT_EQ(Sim.resident(1), 4u);
+  Sim.vacate(1, 2);
+  std::vector<Completion> Stopped;
+  while (Stopped.empty() && Sim.step())
+    Stopped = Sim.poll();
+  ASSERT_EQ(Stopped.size(), 1u);
+  EXPECT_EQ(Stopped[0].What, Completion::Paused);
+  EXPECT_EQ(Sim.record(1).Pauses, 1u);
+  Sim.resume(1, 4, 0);
+  while (Sim.step())
+    ;
+  std::vector<Completion> Done = Sim.poll();
+  ASSERT_EQ(Done.size(), 1u);
+  EXPECT_EQ(Done[0].What, Completion::Done);
+  expectExactlyOnce(Sim.record(1));
+}
+
+// LC arrivals that vacate and give back SMs over and over, light ones and
+// ones that take the whole device: every BE block runs exactly once.
+TEST_F(VacatingSchedulerTest, StormKeepsExactlyOnce) {
+  std::vector<uint64_t> Bes;
+  for (int I = 0; I < 4; ++I)
+    Bes.push_back(S.submit(be(3000 + 997 * I, 10us + 3us * I)));
+  Nanos T0 = Sim.clock().now();
+  for (int I = 0; I < 30; ++I) {
+    simulateUntil(Sim, S, T0 + Nanos(130us) * I + Nanos(7us) * (I * I % 11));
+    if (I % 4 == 3) {
+      uint64_t Whole = S.beginExternal();
+      simulateUntil(Sim, S, Sim.clock().now() + 40us);
+      S.endExternal(Whole);
+    } else {
+      uint64_t Part = S.beginExternal(1 + I % 6);
+      simulateUntil(Sim, S, Sim.clock().now() + 60us);
+      S.endExternal(Part);
+    }
+  }
+  simulateToEnd(Sim, S);
+  EXPECT_TRUE(S.idle());
+  EXPECT_GE(S.vacates(), 10u);
+  for (uint64_t Id : Bes)
+    expectExactlyOnce(Sim.record(Id));
+}
+
+} // namespace
