@@ -13,9 +13,11 @@
 #include "Trace.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <exception>
 #include <map>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 using namespace baton;
@@ -147,7 +149,10 @@ RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
       Device, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
   P->Facts.SliceWindow = R.options().SliceWindow;
   P->Facts.CanResize = true; // Launch::resume(Width) relaunches at any width
-  P->Facts.CanVacate = true; // Launch::vacate (task ABI 3)
+  // Launch::vacate (task ABI 3); BATON_VACATE=0 turns it off, to compare
+  // with space sharing by narrower relaunches.
+  const char *Vacate = std::getenv("BATON_VACATE");
+  P->Facts.CanVacate = !Vacate || std::string_view(Vacate) != "0";
   P->LcStream = P->createStream(P->Greatest);
 }
 
