@@ -82,6 +82,13 @@ struct DeviceFacts {
   /// workers spread over every SM, which frees none (the hardware spreads
   /// blocks).
   bool CanVacate = false;
+  /// Most launches that may run behind a BE queue's head at once (0: no
+  /// limit). Each holds a stream waiting on the device, and once about as
+  /// many streams wait as the driver has hardware queues, no stream's work
+  /// starts, not even the resumes that would release them
+  /// (docs/scheduling.md, "Deadlocks avoided"); the scheduler's windows
+  /// (SchedulerOptions::LaunchesAhead*) are capped to it.
+  uint32_t MaxLaunchesAhead = 0;
   /// Resident PTB workers per SM, and warps per SM, up to which a paused
   /// worker stops after the block it holds (an SM within both is "prompt").
   /// On a fuller SM, warps that seldom stall (dense arithmetic, spinning)

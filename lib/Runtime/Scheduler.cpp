@@ -156,9 +156,12 @@ bool Scheduler::State::quiet() const {
 
 /// How many launches behind each BE queue's head are resumed now.
 uint32_t Scheduler::State::launchesAhead() const {
-  return quiet() ? std::max(Options.LaunchesAhead,
-                            Options.LaunchesAheadWhenQuiet)
-                 : Options.LaunchesAhead;
+  uint32_t Window = quiet() ? std::max(Options.LaunchesAhead,
+                                       Options.LaunchesAheadWhenQuiet)
+                            : Options.LaunchesAhead;
+  return device().MaxLaunchesAhead
+             ? std::min(Window, device().MaxLaunchesAhead)
+             : Window;
 }
 
 void Scheduler::State::startLc(uint64_t Id, Entry &E) {

@@ -271,6 +271,29 @@ TEST(SchedulerSim, LaunchesAheadSetsHowManyFollowTheHead) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST(SchedulerSim, TheDeviceCapsTheLaunchesThatFollowTheHead) {
+  // Each launch behind the head holds a stream waiting on the device: the
+  // windows never pass what the device can hold (DeviceFacts).
+  DeviceFacts D = smallDevice();
+  D.MaxLaunchesAhead = 2;
+  SimulatedExecutor Sim{D};
+  SchedulerOptions O = options();
+  O.LaunchesAheadWhenQuiet = 32;
+  Scheduler S{Sim, O};
+  std::vector<uint64_t> Ids;
+  for (int I = 0; I < 6; ++I) {
+    Work W = be(640, 10us, 1);
+    W.IssueAtOnce = true;
+    Ids.push_back(S.submit(std::move(W)));
+  }
+  EXPECT_EQ(S.info(Ids[1]).State, WorkState::Running);
+  EXPECT_EQ(S.info(Ids[2]).State, WorkState::Running);
+  EXPECT_EQ(S.info(Ids[3]).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+  for (uint64_t Id : Ids)
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST(SchedulerSim, MoreLaunchesFollowTheHeadWhileNoLcWorkIsSeen) {
   SimulatedExecutor Sim{smallDevice()};
   SchedulerOptions O = options();
