@@ -127,9 +127,13 @@ class _State:
         self.grace_us = 200.0
         self.prepare_eagerly = os.environ.get("BATON_TRITON_PREPARE") == "eager"
         # Kernels shorter than this (median of `samples` timed launches)
-        # are not routed: they finish about as soon as a pause would stop
-        # them, and routing costs host time per launch. 0 routes all.
-        self.min_route_us = float(os.environ.get("BATON_ROUTE_MIN_US", "30"))
+        # are not routed: they end within the scheduler's preemption bound
+        # (BATON_PREEMPTION_BOUND_US, 100 us) anyway, so a pause would not
+        # get latency-critical work started sooner, and routing costs host
+        # and device time per launch. 0 routes all.
+        self.min_route_us = float(
+            os.environ.get("BATON_ROUTE_MIN_US")
+            or os.environ.get("BATON_PREEMPTION_BOUND_US") or "100")
         self.samples = 3
         # Best-effort threads wait on the host, at most this long, while a
         # latency-critical bracket is open (0: they do not).
