@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
   uint32_t *One = nullptr;
   check(D.cuMemHostAlloc(reinterpret_cast<void **>(&One), sizeof(uint32_t), 0),
         "pinned flag");
-  *One = 1;
+  *One = BATON_PREEMPT_ALL;
   std::printf("device: %s, %d SMs; %d pauses per row\n", G.name().c_str(),
               G.smCount(), Pauses);
   std::printf("%-6s %7s %-22s %8s %9s %9s %9s %9s %9s\n", "spin", "block",
@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
         auto T0 = std::chrono::steady_clock::now();
         CUdeviceptr Flag = R.taskPointer() + offsetof(baton_task, preempt);
         if (How == Signal::StreamWrite)
-          check(D.cuStreamWriteValue32(G.control(), Flag, 1,
+          check(D.cuStreamWriteValue32(G.control(), Flag, BATON_PREEMPT_ALL,
                                        CU_STREAM_WRITE_VALUE_DEFAULT),
                 "stream write");
         else

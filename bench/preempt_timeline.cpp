@@ -279,7 +279,7 @@ int main(int argc, char **argv) {
       R.launchPtbKernel(G.work(), Workers);
       spinMicros(300 + (I * 37) % (2 * SpinUs + 1));
       int64_t T0 = hostNanos();
-      check(D.cuStreamWriteValue32(G.control(), Flag, 1,
+      check(D.cuStreamWriteValue32(G.control(), Flag, BATON_PREEMPT_ALL,
                                    CU_STREAM_WRITE_VALUE_DEFAULT),
             "preempt write");
       while (D.cuStreamQuery(G.work()) == CUDA_ERROR_NOT_READY) {

@@ -359,7 +359,8 @@ uint32_t KernelRun::maxPtbWorkers() {
 KernelRun::PtbOutcome
 KernelRun::runPtb(uint32_t Workers,
                   const std::function<double(unsigned)> &PauseAfter,
-                  uint32_t Flags, uint32_t ClaimChunk) {
+                  uint32_t Flags, uint32_t ClaimChunk,
+                  const std::function<uint32_t(unsigned)> &Watermark) {
   PtbOutcome Out;
   writeTaskForPtb(Flags, ClaimChunk);
   for (;;) {
@@ -368,8 +369,9 @@ KernelRun::runPtb(uint32_t Workers,
     double Delay = PauseAfter ? PauseAfter(Out.Launches) : -1;
     if (Delay >= 0) {
       spinMicros(Delay);
+      uint32_t Value = Watermark ? Watermark(Out.Launches) : BATON_PREEMPT_ALL;
       check(driver().cuStreamWriteValue32(
-                G.control(), Task + offsetof(baton_task, preempt), 1,
+                G.control(), Task + offsetof(baton_task, preempt), Value,
                 CU_STREAM_WRITE_VALUE_DEFAULT),
             "preempt write");
     }

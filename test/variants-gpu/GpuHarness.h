@@ -97,10 +97,14 @@ public:
   /// returns the delay (µs) after which the host raises preempt, or a
   /// negative number to let the launch run to the end; paused launches are
   /// resumed from the cursor until every block has run. Flags and
-  /// ClaimChunk go to the task (baton/task.h).
+  /// ClaimChunk go to the task (baton/task.h). Watermark, if set, gives the
+  /// value written to `preempt` for each launch (default BATON_PREEMPT_ALL:
+  /// every worker stops; a smaller one vacates the SMs below it, and the
+  /// launch may still finish).
   PtbOutcome runPtb(uint32_t Workers,
                     const std::function<double(unsigned)> &PauseAfter = {},
-                    uint32_t Flags = 0, uint32_t ClaimChunk = 1);
+                    uint32_t Flags = 0, uint32_t ClaimChunk = 1,
+                    const std::function<uint32_t(unsigned)> &Watermark = {});
   /// Resets the task to the whole grid with the cursor at 0, with Flags
   /// and ClaimChunk.
   void writeTaskForPtb(uint32_t Flags = 0, uint32_t ClaimChunk = 1);

@@ -4,7 +4,9 @@
 // produced: runs the original, then the slice variant at several slice
 // sizes, the PTB variant uninterrupted with several worker counts, and the
 // PTB variant under a storm of preemptions at random moments, resumed from
-// the cursor each time. Every buffer must equal the original's bit for bit.
+// the cursor each time, and under a storm that vacates a random number of
+// SMs (the `preempt` watermark). Every buffer must equal the original's bit
+// for bit.
 // Kernels whose every block counts its own executions (test/gpu/kernels)
 // make this the exactly-once test.
 //
@@ -97,8 +99,11 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
         ++Checks;
       }
       // Preemption storm: pause most launches after a random delay, with a
-      // random worker count, and resume from the cursor until done.
-      for (int Round = 0; Round < 3; ++Round) {
+      // random worker count, and resume from the cursor until done. The
+      // last round vacates a random number of SMs instead (all of them
+      // now and then), so that some workers stop while the others go on.
+      std::uniform_int_distribution<uint32_t> Sms(1, uint32_t(G.smCount()));
+      for (int Round = 0; Round < 4; ++Round) {
         std::uniform_int_distribution<uint32_t> W(1, Max);
         std::uniform_real_distribution<double> Delay(0, Round == 0 ? 5 : 200);
         uint32_t Workers = W(Rng);
@@ -106,7 +111,8 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
         auto Outcome = R.runPtb(
             Workers,
             [&](unsigned Launch) { return Launch < 200 ? Delay(Rng) : -1.0; },
-            Flags, Chunk);
+            Flags, Chunk,
+            [&](unsigned) { return Round == 3 ? Sms(Rng) : BATON_PREEMPT_ALL; });
         Pauses += Outcome.Pauses;
         T.expect(Name + " ptb" + Mode + " preempted x" +
                      std::to_string(Outcome.Pauses),
