@@ -119,6 +119,8 @@ struct SimulatedExecutor::Impl {
   void startBlock(SimLaunch &L, uint32_t Sm, uint32_t V, uint32_t Slice);
   void fetch(SimLaunch &L, uint32_t Sm, uint32_t Last, uint32_t Lim);
   void leaveSm(SimLaunch &L, uint32_t Sm);
+  /// Takes \p L's blocks or workers still waiting for room off the queues.
+  void dropPending(SimLaunch &L);
   void handle(const Event &E);
   void settle(SimLaunch &L);
 };
@@ -277,6 +279,16 @@ void SimulatedExecutor::Impl::leaveSm(SimLaunch &L, uint32_t Sm) {
   settle(L);
 }
 
+void SimulatedExecutor::Impl::dropPending(SimLaunch &L) {
+  for (auto *Queue : {&HighQueue, &LowQueue})
+    std::erase_if(*Queue, [&](const PendingRange &R) {
+      if (R.Launch != L.Id)
+        return false;
+      L.Pending -= R.Count;
+      return true;
+    });
+}
+
 /// Reports the launch Paused or Done once nothing of it is left on the
 /// device or waiting for room.
 void SimulatedExecutor::Impl::settle(SimLaunch &L) {
@@ -324,13 +336,7 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
       return;
     L.PreemptVisible = true;
     // Workers still waiting for an SM would leave at their first check.
-    for (auto *Queue : {&HighQueue, &LowQueue})
-      std::erase_if(*Queue, [&](const PendingRange &R) {
-        if (R.Launch != L.Id)
-          return false;
-        L.Pending -= R.Count;
-        return true;
-      });
+    dropPending(L);
     settle(L);
     return;
   case EventKind::Watermark:
@@ -342,13 +348,7 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
     // Workers waiting for room would be placed at or above it; with no SM
     // left there, they leave at their first check.
     if (L.WatermarkVisible >= Sms.size())
-      for (auto *Queue : {&HighQueue, &LowQueue})
-        std::erase_if(*Queue, [&](const PendingRange &R) {
-          if (R.Launch != L.Id)
-            return false;
-          L.Pending -= R.Count;
-          return true;
-        });
+      dropPending(L);
     settle(L);
     return;
   case EventKind::BlockEnd:

@@ -93,6 +93,34 @@ std::string checkCounts(const uint32_t *Counts, size_t N) {
          " ran " + std::to_string(Counts[First]) + " times";
 }
 
+/// Once a launch is done: every block ran once, and the copy queued on the
+/// user stream behind the launch saw them all. Returns whether both held.
+bool checkBlocksRanOnce(Checker &Check, const std::string &Name,
+                        DeviceBuffer &Counts, const PinnedCounts &Snapshot,
+                        size_t Blocks, CUstream S) {
+  std::vector<uint8_t> Final = Counts.download(S);
+  std::string Error =
+      checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
+  Check.expect(Error.empty(), Name + ": " + Error);
+  std::string Early = checkCounts(Snapshot.Data, Blocks);
+  Check.expect(Early.empty(),
+               Name + ": the copy queued on the user stream after the launch "
+                      "ran before the launch completed: " +
+                   Early);
+  return Error.empty() && Early.empty();
+}
+
+/// Each (re)launch starts width() workers and each leaves exactly once.
+void checkWorkersLeft(Checker &Check, const std::string &Name, const Launch &L,
+                      unsigned Relaunches) {
+  uint64_t Expected = uint64_t(L.width()) * (Relaunches + 1);
+  Check.expect(L.workersExited() == Expected,
+               Name + ": device counted " + std::to_string(L.workersExited()) +
+                   " workers leaving, expected " + std::to_string(Expected));
+  Check.expect(L.workersPreempted() <= L.workersExited(),
+               Name + ": more workers preempted than left");
+}
+
 void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
              Watchdog &Dog, uint64_t Seed) {
   const std::string Name = C.Name;
@@ -148,15 +176,7 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
                   .count();
   driver().cuEventDestroy(AfterLaunch);
 
-  std::vector<uint8_t> Final = Counts.download(S.get());
-  std::string Error =
-      checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
-  Check.expect(Error.empty(), Name + ": " + Error);
-  std::string Early = checkCounts(Snapshot.Data, Blocks);
-  Check.expect(Early.empty(),
-               Name + ": the copy queued on the user stream after the launch "
-                      "ran before the launch completed: " +
-                   Early);
+  bool Once = checkBlocksRanOnce(Check, Name, Counts, Snapshot, Blocks, S.get());
   Check.expect(StreamViolations == 0,
                Name + ": the user stream went past a paused launch " +
                    std::to_string(StreamViolations) + " times");
@@ -169,20 +189,10 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
                Name + ": final progress " + std::to_string(P.Done) + "/" +
                    std::to_string(P.Total) + ", expected " +
                    std::to_string(Blocks));
-  if (C.LaunchMode == Mode::Ptb) {
-    // Each (re)launch starts width() workers and each leaves exactly once;
-    // a launch is started once plus once per resume.
-    uint64_t Expected = uint64_t(L.width()) * (Pauses + 1);
-    Check.expect(L.workersExited() == Expected,
-                 Name + ": device counted " +
-                     std::to_string(L.workersExited()) +
-                     " workers leaving, expected " + std::to_string(Expected));
-    Check.expect(L.workersPreempted() <= L.workersExited(),
-                 Name + ": more workers preempted than left");
-  }
+  if (C.LaunchMode == Mode::Ptb)
+    checkWorkersLeft(Check, Name, L, Pauses); // one resume per pause
   std::printf("%-4s %-24s grid %u,%u,%u width %-5u %5u pauses  %8.1f ms\n",
-              Error.empty() && Early.empty() && !StreamViolations ? "ok"
-                                                                  : "FAIL",
+              Once && !StreamViolations ? "ok" : "FAIL",
               C.Name, C.Grid.x, C.Grid.y, C.Grid.z, L.width(), Pauses, Ms);
   std::fflush(stdout);
 }
@@ -229,13 +239,18 @@ void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
     LaunchState State = L.poll();
     if (State == LaunchState::Done)
       break;
-    if (State == LaunchState::Paused) { // every worker left a vacated SM
-      ++StoppedByVacate;
+    // Stopped with work left: the user stream must still wait; resume with
+    // another watermark.
+    auto ResumeStopped = [&] {
       if (driver().cuEventQuery(AfterLaunch) != CUDA_ERROR_NOT_READY)
         ++StreamViolations;
       L.vacate(SomeSms());
       L.resume();
       ++Resumes;
+    };
+    if (State == LaunchState::Paused) { // every worker left a vacated SM
+      ++StoppedByVacate;
+      ResumeStopped();
       continue;
     }
     switch (Rng() % 4) {
@@ -243,11 +258,7 @@ void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
       if (!L.pause())
         continue; // done; the next poll says so
       ++Pauses;
-      if (driver().cuEventQuery(AfterLaunch) != CUDA_ERROR_NOT_READY)
-        ++StreamViolations;
-      L.vacate(SomeSms());
-      L.resume();
-      ++Resumes;
+      ResumeStopped();
       break;
     case 1:
       L.vacate(Sms);
@@ -261,22 +272,12 @@ void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
   }
   check(driver().cuEventSynchronize(AfterLaunch), "cuEventSynchronize");
   driver().cuEventDestroy(AfterLaunch);
-  std::vector<uint8_t> Final = Counts.download(S.get());
-  std::string Error =
-      checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
-  Check.expect(Error.empty(), Name + ": " + Error);
-  std::string Early = checkCounts(Snapshot.Data, Blocks);
-  Check.expect(Early.empty(), Name + ": the copy queued on the user stream "
-                                     "ran before the launch completed: " +
-                                  Early);
+  bool Once = checkBlocksRanOnce(Check, Name, Counts, Snapshot, Blocks, S.get());
   Check.expect(StreamViolations == 0,
                Name + ": the user stream went past a stopped launch");
-  uint64_t Expected = uint64_t(L.width()) * (Resumes + 1);
-  Check.expect(L.workersExited() == Expected,
-               Name + ": device counted " + std::to_string(L.workersExited()) +
-                   " workers leaving, expected " + std::to_string(Expected));
+  checkWorkersLeft(Check, Name, L, Resumes);
   std::printf("%-4s %-24s %u vacates, %u stopped by them, %u pauses\n",
-              Error.empty() && Early.empty() ? "ok" : "FAIL", Name.c_str(),
+              Once && !StreamViolations ? "ok" : "FAIL", Name.c_str(),
               Vacates, StoppedByVacate, Pauses);
   std::fflush(stdout);
 }

@@ -6,8 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "baton/Scheduler.h"
-#include "baton/SchedulerSim.h"
+#include "SimTestSupport.h"
 
 #include <gtest/gtest.h>
 
@@ -20,60 +19,9 @@ using namespace std::chrono_literals;
 
 namespace {
 
-DeviceFacts smallDevice() {
-  DeviceFacts D;
-  D.Multiprocessors = 8;
-  return D; // 7 us signal, 20 us relaunch, 2 slices in flight
-}
+using namespace baton::sched::test;
 
-SchedulerOptions options() {
-  SchedulerOptions O;
-  O.PreemptionBound = 100us;
-  O.MinReservedSms = 2;
-  // The tests check the widths the bound asks for, from a quiet start;
-  // QuietDeviceGivesBeEveryWorker checks the production default.
-  O.FullWidthWhenQuiet = false;
-  // One block per claim: the timings below count blocks held; the
-  // ClaimsOfSeveralBlocks tests check the default.
-  O.ClaimInterval = 0us;
-  return O;
-}
-
-Work work(std::string Name, PriorityClass Class, uint64_t Blocks,
-          uint32_t Threads, Nanos Block, uint32_t Queue = 0) {
-  Work W;
-  W.Kernel.Name = std::move(Name);
-  W.Kernel.Blocks = Blocks;
-  W.Kernel.ThreadsPerBlock = Threads;
-  W.Kernel.HasPtb = true;
-  W.Kernel.HasSlice = true;
-  W.Class = Class;
-  W.Queue = Queue;
-  W.Payload = SimKernel{Block};
-  return W;
-}
-
-Work be(uint64_t Blocks, Nanos Block, uint32_t Queue = 0,
-        std::string Name = "train") {
-  return work(std::move(Name), PriorityClass::BestEffort, Blocks, 256, Block,
-              Queue);
-}
-
-/// 64 blocks of 1024 threads: 32 SMs' worth, more than the device has.
-Work heavyLc(Nanos Block = 30us) {
-  return work("infer_heavy", PriorityClass::LatencyCritical, 64, 1024, Block);
-}
-
-/// 16 blocks of 256 threads: 2 SMs' worth.
-Work lightLc(Nanos Block = 500us) {
-  return work("infer_light", PriorityClass::LatencyCritical, 16, 256, Block);
-}
-
-void expectExactlyOnce(const SimRecord &R) {
-  ASSERT_FALSE(R.RunCount.empty());
-  for (size_t V = 0; V < R.RunCount.size(); ++V)
-    ASSERT_EQ(R.RunCount[V], 1u) << "virtual block " << V;
-}
+SchedulerOptions options() { return simOptions(); }
 
 /// Checks that each of \p Ids ran every virtual block once; returns how
 /// often they were relaunched (resumed) in all.
@@ -87,22 +35,12 @@ size_t relaunchesOfExactlyOnce(const SimulatedExecutor &Sim,
   return Relaunches;
 }
 
-Nanos queueingDelay(const SimRecord &R) {
-  EXPECT_TRUE(R.FirstBlockAt.has_value());
-  return R.FirstBlockAt.value_or(Nanos::max()) - R.IssuedAt;
-}
-
 struct SchedulerSimTest : ::testing::Test {
   SimulatedExecutor Sim{smallDevice()};
   Scheduler S{Sim, options()};
 
   /// Runs until work \p Id is done; returns when it was.
-  Nanos runUntilDone(uint64_t Id) {
-    while (!S.info(Id).DoneAt && Sim.step())
-      S.poll();
-    EXPECT_TRUE(S.info(Id).DoneAt) << "work " << Id << " never finished";
-    return S.info(Id).DoneAt.value_or(Sim.clock().now());
-  }
+  Nanos runUntilDone(uint64_t Id) { return test::runUntilDone(Sim, S, Id); }
 };
 
 TEST_F(SchedulerSimTest, BeRunsAsPtbOnTheWholeDevice) {
@@ -226,12 +164,7 @@ TEST_F(SchedulerSimTest, LaunchBehindARunningHeadStartsWhenItCompletes) {
   // Five launches on one client stream, no LC work: each starts on the
   // device the moment the one before it completes (the simulated device
   // starts queued work with no latency here), so the queue has no gaps.
-  std::vector<uint64_t> Ids;
-  for (int I = 0; I < 5; ++I) {
-    Work W = be(640, 10us, 1);
-    W.IssueAtOnce = true;
-    Ids.push_back(S.submit(std::move(W)));
-  }
+  std::vector<uint64_t> Ids = submitIssuedAtOnce(S, 5);
   EXPECT_EQ(S.info(Ids[1]).State, WorkState::Running);
   EXPECT_EQ(S.info(Ids[2]).State, WorkState::Paused); // one ahead, by default
   simulateToEnd(Sim, S);
@@ -280,12 +213,7 @@ TEST(SchedulerSim, TheDeviceCapsTheLaunchesThatFollowTheHead) {
   SchedulerOptions O = options();
   O.LaunchesAheadWhenQuiet = 32;
   Scheduler S{Sim, O};
-  std::vector<uint64_t> Ids;
-  for (int I = 0; I < 6; ++I) {
-    Work W = be(640, 10us, 1);
-    W.IssueAtOnce = true;
-    Ids.push_back(S.submit(std::move(W)));
-  }
+  std::vector<uint64_t> Ids = submitIssuedAtOnce(S, 6);
   EXPECT_EQ(S.info(Ids[1]).State, WorkState::Running);
   EXPECT_EQ(S.info(Ids[2]).State, WorkState::Running);
   EXPECT_EQ(S.info(Ids[3]).State, WorkState::Paused);
@@ -301,13 +229,8 @@ TEST(SchedulerSim, MoreLaunchesFollowTheHeadWhileNoLcWorkIsSeen) {
   O.QuietAfter = 10ms;
   Scheduler S{Sim, O};
   std::vector<uint64_t> All;
-  auto submit = [&](int Count) {
-    std::vector<uint64_t> Ids;
-    for (int I = 0; I < Count; ++I) {
-      Work W = be(640, 10us, 1); // 100 us on the whole device
-      W.IssueAtOnce = true;
-      Ids.push_back(S.submit(std::move(W)));
-    }
+  auto submit = [&](int Count) { // 100 us each on the whole device
+    std::vector<uint64_t> Ids = submitIssuedAtOnce(S, Count);
     All.insert(All.end(), Ids.begin(), Ids.end());
     return Ids;
   };

@@ -6,75 +6,28 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "baton/Scheduler.h"
-#include "baton/SchedulerSim.h"
-
-#include <gtest/gtest.h>
+#include "SimTestSupport.h"
 
 using namespace baton::sched;
 using namespace std::chrono_literals;
 
 namespace {
 
+using namespace baton::sched::test;
+
 DeviceFacts vacatingDevice() {
-  DeviceFacts D;
-  D.Multiprocessors = 8;
+  DeviceFacts D = smallDevice();
   D.CanVacate = true;
   return D;
 }
 
-SchedulerOptions options() {
-  SchedulerOptions O;
-  O.PreemptionBound = 100us;
-  O.MinReservedSms = 2;
-  O.FullWidthWhenQuiet = false;
-  O.ClaimInterval = 0us;
-  return O;
-}
-
-Work work(std::string Name, PriorityClass Class, uint64_t Blocks,
-          uint32_t Threads, Nanos Block) {
-  Work W;
-  W.Kernel.Name = std::move(Name);
-  W.Kernel.Blocks = Blocks;
-  W.Kernel.ThreadsPerBlock = Threads;
-  W.Kernel.HasPtb = true;
-  W.Kernel.HasSlice = true;
-  W.Class = Class;
-  W.Payload = SimKernel{Block};
-  return W;
-}
-
-Work be(uint64_t Blocks, Nanos Block, std::string Name = "train") {
-  return work(std::move(Name), PriorityClass::BestEffort, Blocks, 256, Block);
-}
-
-/// 16 blocks of 256 threads: 2 SMs' worth.
-Work lightLc(Nanos Block) {
-  return work("infer_light", PriorityClass::LatencyCritical, 16, 256, Block);
-}
-
-void expectExactlyOnce(const SimRecord &R) {
-  ASSERT_FALSE(R.RunCount.empty());
-  for (size_t V = 0; V < R.RunCount.size(); ++V)
-    ASSERT_EQ(R.RunCount[V], 1u) << "virtual block " << V;
-}
-
-Nanos queueingDelay(const SimRecord &R) {
-  EXPECT_TRUE(R.FirstBlockAt.has_value());
-  return R.FirstBlockAt.value_or(Nanos::max()) - R.IssuedAt;
-}
+SchedulerOptions options() { return simOptions(); }
 
 struct VacatingSchedulerTest : ::testing::Test {
   SimulatedExecutor Sim{vacatingDevice()};
   Scheduler S{Sim, options()};
 
-  Nanos runUntilDone(uint64_t Id) {
-    while (!S.info(Id).DoneAt && Sim.step())
-      S.poll();
-    EXPECT_TRUE(S.info(Id).DoneAt) << "work " << Id << " never finished";
-    return S.info(Id).DoneAt.value_or(Sim.clock().now());
-  }
+  Nanos runUntilDone(uint64_t Id) { return test::runUntilDone(Sim, S, Id); }
 };
 
 TEST_F(VacatingSchedulerTest, LcKernelTakesVacatedSmsWithoutAPause) {
@@ -119,11 +72,11 @@ TEST_F(VacatingSchedulerTest, ReservedSmsAreReallyFreeForLongBlocks) {
   // 300 us blocks miss the bound at any width. Once LC work has been seen,
   // the launch keeps MinReservedSms vacated, so the next LC kernel starts
   // at once instead of waiting for a block.
-  uint64_t First = S.submit(be(640, 300us, "long"));
+  uint64_t First = S.submit(be(640, 300us, 0, "long"));
   simulateUntil(Sim, S, 50us);
   runUntilDone(S.submit(lightLc(20us)));
   runUntilDone(First);
-  uint64_t Be = S.submit(be(640, 300us, "long"));
+  uint64_t Be = S.submit(be(640, 300us, 0, "long"));
   simulateUntil(Sim, S, Sim.clock().now() + 150us);
   EXPECT_EQ(S.info(Be).VacatedSms, 2u);
   uint64_t Lc = S.submit(lightLc(20us));
