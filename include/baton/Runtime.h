@@ -245,8 +245,9 @@ public:
   /// changed. A worker that left does not come back before the launch is
   /// resumed, so a lower value gives SMs back only then. If every worker
   /// leaves with work left, the launch stops Paused, as if paused. Needs
-  /// variants of task ABI 3 (older ones stop every worker for any nonzero
-  /// value: safe, but a pause). InvalidState for Original and Slices.
+  /// variants of task ABI 3: older ones stop every worker for any nonzero
+  /// value, so such a launch stops each time it runs with SMs vacated.
+  /// InvalidState for Original and Slices.
   void vacate(uint32_t Sms);
   /// SMs the launch's workers leave now (vacate, LaunchConfig::VacatedSms).
   uint32_t vacatedSms() const;
@@ -317,6 +318,11 @@ public:
   CUcontext context() const;
   CUdevice device() const;
   int multiprocessorCount() const;
+  /// The hardware queues the driver gave the context
+  /// (CUDA_DEVICE_MAX_CONNECTIONS): 32 when the Runtime set it, else the
+  /// environment's value, or the driver's default 8 when the context existed
+  /// before and the environment did not say.
+  int hardwareQueues() const;
   const RuntimeOptions &options() const;
 
 private:

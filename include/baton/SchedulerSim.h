@@ -81,7 +81,8 @@ public:
   const Clock &clock() const override;
   /// Throws std::invalid_argument unless the payload is a SimKernel.
   void launch(const LaunchRequest &Request) override;
-  /// Throws std::logic_error for an Original launch or one not running.
+  /// Throws std::logic_error for an Original launch or one not running
+  /// (one that stopped because its SMs were vacated is left as it is).
   void requestPause(uint64_t Id) override;
   /// Throws std::logic_error unless the launch is Paused.
   void resume(uint64_t Id, uint32_t Width, uint64_t After) override;

@@ -65,9 +65,10 @@ struct RuntimeImpl {
   /// The slice feeder, started on first use.
   SliceFeeder &feeder();
 
-  /// Sets the task's `preempt` watermark on the control stream: by the
-  /// method chosen in the options for BATON_PREEMPT_ALL and 0, by a stream
-  /// write for the SM counts in between (no pinned word holds them).
+  /// Sets the task's `preempt` watermark on the control stream, by the
+  /// method chosen in the options (for PreemptSignal::Memcpy, the SM counts
+  /// between 0 and BATON_PREEMPT_ALL, which no pinned word holds, by a
+  /// memset).
   void writePreempt(const TaskSlot &Slot, uint32_t Watermark);
   /// Copies the task back into its mirror and waits for it.
   void readTask(const TaskSlot &Slot, std::string_view Kernel);
@@ -81,6 +82,8 @@ struct RuntimeImpl {
   CUdevice Device = 0;
   CUcontext Context = nullptr;
   int Multiprocessors = 0;
+  /// CUDA_DEVICE_MAX_CONNECTIONS as the context got it (Runtime.h).
+  int HardwareQueues = 8;
   CUstream Control = nullptr; ///< highest priority; tiny operations only
   CUmodule Own = nullptr;     ///< the runtime's kernels (RuntimeKernels.h)
   CUfunction Finalize = nullptr;
@@ -208,7 +211,8 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// have left with work left, so its end must be read, not assumed Done.
   uint32_t Vacated = 0;
   bool VacatedThisRun = false;
-  /// vacate() wrote the flag while Paused: the next run must wait for it.
+  /// vacate() wrote the flag since the last run was issued: the next run
+  /// must wait for the write.
   bool WatermarkPending = false;
   std::exception_ptr Failure;
   uint32_t Next = 0; ///< PTB cursor as last read back

@@ -427,10 +427,11 @@ void LaunchImpl::vacate(uint32_t Sms) {
   } catch (...) {
     fail(std::current_exception());
   }
+  // The next run must not start before the write lands: it could read the
+  // old watermark, stop with work left, and be taken for finished.
+  WatermarkPending = true;
   if (State == LaunchState::Running)
     VacatedThisRun |= Sms != 0;
-  else
-    WatermarkPending = true;
 }
 
 void LaunchImpl::cancel() {

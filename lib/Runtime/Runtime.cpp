@@ -47,9 +47,18 @@ RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts) : Options(Opts) {
   // Streams holding paused launches wait on the device, and the default 8
   // hardware queues stall once about 8 streams wait (Runtime.h). The driver
   // reads this when CUDA is first initialised in the process.
+  const char *Given = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  int Asked = Given ? std::atoi(Given) : 32;
   setenv("CUDA_DEVICE_MAX_CONNECTIONS", "32", /*overwrite=*/0);
   check(D.cuInit(0), "cuInit");
   check(D.cuDeviceGet(&Device, Options.Device), "cuDeviceGet");
+  // A context created before this point got the variable's value of then:
+  // the one the environment still holds if it was set, else the default.
+  unsigned Flags = 0;
+  int Active = 0;
+  check(D.cuDevicePrimaryCtxGetState(Device, &Flags, &Active),
+        "cuDevicePrimaryCtxGetState");
+  HardwareQueues = std::max(Active && !Given ? 8 : Asked, 1);
   check(D.cuDevicePrimaryCtxRetain(&Context, Device),
         "cuDevicePrimaryCtxRetain");
   try {
@@ -184,17 +193,21 @@ SliceFeeder &RuntimeImpl::feeder() {
 void RuntimeImpl::writePreempt(const TaskSlot &Slot, uint32_t Watermark) {
   const DriverApi &D = driver();
   CUdeviceptr Flag = Slot.Task + BATON_TASK_OFFSET_PREEMPT;
-  bool Pinned = Watermark == 0 || Watermark == BATON_PREEMPT_ALL;
-  if (Options.Signal == PreemptSignal::StreamWrite || !Pinned) {
+  if (Options.Signal == PreemptSignal::StreamWrite) {
     check(D.cuStreamWriteValue32(Control, Flag, Watermark,
                                  CU_STREAM_WRITE_VALUE_DEFAULT),
           "cuStreamWriteValue32 (preempt flag)");
     return;
   }
-  check(D.cuMemcpyHtoDAsync(Flag, Watermark ? Tasks.pinnedAll()
-                                            : Tasks.pinnedZero(),
-                            sizeof(uint32_t), Control),
-        "cuMemcpyHtoDAsync (preempt flag)");
+  if (Watermark == 0 || Watermark == BATON_PREEMPT_ALL) {
+    check(D.cuMemcpyHtoDAsync(Flag, Watermark ? Tasks.pinnedAll()
+                                              : Tasks.pinnedZero(),
+                              sizeof(uint32_t), Control),
+          "cuMemcpyHtoDAsync (preempt flag)");
+    return;
+  }
+  check(D.cuMemsetD32Async(Flag, Watermark, 1, Control),
+        "cuMemsetD32Async (preempt flag)");
 }
 
 void RuntimeImpl::readTask(const TaskSlot &Slot, std::string_view Kernel) {
@@ -229,6 +242,7 @@ Runtime &Runtime::operator=(Runtime &&) noexcept = default;
 CUcontext Runtime::context() const { return Impl->Context; }
 CUdevice Runtime::device() const { return Impl->Device; }
 int Runtime::multiprocessorCount() const { return Impl->Multiprocessors; }
+int Runtime::hardwareQueues() const { return Impl->HardwareQueues; }
 const RuntimeOptions &Runtime::options() const { return Impl->Options; }
 
 Module Runtime::loadPtx(std::string_view Ptx) {

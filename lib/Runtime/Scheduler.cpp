@@ -33,6 +33,10 @@ struct Entry {
   /// must not count.
   bool Chained = false;
   Nanos HeadSince{0}; ///< when it became its queue's head
+  /// Stopped, unasked, with no block run: every worker was on a vacated
+  /// SM. Its next run vacates nothing, so that it cannot stop that way
+  /// again and again.
+  bool StrandedByVacate = false;
 };
 } // namespace
 
@@ -199,6 +203,7 @@ void Scheduler::State::complete(const Completion &C) {
   if (auto Block = measuredBlock(Measured, concurrency(E)))
     Durations.recordBlock(E.W.Kernel.Name, *Block);
   if (C.What == Completion::Paused) {
+    E.StrandedByVacate = E.Info.State == WorkState::Running && !C.BlocksRun;
     E.Info.State = WorkState::Paused;
     return;
   }
@@ -393,7 +398,8 @@ void Scheduler::State::replanDeferringFailures() {
 void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
                               uint64_t After) {
   if (device().CanVacate && E.Info.LaunchForm == Form::Ptb)
-    setVacated(Id, E, Choice.VacatedSms);
+    setVacated(Id, E, E.StrandedByVacate ? 0 : Choice.VacatedSms);
+  E.StrandedByVacate = false;
   if (device().CanResize)
     E.Info.Width = Choice.Width;
   E.Info.State = WorkState::Running;

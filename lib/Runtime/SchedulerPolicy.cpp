@@ -118,12 +118,15 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
       std::min(PerSm, promptWorkersPerSm(Device, Shape.ThreadsPerBlock));
   uint32_t All = Device.Multiprocessors;
   // Workers for \p Sms SMs at \p Workers each. Where workers can vacate
-  // SMs, the launch gets workers for every SM (the hardware spreads them)
-  // and the watermark sends those on the SMs not kept away.
+  // SMs, a launch at full occupancy gets workers for every SM (the hardware
+  // spreads them) and the watermark sends those on the SMs not kept away.
+  // One held to fewer workers per SM gets them for the kept SMs only: while
+  // LC blocks fill the vacated SMs, the hardware puts every worker on the
+  // kept ones, and more than that number there would drain too slowly.
   auto On = [&](uint32_t Sms, uint64_t Workers, Nanos Latency,
                 bool Meets) -> WidthChoice {
     Sms = std::clamp<uint32_t>(Sms, 1, All);
-    uint32_t Spread = Device.CanVacate ? All : Sms;
+    uint32_t Spread = Device.CanVacate && Workers >= PerSm ? All : Sms;
     auto Width = static_cast<uint32_t>(
         std::min<uint64_t>(Workers * Spread, Shape.Blocks));
     return {Form::Ptb, Width, Latency, Meets, Chunk,

@@ -155,12 +155,9 @@ RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
   P->Facts.CanVacate = !Vacate || std::string_view(Vacate) != "0";
   // Half the hardware queues may hold launches waiting behind a head; the
   // rest stay for every other stream (the H200 held 24 waiting streams of
-  // 32 queues without a stall, and stalled with 8 of 8). The Runtime set
-  // CUDA_DEVICE_MAX_CONNECTIONS unless the environment had; the driver's
-  // default is 8.
-  const char *Connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
-  long Queues = Connections ? std::strtol(Connections, nullptr, 10) : 8;
-  P->Facts.MaxLaunchesAhead = static_cast<uint32_t>(std::max(Queues / 2, 1L));
+  // 32 queues without a stall, and stalled with 8 of 8).
+  P->Facts.MaxLaunchesAhead =
+      static_cast<uint32_t>(std::max(R.hardwareQueues() / 2, 1));
   P->LcStream = P->createStream(P->Greatest);
 }
 

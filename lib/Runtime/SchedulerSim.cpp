@@ -419,6 +419,10 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
 
 void SimulatedExecutor::requestPause(uint64_t Id) {
   SimLaunch &L = P->get(Id);
+  // A launch whose workers all left vacated SMs stopped on its own; its
+  // Paused completion is on its way, as the runtime's would be.
+  if (L.F == Form::Ptb && L.State == LaunchState::Paused && L.VacatedRun)
+    return;
   if (L.F == Form::Original || L.State != LaunchState::Running)
     throw std::logic_error("SimulatedExecutor: launch " + std::to_string(Id) +
                            " cannot be paused now");
