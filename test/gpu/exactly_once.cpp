@@ -17,10 +17,11 @@
 //  * PTB statistics: every worker of every relaunch left exactly once.
 // Thousands of pause/resume pairs run in all; the output names the case,
 // the number of pauses and the time taken.
-// A last PTB case vacates SMs (Launch::vacate, the task's SM watermark) at
-// random instead: some SMs, none, or all of them, which must stop the run
-// with work left (Paused, though no pause was asked), plus pauses. The same
-// checks hold.
+// Two last PTB cases vacate SMs (Launch::vacate, the task's SM watermark):
+// half of them for a whole launch, which must finish with some workers
+// gone and the others still there; and at random, some SMs, none, or all
+// of them, which must stop the run with work left (Paused, though no pause
+// was asked), plus pauses. The same checks hold.
 //
 //===----------------------------------------------------------------------===//
 
@@ -197,6 +198,42 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
   std::fflush(stdout);
 }
 
+/// More SMs than any GPU has: vacating this many stops every worker, even
+/// where SM ids are not contiguous.
+constexpr uint32_t EverySm = 1u << 16;
+
+/// Half the SMs vacated from the start of a run: the workers there leave,
+/// the others finish the launch, with no pause.
+void runHalfVacated(Runtime &Rt, const Kernel &K, Checker &Check,
+                    Watchdog &Dog) {
+  const std::string Name = "ptb 1-D, half the SMs vacated";
+  Dog.step(Name);
+  const Dim3 Grid{4224000, 1, 1};
+  const size_t Blocks = Grid.x;
+  Stream S;
+  DeviceBuffer Counts(Blocks * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  LaunchConfig Config{Grid, {64, 1, 1}, 0, S.get(), Mode::Ptb};
+  uint64_t Spin = 20000;
+  void *Args[] = {Counts.slot(), &Spin};
+  Launch L = Rt.launch(K, Config, Args);
+  L.vacate(uint32_t(Rt.multiprocessorCount()) / 2);
+  Check.expect(L.wait() == LaunchState::Done,
+               Name + ": the workers on the other SMs did not finish it");
+  std::vector<uint8_t> Final = Counts.download(S.get());
+  std::string Error =
+      checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
+  Check.expect(Error.empty(), Name + ": " + Error);
+  Check.expect(L.workersPreempted() > 0,
+               Name + ": no worker left a vacated SM");
+  Check.expect(L.workersPreempted() < L.workersExited(),
+               Name + ": every worker stopped, not only those on vacated SMs");
+  std::printf("%-4s %-24s %u of %u workers left their SMs\n",
+              Error.empty() ? "ok" : "FAIL", Name.c_str(),
+              L.workersPreempted(), L.workersExited());
+  std::fflush(stdout);
+}
+
 void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
                    Watchdog &Dog, uint64_t Seed) {
   const std::string Name = "ptb 1-D, vacate storm";
@@ -225,7 +262,7 @@ void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
   check(driver().cuEventRecord(AfterLaunch, S.get()), "cuEventRecord");
   // Every SM vacated: every worker leaves, and the launch stops Paused.
   sleepMicros(2000);
-  L.vacate(Sms);
+  L.vacate(EverySm);
   Check.expect(L.wait() == LaunchState::Paused,
                Name + ": vacating every SM did not stop the launch");
   Check.expect(L.progress().Done < Blocks,
@@ -261,7 +298,7 @@ void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
       ResumeStopped();
       break;
     case 1:
-      L.vacate(Sms);
+      L.vacate(EverySm);
       ++Vacates;
       break;
     default:
@@ -335,6 +372,7 @@ int main(int Argc, char **Argv) {
     uint64_t Seed = 1;
     for (const Case &C : Cases)
       runCase(*Rt, K, C, Check, Dog, Seed++);
+    runHalfVacated(*Rt, K, Check, Dog);
     runVacateCase(*Rt, K, Check, Dog, Seed++);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());

@@ -367,9 +367,10 @@ KernelRun::runPtb(uint32_t Workers,
     launchPtbKernel(G.work(), Workers);
     ++Out.Launches;
     double Delay = PauseAfter ? PauseAfter(Out.Launches) : -1;
+    uint32_t Value = BATON_PREEMPT_ALL;
     if (Delay >= 0) {
       spinMicros(Delay);
-      uint32_t Value = Watermark ? Watermark(Out.Launches) : BATON_PREEMPT_ALL;
+      Value = Watermark ? Watermark(Out.Launches) : BATON_PREEMPT_ALL;
       check(driver().cuStreamWriteValue32(
                 G.control(), Task + offsetof(baton_task, preempt), Value,
                 CU_STREAM_WRITE_VALUE_DEFAULT),
@@ -382,8 +383,13 @@ KernelRun::runPtb(uint32_t Workers,
       throw std::runtime_error(Spec.Where + ": " + std::to_string(Workers) +
                                " workers launched, " +
                                std::to_string(T.workers_exited) + " left");
-    if (T.next >= T.end)
+    if (T.next >= T.end) {
+      // Some workers saw the watermark and left, others went on to the end.
+      if (Delay >= 0 && Value < uint32_t(G.smCount()) &&
+          T.workers_preempted > 0 && T.workers_preempted < T.workers_exited)
+        ++Out.FinishedVacated;
       return Out;
+    }
     ++Out.Pauses;
     T.preempt = 0;
     T.workers_exited = T.workers_preempted = 0;

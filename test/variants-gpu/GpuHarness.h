@@ -91,6 +91,9 @@ public:
   struct PtbOutcome {
     unsigned Launches = 0;
     unsigned Pauses = 0;
+    /// Launches that finished although some SMs were vacated during them:
+    /// some workers left, and the others went on to the end.
+    unsigned FinishedVacated = 0;
   };
   /// Runs all virtual blocks with Workers PTB workers per launch. If
   /// PauseAfter is set, it is called after each launch is enqueued and

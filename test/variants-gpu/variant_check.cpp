@@ -57,8 +57,10 @@ struct Tally {
   }
 };
 
+/// \p FinishedVacated counts launches that finished although SMs were
+/// vacated during them (their other workers went on).
 void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
-                 std::mt19937 &Rng, Tally &T) {
+                 std::mt19937 &Rng, Tally &T, unsigned &FinishedVacated) {
   KernelRun R(G, (std::filesystem::path(Root) / S.Module).string(), S);
   std::string Name = S.Module + " " + S.Kernel;
   const unsigned FailedBefore = T.Failed;
@@ -114,6 +116,7 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
             Flags, Chunk,
             [&](unsigned) { return Round == 3 ? Sms(Rng) : BATON_PREEMPT_ALL; });
         Pauses += Outcome.Pauses;
+        FinishedVacated += Outcome.FinishedVacated;
         T.expect(Name + " ptb" + Mode + " preempted x" +
                      std::to_string(Outcome.Pauses),
                  compare(Want, R.snapshot()));
@@ -145,10 +148,11 @@ int main(int argc, char **argv) {
     Gpu G;
     std::printf("device: %s, %d SMs\n", G.name().c_str(), G.smCount());
     std::mt19937 Rng(20261122);
+    unsigned FinishedVacated = 0;
     for (int I = 2; I < argc; ++I)
       for (const LaunchSpec &S : readManifest(argv[I])) {
         try {
-          checkKernel(G, argv[1], S, Rng, T);
+          checkKernel(G, argv[1], S, Rng, T, FinishedVacated);
         } catch (const std::exception &E) {
           T.expect(S.Module + " " + S.Kernel, E.what());
           // A fault poisons the context: nothing after it can be trusted.
@@ -157,6 +161,12 @@ int main(int argc, char **argv) {
             break;
         }
       }
+    // Variants that stopped every worker for any watermark would pass every
+    // comparison above; some launches must have gone on without the
+    // workers of the SMs vacated.
+    std::printf("launches finished with SMs vacated: %u\n", FinishedVacated);
+    T.expect("vacate storms",
+             FinishedVacated > 0 ? "" : "no launch finished with SMs vacated");
   } catch (const std::exception &E) {
     T.expect("setup", E.what());
   }
