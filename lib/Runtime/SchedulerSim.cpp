@@ -47,8 +47,7 @@ struct SimLaunch {
   uint64_t Epoch = 0;
   LaunchState State = LaunchState::Running;
   bool PreemptVisible = false;
-  /// Ptb: the vacate watermark as set, and as the workers see it.
-  uint32_t Watermark = 0;
+  /// Ptb: the vacate watermark as the workers see it.
   uint32_t WatermarkVisible = 0;
   /// The current run saw a nonzero watermark: it may end with work left.
   bool VacatedRun = false;
@@ -340,9 +339,8 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
     settle(L);
     return;
   case EventKind::Watermark:
-    // Stale only if a later vacate() superseded it; relaunches keep it.
-    if (E.Slice != L.Watermark)
-      return;
+    // Writes reach the device in the order they were made (one latency),
+    // and a relaunch keeps the task's watermark: every one applies.
     L.WatermarkVisible = E.Slice;
     L.VacatedRun |= E.Slice != 0;
     // Workers waiting for room would be placed at or above it; with no SM
@@ -403,7 +401,7 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   if (R.VacatedSms && (!P->Facts.CanVacate || R.LaunchForm != Form::Ptb))
     throw std::logic_error("SimulatedExecutor: launch " +
                            std::to_string(R.Id) + " cannot vacate SMs");
-  L.Watermark = L.WatermarkVisible = R.VacatedSms; // in the task from the start
+  L.WatermarkVisible = R.VacatedSms; // in the task from the start
   L.Rec.LaunchForm = R.LaunchForm;
   L.Rec.HighPriority = R.HighPriority;
   L.Rec.IssuedAt = P->Time.now();
@@ -454,7 +452,6 @@ void SimulatedExecutor::vacate(uint64_t Id, uint32_t Sms) {
   if (!P->Facts.CanVacate || L.F != Form::Ptb)
     throw std::logic_error("SimulatedExecutor: launch " + std::to_string(Id) +
                            " cannot vacate SMs");
-  L.Watermark = Sms;
   P->schedule(EventKind::Watermark, P->Time.now() + P->Facts.SignalLatency, L,
               0, 0, Sms);
 }
