@@ -37,6 +37,9 @@ struct Entry {
   /// SM. Its next run vacates nothing, so that it cannot stop that way
   /// again and again.
   bool StrandedByVacate = false;
+  /// Most SMs vacated since the launch's last (re)launch: workers that left
+  /// do not come back before a resume, so that many SMs ran none of it.
+  uint32_t RunVacated = 0;
 };
 } // namespace
 
@@ -142,7 +145,7 @@ Nanos Scheduler::State::drainingBeBlock() const {
 /// time into a per-block duration.
 uint64_t Scheduler::State::concurrency(const Entry &E) const {
   uint32_t All = device().Multiprocessors;
-  uint32_t Kept = All - std::min(E.Info.VacatedSms, All - 1);
+  uint32_t Kept = All - std::min(E.RunVacated, All - 1);
   uint64_t Resident =
       uint64_t(std::max<uint32_t>(
           blocksPerSm(device().Sm, E.W.Kernel, E.Info.LaunchForm), 1)) *
@@ -345,6 +348,7 @@ void Scheduler::State::setVacated(uint64_t Id, Entry &E, uint32_t Sms) {
   if (E.Info.VacatedSms == Sms)
     return;
   E.Info.VacatedSms = Sms;
+  E.RunVacated = std::max(E.RunVacated, Sms);
   ++Vacates;
   forWork(Id, [&] { Exec.vacate(Id, Sms); });
 }
@@ -353,7 +357,7 @@ void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
                               bool StartPaused, uint64_t After) {
   E.Info.LaunchForm = Choice.LaunchForm;
   E.Info.Width = Choice.Width;
-  E.Info.VacatedSms = Choice.VacatedSms;
+  E.Info.VacatedSms = E.RunVacated = Choice.VacatedSms;
   E.Info.Launches = 1;
   LaunchRequest R{Id,           &E.W.Kernel, Choice.LaunchForm,
                   Choice.Width, /*HighPriority=*/false, E.W.Queue,
@@ -400,6 +404,7 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
   if (device().CanVacate && E.Info.LaunchForm == Form::Ptb)
     setVacated(Id, E, E.StrandedByVacate ? 0 : Choice.VacatedSms);
   E.StrandedByVacate = false;
+  E.RunVacated = E.Info.VacatedSms; // a resume brings every worker back
   if (device().CanResize)
     E.Info.Width = Choice.Width;
   E.Info.State = WorkState::Running;

@@ -68,6 +68,21 @@ TEST_F(VacatingSchedulerTest, ShortLaunchFinishesOnTheSmsItKept) {
   expectExactlyOnce(Sim.record(Be));
 }
 
+TEST_F(VacatingSchedulerTest, BlocksAreTimedOnTheSmsTheLaunchKept) {
+  // Vacated, then given back in place: the workers that left do not come
+  // back, so the launch's blocks ran 48 at a time, not 64, and a 10 us
+  // block must not be measured as a longer one.
+  uint64_t Be = S.submit(be(640, 10us)); // too short to be regrown
+  simulateUntil(Sim, S, 20us);
+  uint64_t Lc = S.beginExternal(2);
+  simulateUntil(Sim, S, 40us);
+  S.endExternal(Lc);
+  runUntilDone(Be);
+  EXPECT_EQ(S.info(Be).Launches, 1u);
+  EXPECT_GE(S.blockDuration("train"), 8us);
+  EXPECT_LE(S.blockDuration("train"), 11us);
+}
+
 TEST_F(VacatingSchedulerTest, ReservedSmsAreReallyFreeForLongBlocks) {
   // 300 us blocks miss the bound at any width. Once LC work has been seen,
   // the launch keeps MinReservedSms vacated, so the next LC kernel starts
