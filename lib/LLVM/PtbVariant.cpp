@@ -13,11 +13,11 @@
 // The leader carries the last block it handed out (cur) and the end of its
 // claim (lim) around the loop; only a used-up claim costs an atomic and a
 // look at `preempt`, an SM watermark (task.h) compared with the SM's id.
-// Every block of a claim runs, so `next` stays the checkpoint. Claims shrink towards the end of the grid (guided
-// self-scheduling): size = min(claim_chunk, max(1, (end - cur - 1) /
-// (2 * workers))). The worker count is the launch's own %nctaid.x, the one
-// read of the launch's grid; cur starts one below the cursor's value when
-// the worker starts.
+// Every block of a claim runs, so `next` stays the checkpoint. Claims shrink
+// towards the end of the grid (guided self-scheduling): size =
+// min(claim_chunk, max(1, (end - cur - 1) / (2 * workers))). The worker
+// count is the launch's own %nctaid.x, the one read of the launch's grid;
+// cur starts one below the cursor's value when the worker starts.
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its

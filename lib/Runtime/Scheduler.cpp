@@ -146,10 +146,7 @@ Nanos Scheduler::State::drainingBeBlock() const {
 uint64_t Scheduler::State::concurrency(const Entry &E) const {
   uint32_t All = device().Multiprocessors;
   uint32_t Kept = All - std::min(E.RunVacated, All - 1);
-  uint64_t Resident =
-      uint64_t(std::max<uint32_t>(
-          blocksPerSm(device().Sm, E.W.Kernel, E.Info.LaunchForm), 1)) *
-      All;
+  uint64_t Resident = blocksPerWave(device(), E.W.Kernel, E.Info.LaunchForm);
   // Workers spread over every SM; those on vacated ones left.
   return std::max<uint64_t>(
       std::min<uint64_t>(E.Info.Width, Resident) * Kept / All, 1);
@@ -336,9 +333,7 @@ bool Scheduler::State::worthRegrowing(const Entry &E) const {
   // a relaunch and a drain: a short one finishes on its SMs sooner.
   const KernelShape &K = E.W.Kernel;
   Nanos Block = Durations.block(K.Name);
-  uint64_t Wave =
-      uint64_t(std::max<uint32_t>(blocksPerSm(device().Sm, K, Form::Ptb), 1)) *
-      device().Multiprocessors;
+  uint64_t Wave = blocksPerWave(device(), K, Form::Ptb);
   Nanos Whole = Block * static_cast<int64_t>((K.Blocks + Wave - 1) / Wave);
   Nanos Relaunch = device().RelaunchOverhead + device().SignalLatency + Block;
   return Whole > 4 * Relaunch;

@@ -22,6 +22,12 @@ uint32_t baton::sched::blocksPerSm(const SmLimits &Sm, const KernelShape &Shape,
   return Fit;
 }
 
+uint64_t baton::sched::blocksPerWave(const DeviceFacts &Device,
+                                     const KernelShape &Shape, Form F) {
+  return uint64_t(std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, F), 1)) *
+         Device.Multiprocessors;
+}
+
 uint32_t baton::sched::smsForOneWave(const DeviceFacts &Device,
                                      const KernelShape &Shape) {
   uint64_t PerSm = std::max<uint32_t>(
@@ -187,9 +193,7 @@ WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
   if (Shape.HasSlice)
     return chooseSlices(Device, Shape, Block, FreeSms, Bound);
   // No variant: the original runs to completion and cannot yield.
-  uint64_t Wave = uint64_t(std::max<uint32_t>(
-                      blocksPerSm(Device.Sm, Shape, Form::Original), 1)) *
-                  Device.Multiprocessors;
+  uint64_t Wave = blocksPerWave(Device, Shape, Form::Original);
   Nanos Latency = Block * static_cast<int64_t>((Shape.Blocks + Wave - 1) / Wave);
   return {Form::Original, static_cast<uint32_t>(Shape.Blocks), Latency, false};
 }

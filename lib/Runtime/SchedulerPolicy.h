@@ -22,6 +22,11 @@ namespace baton::sched {
 /// memory (task.h), which can lower its occupancy below the original's.
 uint32_t blocksPerSm(const SmLimits &Sm, const KernelShape &Shape, Form F);
 
+/// Blocks of \p Shape, launched as \p F, that the whole device runs at once
+/// (at least one per SM).
+uint64_t blocksPerWave(const DeviceFacts &Device, const KernelShape &Shape,
+                       Form F);
+
 /// SMs an original launch of \p Shape needs to run as one wave; the whole
 /// device when it needs more than one.
 uint32_t smsForOneWave(const DeviceFacts &Device, const KernelShape &Shape);

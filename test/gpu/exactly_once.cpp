@@ -177,7 +177,8 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
                   .count();
   driver().cuEventDestroy(AfterLaunch);
 
-  bool Once = checkBlocksRanOnce(Check, Name, Counts, Snapshot, Blocks, S.get());
+  bool Once =
+      checkBlocksRanOnce(Check, Name, Counts, Snapshot, Blocks, S.get());
   Check.expect(StreamViolations == 0,
                Name + ": the user stream went past a paused launch " +
                    std::to_string(StreamViolations) + " times");
@@ -309,7 +310,8 @@ void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
   }
   check(driver().cuEventSynchronize(AfterLaunch), "cuEventSynchronize");
   driver().cuEventDestroy(AfterLaunch);
-  bool Once = checkBlocksRanOnce(Check, Name, Counts, Snapshot, Blocks, S.get());
+  bool Once =
+      checkBlocksRanOnce(Check, Name, Counts, Snapshot, Blocks, S.get());
   Check.expect(StreamViolations == 0,
                Name + ": the user stream went past a stopped launch");
   checkWorkersLeft(Check, Name, L, Resumes);

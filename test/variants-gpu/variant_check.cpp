@@ -114,7 +114,9 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
             Workers,
             [&](unsigned Launch) { return Launch < 200 ? Delay(Rng) : -1.0; },
             Flags, Chunk,
-            [&](unsigned) { return Round == 3 ? Sms(Rng) : BATON_PREEMPT_ALL; });
+            [&](unsigned) {
+              return Round == 3 ? Sms(Rng) : BATON_PREEMPT_ALL;
+            });
         Pauses += Outcome.Pauses;
         FinishedVacated += Outcome.FinishedVacated;
         T.expect(Name + " ptb" + Mode + " preempted x" +
