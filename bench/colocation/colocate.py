@@ -891,7 +891,7 @@ def print_summary(results, latencies=None):
                 cell = f"{p99} | {fmt(row['kept'])}"
                 cells.append(f"{cell:>22}")
             print(f"{system:<12}" + "".join(cells))
-        for system in ("baton-time", "baton-space", "baton-reserve"):
+        for system in LC_SMS:  # the colocated Baton systems
             row = {r["load"]: r for r in systems.get(system, [])}.get(0.5)
             if row and ref:
                 ok = row["p99_ratio"] <= 1.05 and row["kept"] >= 0.60

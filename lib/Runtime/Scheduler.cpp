@@ -333,8 +333,7 @@ bool Scheduler::State::worthRegrowing(const Entry &E) const {
   // a relaunch and a drain: a short one finishes on its SMs sooner.
   const KernelShape &K = E.W.Kernel;
   Nanos Block = Durations.block(K.Name);
-  uint64_t Wave = blocksPerWave(device(), K, Form::Ptb);
-  Nanos Whole = Block * static_cast<int64_t>((K.Blocks + Wave - 1) / Wave);
+  Nanos Whole = wholeDeviceDuration(device(), K, Block, Form::Ptb);
   Nanos Relaunch = device().RelaunchOverhead + device().SignalLatency + Block;
   return Whole > 4 * Relaunch;
 }

@@ -28,6 +28,13 @@ uint64_t baton::sched::blocksPerWave(const DeviceFacts &Device,
          Device.Multiprocessors;
 }
 
+Nanos baton::sched::wholeDeviceDuration(const DeviceFacts &Device,
+                                        const KernelShape &Shape, Nanos Block,
+                                        Form F) {
+  uint64_t Wave = blocksPerWave(Device, Shape, F);
+  return Block * static_cast<int64_t>((Shape.Blocks + Wave - 1) / Wave);
+}
+
 uint32_t baton::sched::smsForOneWave(const DeviceFacts &Device,
                                      const KernelShape &Shape) {
   uint64_t PerSm = std::max<uint32_t>(
@@ -193,7 +200,6 @@ WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
   if (Shape.HasSlice)
     return chooseSlices(Device, Shape, Block, FreeSms, Bound);
   // No variant: the original runs to completion and cannot yield.
-  uint64_t Wave = blocksPerWave(Device, Shape, Form::Original);
-  Nanos Latency = Block * static_cast<int64_t>((Shape.Blocks + Wave - 1) / Wave);
-  return {Form::Original, static_cast<uint32_t>(Shape.Blocks), Latency, false};
+  return {Form::Original, static_cast<uint32_t>(Shape.Blocks),
+          wholeDeviceDuration(Device, Shape, Block, Form::Original), false};
 }

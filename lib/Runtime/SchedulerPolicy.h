@@ -27,6 +27,11 @@ uint32_t blocksPerSm(const SmLimits &Sm, const KernelShape &Shape, Form F);
 uint64_t blocksPerWave(const DeviceFacts &Device, const KernelShape &Shape,
                        Form F);
 
+/// How long a launch of \p Shape as \p F runs on the whole device at
+/// \p Block per block: its waves, one after another.
+Nanos wholeDeviceDuration(const DeviceFacts &Device, const KernelShape &Shape,
+                          Nanos Block, Form F);
+
 /// SMs an original launch of \p Shape needs to run as one wave; the whole
 /// device when it needs more than one.
 uint32_t smsForOneWave(const DeviceFacts &Device, const KernelShape &Shape);
