@@ -21,26 +21,23 @@ import sys
 import threading
 import time
 
+import colocate  # its library loader and sizes: the benchmark's training
+
 STEPS = 30
-SIZES = (1024, 1024, 4)  # batch, hidden, layers: colocate.py's defaults
 HALF_THE_SMS = 66  # of an H100 or H200 (132 SMs)
 
 
 def child(lib_path, storm):
-    if storm != "off":
-        os.environ["BATON_SCHEDULE"] = "best-effort"
-    lib = ctypes.CDLL(lib_path)
-    lib.train_loss.restype = ctypes.c_float
-    lib.baton_lc_begin.restype = ctypes.c_ulonglong
-    lib.baton_lc_begin.argtypes = [ctypes.c_uint]
-    lib.baton_lc_end.argtypes = [ctypes.c_ulonglong]
+    lib = colocate.load_training(
+        lib_path, None if storm == "off" else "best-effort")
 
     class Stats(ctypes.Structure):
         _fields_ = [(name, ctypes.c_ulonglong) for name in (
             "latency_critical", "best_effort", "resumes", "passed_through")]
     lib.baton_get_routing_stats.restype = Stats
 
-    if lib.train_init(*SIZES, 1) != 0:
+    sizes = colocate.parser().parse_args([])
+    if lib.train_init(sizes.batch, sizes.hidden, sizes.layers, 1) != 0:
         sys.exit("train_init failed")
     if lib.train_steps(1) != 0:
         sys.exit("train_steps failed")
