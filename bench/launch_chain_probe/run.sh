@@ -22,3 +22,9 @@ for connections in 8 32; do
       timeout 60 "$bin-blocked" $alternate || true
   done
 done
+# Which driver calls wait for a stream blocked on the device: stream
+# creation does, from the 35th stream on (it stops on its alarm there).
+nvcc -O2 -arch=sm_90 create_probe.cu -lcuda -o "$bin-create"
+for connections in 32 8; do
+  CUDA_DEVICE_MAX_CONNECTIONS=$connections timeout 60 "$bin-create" || true
+done

@@ -27,6 +27,9 @@ Systems, each in fresh processes:
                  so no automatic bracket opens for them)
   baton-procs    the same in two processes: they meet in the GPU's registry
                  of sharing processes (baton/share.h)
+  baton-procs-mps  baton-procs under the MPS daemon, as docs/sharing.md
+                 advises for an LC process of many small kernels (time
+                 slicing costs it a slice whenever it goes idle)
   priority       both in one process, inference on a high-priority stream
   timeslice      two processes, the driver's time slicing
   mps            two processes under the MPS daemon (if it starts)
@@ -55,8 +58,10 @@ sys.path.insert(0, os.path.join(REPO, "bench", "colocation"))
 
 import colocate as co  # noqa: E402  (inference workload, serve(), MPS)
 
-BATON_SYSTEMS = ("baton", "baton-alone", "baton-procs")
-PAIRS = ("timeslice", "mps", "baton-procs")  # two processes
+PROCS = ("baton-procs", "baton-procs-mps")  # Baton in two processes
+BATON_SYSTEMS = ("baton", "baton-alone") + PROCS
+PAIRS = ("timeslice", "mps") + PROCS  # two processes
+UNDER_MPS = ("mps", "baton-procs-mps")
 BATON_ENV = {"CUDA_MODULE_LOADING": "EAGER", "CUDA_DEVICE_MAX_CONNECTIONS": "32"}
 
 
@@ -191,7 +196,7 @@ def role_main(args):
     if args.role == "train":
         return train_alone(args)
     result = {"system": args.system, "role": args.role}
-    if args.system in ("baton", "baton-procs"):
+    if args.system in ("baton",) + PROCS:
         import baton.torch
         baton.torch.enable("latency-critical")  # a high-priority stream
         if args.system == "baton":
@@ -202,7 +207,7 @@ def role_main(args):
     # Compiled before any training setting applies: the same inference
     # kernels in every system.
     request, measured = prepare_inference(
-        args, stream, bracket=args.system in ("baton", "baton-procs"))
+        args, stream, bracket=args.system in ("baton",) + PROCS)
     trainer = None
     if args.role == "both":
         if args.system != "baton":
@@ -229,7 +234,7 @@ def role_main(args):
         result["loss"] = float(trainer.trainer.last_loss)
     if args.system == "baton":
         result["report"] = baton.torch.report(launched_since=trainer.since)
-    elif args.system == "baton-procs":
+    elif args.system in PROCS:
         result["report"] = baton.torch.report()
     print(json.dumps(result, default=str), flush=True)
 
@@ -240,7 +245,7 @@ def train_role_for_pair(args):
     baton-procs it enables best-effort work and nothing else: its launches
     are routed once the inference process registers as latency-critical."""
     import baton.torch
-    if args.system == "baton-procs":
+    if args.system in PROCS:
         trainer = TrainThread(args, baton_priority="best-effort")
     else:
         baton.torch.apply_inductor_settings("best-effort")
@@ -256,7 +261,7 @@ def train_role_for_pair(args):
     result = {"system": args.system, "role": "train",
               "stamps": trainer.trainer.stamps,
               "loss": float(trainer.trainer.last_loss)}
-    if args.system == "baton-procs":
+    if args.system in PROCS:
         result["report"] = baton.torch.report(launched_since=trainer.since)
     print(json.dumps(result, default=str), flush=True)
 
@@ -371,10 +376,10 @@ def orchestrate(args):
                 results["baton_alone_report"] = trained.get("report")
             elif system in PAIRS:
                 env = None
-                if system == "mps":
+                if system in UNDER_MPS:
                     env, why = co.start_mps()
                     if env is None:
-                        results["notes"]["mps"] = why
+                        results["notes"][system] = why
                         log(f"MPS did not start: {why}")
                         continue
                 try:
@@ -464,7 +469,7 @@ def main():
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--out", required=True)
     p.add_argument("--systems", default="settings,alone,baton-alone,baton,"
-                   "baton-procs,priority,mps,timeslice")
+                   "baton-procs,baton-procs-mps,priority,mps,timeslice")
     p.add_argument("--loads", default="0.2,0.5,0.8")
     p.add_argument("--window", type=float, default=3.0,
                    help="seconds of requests per load")

@@ -31,6 +31,10 @@
 // sets CUDA_DEVICE_MAX_CONNECTIONS=32 unless the environment sets it; this
 // takes effect only if CUDA was not initialised in the process before. With
 // 32 queues, 24 streams waiting at once held no other stream up on the H200.
+// Creating a stream can also wait for a waiting stream; the runtime makes
+// its own only while nothing of it is in flight (RuntimeOptions::
+// PrivateStreams), and a program's own stream creation may wait until its
+// paused launches are resumed.
 //
 // Errors. Every failure is a baton::Error; a failing CUDA call is reported
 // with the call's name, the driver's error string and the kernel. Without a
@@ -61,6 +65,9 @@
 
 namespace baton {
 
+namespace sched {
+class RuntimeExecutor;
+} // namespace sched
 namespace detail {
 struct RuntimeImpl;
 struct ModuleImpl;
@@ -110,6 +117,12 @@ struct RuntimeOptions {
   /// busy across the host's reaction time; a pause then waits for at most
   /// this many slices.
   uint32_t SliceWindow = 2;
+  /// Private streams kept ready per stream priority. A launch holds one from
+  /// its first run off its user's stream until it completes; a launch
+  /// started paused takes it when resumed. Streams are created only while
+  /// no launch is in flight (creating one can wait for a paused launch), so
+  /// a launch that finds none free fails with an error saying so.
+  uint32_t PrivateStreams = 64;
 };
 
 struct LaunchConfig {
@@ -326,6 +339,7 @@ public:
   const RuntimeOptions &options() const;
 
 private:
+  friend class sched::RuntimeExecutor; // its queues' streams: the pool's
   std::shared_ptr<detail::RuntimeImpl> Impl;
 };
 

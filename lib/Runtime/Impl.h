@@ -11,6 +11,7 @@
 
 #include "ArgPack.h"
 #include "FunctionFacts.h"
+#include "StreamPool.h"
 #include "TaskPool.h"
 
 #include "baton/Runtime.h"
@@ -52,9 +53,6 @@ struct RuntimeImpl {
   bool contextAlive() const noexcept;
   /// Throws a clear Error naming \p Kernel unless contextAlive().
   void checkContext(std::string_view Kernel) const;
-  /// A non-blocking stream of \p Priority, from a pool.
-  CUstream acquireStream(int Priority);
-  void releaseStream(CUstream Stream, int Priority);
   /// An event without timing, from a pool: every variant launch uses
   /// three, and creating and destroying them cost it six driver calls.
   CUevent acquireEvent();
@@ -88,6 +86,8 @@ struct RuntimeImpl {
   CUmodule Own = nullptr;     ///< the runtime's kernels (RuntimeKernels.h)
   CUfunction Finalize = nullptr;
   TaskPool Tasks;
+  /// Private streams of launches (and of a RuntimeExecutor's queues).
+  StreamPool Streams;
 
   /// Modules of other loaders that kernelOf() has wrapped, so each is
   /// wrapped once.
@@ -97,9 +97,8 @@ struct RuntimeImpl {
 private:
   void release() noexcept;
 
-  std::mutex StreamMutex;
-  std::multimap<int, CUstream> FreeStreams;
-  std::vector<CUevent> FreeEvents; ///< guarded by StreamMutex
+  std::mutex EventMutex;
+  std::vector<CUevent> FreeEvents; ///< guarded by EventMutex
   std::mutex FeederMutex;
   std::shared_ptr<SliceFeeder> Feeder;
 };
@@ -196,7 +195,11 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   TaskSlot *Slot = nullptr;
   uint32_t Generation = 0;
   int StreamPriority = 0;
-  CUstream Inner = nullptr;     ///< private stream of resumed runs and slices
+  /// Private stream of resumed runs and slices, from Runtime.Streams; a
+  /// PTB launch gives it back once Done.
+  CUstream Inner = nullptr;
+  /// LaunchesInFlight counts this launch (its user stream may wait).
+  bool CountedInFlight = false;
   /// Recorded on the user's stream at start, unless the first run went there.
   CUevent UserReady = nullptr;
   CUevent ControlReady = nullptr; ///< task writes on the control stream done

@@ -43,6 +43,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 using namespace baton;
 using namespace baton::detail;
@@ -80,8 +81,11 @@ LaunchImpl::LaunchImpl(std::shared_ptr<const KernelImpl> K,
 LaunchImpl::~LaunchImpl() {
   const DriverApi &D = driver();
   if (!Runtime.contextAlive() ||
-      D.cuCtxPushCurrent(Runtime.Context) != CUDA_SUCCESS)
+      D.cuCtxPushCurrent(Runtime.Context) != CUDA_SUCCESS) {
+    if (CountedInFlight)
+      LaunchesInFlight::remove();
     return;
+  }
   // Normally the launch is complete (the handle's finish() saw to it), and
   // a PTB or original launch that settled Done saw Drained, recorded after
   // all its work, complete. Otherwise (slices, whose retirement callbacks
@@ -98,9 +102,11 @@ LaunchImpl::~LaunchImpl() {
     if (E)
       Runtime.releaseEvent(E);
   if (Inner)
-    Runtime.releaseStream(Inner, StreamPriority);
+    Runtime.Streams.release(Inner);
   if (Slot)
     Runtime.Tasks.release(Slot);
+  if (CountedInFlight)
+    LaunchesInFlight::remove();
   CUcontext Popped;
   D.cuCtxPopCurrent(&Popped);
 }
@@ -143,6 +149,7 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   Generation = Slot->Generation;
   Args = ArgPack(Kernel->ParamSizes, UserArgs, Slot->Task);
   createEvents();
+  Runtime.Streams.prepare(StreamPriority); // for the runs off S, from now on
 
   baton_task &T = *Slot->Mirror;
   T = baton_task{};
@@ -164,13 +171,13 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
   bool Ptb = Config.LaunchMode == Mode::Ptb;
   if (Ptb && !Config.StartPaused && !Config.FirstRunOnPrivateStream) {
+    // Taken before anything is issued, so that a pool without a free stream
+    // fails the launch before it runs; a resume then needs no stream.
+    Inner = Runtime.Streams.acquire(StreamPriority,
+                                  "the launch of '" + Kernel->Name + "'");
     check(D.cuStreamWaitEvent(Config.Stream, ControlReady, 0),
           "cuStreamWaitEvent (user stream)", Kernel->Name);
     issuePtb(Config.Stream);
-    // Taken now, while the user's thread submits, so that a resume never
-    // creates a stream: creating one can wait for another thread's
-    // synchronous call, which may be waiting for S, held by this launch.
-    Inner = Runtime.acquireStream(StreamPriority);
   } else {
     UserReady = Runtime.acquireEvent();
     check(D.cuEventRecord(UserReady, Config.Stream),
@@ -193,6 +200,8 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   }
   // Only now that the kernels that will set `done` are queued may S wait on
   // it: a failure above must not leave S blocked.
+  LaunchesInFlight::add();
+  CountedInFlight = true;
   try {
     check(D.cuStreamWaitValue32(Config.Stream, Slot->Done, Generation,
                                 CU_STREAM_WAIT_VALUE_GEQ),
@@ -229,7 +238,8 @@ void LaunchImpl::createEvents() {
 
 void LaunchImpl::acquireInner() {
   const DriverApi &D = driver();
-  Inner = Runtime.acquireStream(StreamPriority);
+  Inner = Runtime.Streams.acquire(StreamPriority,
+                                  "the launch of '" + Kernel->Name + "'");
   check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
   check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
 }
@@ -285,10 +295,14 @@ void LaunchImpl::settlePtb(uint64_t SeenEpoch) {
     Next = End;
     StatisticsStale = true;
     State = LaunchState::Done;
-    return;
+  } else {
+    readStatistics();
+    State = Next >= End ? LaunchState::Done : LaunchState::Paused;
   }
-  readStatistics();
-  State = Next >= End ? LaunchState::Done : LaunchState::Paused;
+  // Drained, recorded last on Inner, has completed: nothing is queued there
+  // any more, and another launch may have the stream.
+  if (State == LaunchState::Done && Inner)
+    Runtime.Streams.release(std::exchange(Inner, nullptr));
 }
 
 void LaunchImpl::readStatistics() {

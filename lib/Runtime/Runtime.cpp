@@ -39,11 +39,15 @@ static void loadAllFunctions(CUmodule Handle) {
     check(driver().cuFuncLoad(Fn), "cuFuncLoad");
 }
 
-RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts) : Options(Opts) {
+RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts)
+    : Options(Opts), Streams(Opts.PrivateStreams) {
   const DriverApi &D = driver();
   if (Options.SliceWindow == 0)
     throw Error(ErrorKind::InvalidArgument,
                 "RuntimeOptions::SliceWindow must be at least 1");
+  if (Options.PrivateStreams == 0)
+    throw Error(ErrorKind::InvalidArgument,
+                "RuntimeOptions::PrivateStreams must be at least 1");
   // Streams holding paused launches wait on the device, and the default 8
   // hardware queues stall once about 8 streams wait (Runtime.h). The driver
   // reads this when CUDA is first initialised in the process.
@@ -98,9 +102,7 @@ void RuntimeImpl::release() noexcept {
     return; // the constructor failed before there was anything to release
   const DriverApi &D = driver();
   if (contextAlive() && D.cuCtxPushCurrent(Context) == CUDA_SUCCESS) {
-    for (auto &[Priority, Stream] : FreeStreams)
-      D.cuStreamDestroy(Stream);
-    FreeStreams.clear();
+    Streams.destroyAll();
     for (CUevent Event : FreeEvents)
       D.cuEventDestroy(Event);
     FreeEvents.clear();
@@ -142,30 +144,9 @@ void RuntimeImpl::checkContext(std::string_view Kernel) const {
   throw Error(ErrorKind::Cuda, Message, CUDA_ERROR_CONTEXT_IS_DESTROYED);
 }
 
-CUstream RuntimeImpl::acquireStream(int Priority) {
-  {
-    std::lock_guard Lock(StreamMutex);
-    if (auto It = FreeStreams.find(Priority); It != FreeStreams.end()) {
-      CUstream S = It->second;
-      FreeStreams.erase(It);
-      return S;
-    }
-  }
-  CUstream S = nullptr;
-  check(driver().cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING,
-                                            Priority),
-        "cuStreamCreateWithPriority");
-  return S;
-}
-
-void RuntimeImpl::releaseStream(CUstream Stream, int Priority) {
-  std::lock_guard Lock(StreamMutex);
-  FreeStreams.emplace(Priority, Stream);
-}
-
 CUevent RuntimeImpl::acquireEvent() {
   {
-    std::lock_guard Lock(StreamMutex);
+    std::lock_guard Lock(EventMutex);
     if (!FreeEvents.empty()) {
       CUevent Event = FreeEvents.back();
       FreeEvents.pop_back();
@@ -179,7 +160,7 @@ CUevent RuntimeImpl::acquireEvent() {
 }
 
 void RuntimeImpl::releaseEvent(CUevent Event) {
-  std::lock_guard Lock(StreamMutex);
+  std::lock_guard Lock(EventMutex);
   FreeEvents.push_back(Event);
 }
 

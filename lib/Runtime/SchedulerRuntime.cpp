@@ -83,6 +83,7 @@ Work baton::sched::makeWork(RuntimeWork W, PriorityClass Class, uint32_t Queue,
 
 struct RuntimeExecutor::Impl {
   Runtime &R;
+  StreamPool &Streams; ///< R's: streams made while launches wait may hang
   DeviceFacts Facts;
   SteadyClock Time;
   CUstream LcStream = nullptr;
@@ -94,8 +95,8 @@ struct RuntimeExecutor::Impl {
   /// acted on their completion, not on the way to it.
   std::vector<std::unique_ptr<Live>> Retired;
 
-  explicit Impl(Runtime &R) : R(R) {}
-  CUstream createStream(int Priority);
+  Impl(Runtime &R, StreamPool &Streams) : R(R), Streams(Streams) {}
+  CUstream takeStream(int Priority);
   CUstream beStream(uint32_t Queue);
   /// From now on poll() reports when \p Item stops; \p DoneAtStart is its
   /// progress at this (re)launch.
@@ -105,19 +106,15 @@ struct RuntimeExecutor::Impl {
   std::exception_ptr Failure;
 };
 
-CUstream RuntimeExecutor::Impl::createStream(int Priority) {
+CUstream RuntimeExecutor::Impl::takeStream(int Priority) {
   ScopedContext Scope(R.context());
-  CUstream S = nullptr;
-  check(driver().cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING,
-                                            Priority),
-        "cuStreamCreateWithPriority");
-  return S;
+  return Streams.acquire(Priority, "the scheduler's queues");
 }
 
 CUstream RuntimeExecutor::Impl::beStream(uint32_t Queue) {
   auto [It, New] = BeStreams.try_emplace(Queue, nullptr);
   if (New)
-    It->second = createStream(Least);
+    It->second = takeStream(Least);
   return It->second;
 }
 
@@ -128,7 +125,7 @@ void RuntimeExecutor::Impl::watch(Live &Item, uint32_t DoneAtStart) {
 }
 
 RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
-    : P(std::make_unique<Impl>(R)) {
+    : P(std::make_unique<Impl>(R, R.Impl->Streams)) {
   if (Latencies)
     P->Facts = *Latencies;
   CUdevice Device = R.device();
@@ -158,16 +155,15 @@ RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
   // 32 queues without a stall, and stalled with 8 of 8).
   P->Facts.MaxLaunchesAhead =
       static_cast<uint32_t>(std::max(R.hardwareQueues() / 2, 1));
-  P->LcStream = P->createStream(P->Greatest);
+  P->LcStream = P->takeStream(P->Greatest);
 }
 
 RuntimeExecutor::~RuntimeExecutor() {
   P->Retired.clear();
   P->Launches.clear(); // resumes paused launches and waits for them
-  ScopedContext Scope(P->R.context());
-  driver().cuStreamDestroy(P->LcStream);
+  P->Streams.release(P->LcStream);
   for (auto &[Queue, S] : P->BeStreams)
-    driver().cuStreamDestroy(S);
+    P->Streams.release(S);
 }
 
 const DeviceFacts &RuntimeExecutor::facts() const { return P->Facts; }

@@ -281,18 +281,33 @@ def _watch_remote(interval: float = 0.05) -> None:
             or os.environ.get("BATON_SHARE") == "0"):
         return
 
+    stop = threading.Event()
+
     def loop():
-        while _S.installed:
+        while _S.installed and not stop.wait(interval):
             _poll_remote()
-            time.sleep(interval)
         _S.remote_watch = None
 
     _S.remote_watch = threading.Thread(target=loop, daemon=True,
                                        name="baton-remote-lc")
+    _S.remote_watch.stop = stop
     _S.remote_watch.start()
 
 
+def _stop_watching_remote() -> None:
+    """Ends the registry watcher before the interpreter finalises: a daemon
+    thread that takes the GIL back then (leaving _core's GIL-free registry
+    read) is ended by pthread_exit, whose unwinding through the C++ that
+    gives the GIL back calls std::terminate ("terminate called without an
+    active exception", an abort at exit of best-effort processes)."""
+    watch = _S.remote_watch
+    if watch is not None:
+        watch.stop.set()
+        watch.join(timeout=1.0)
+
+
 def _at_exit() -> None:
+    _stop_watching_remote()
     # Scheduled work must complete while the CUDA context still exists.
     if _core.HAS_RUNTIME and _core.router_running():
         try:

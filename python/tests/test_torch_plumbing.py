@@ -267,6 +267,18 @@ class TorchPlumbingTest(unittest.TestCase):
         watcher.join(2)
         self.assertFalse(watcher.is_alive())
 
+    def test_registry_watcher_ends_before_the_interpreter_does(self):
+        # A daemon thread still polling the registry when the interpreter
+        # finalises would be ended inside _core and abort the process.
+        del os.environ["BATON_SHARE"]
+        btorch.enable("best-effort")
+        watcher = btorch._S.remote_watch
+        self.assertTrue(watcher.is_alive())
+        self.core.router_running = lambda: False
+        btorch._at_exit()  # still enabled, as at the end of a training job
+        self.assertFalse(watcher.is_alive())
+        btorch.disable()
+
     def test_prefer_triton_drops_aten_only_where_a_template_exists(self):
         aten, tmpl = ExternKernelCaller(), TritonTemplateCaller()
         self.assertEqual(btorch._prefer_triton([aten, tmpl]), [tmpl])

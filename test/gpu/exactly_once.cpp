@@ -22,6 +22,10 @@
 // gone and the others still there; and at random, some SMs, none, or all
 // of them, which must stop the run with work left (Paused, though no pause
 // was asked), plus pauses. The same checks hold.
+// A last case starts 64 PTB launches paused on one stream (as the scheduler
+// does while latency-critical work runs) and resumes them one by one while
+// another thread is blocked synchronising that stream: a resume must not
+// wait for that thread (it once created its private stream, which can).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +35,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <thread>
 
 using namespace baton;
 using namespace baton::test;
@@ -321,6 +326,57 @@ void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
   std::fflush(stdout);
 }
 
+/// Launches started paused, resumed one at a time while another thread is
+/// blocked in cuStreamSynchronize on their stream.
+void runResumedWhileUserSyncs(Runtime &Rt, const Kernel &K, Checker &Check,
+                              Watchdog &Dog) {
+  const std::string Name = "ptb, resumed under a sync";
+  Dog.step(Name);
+  // More launches than the runtime keeps private streams for from the
+  // cases before, so that they need streams of their own.
+  constexpr size_t Launches = 64, Blocks = 132 * 64;
+  Stream S;
+  DeviceBuffer Counts(Launches * Blocks * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  check(driver().cuStreamSynchronize(S.get()), "cuStreamSynchronize");
+  uint64_t Spin = 20000;
+  std::vector<CUdeviceptr> Slices(Launches);
+  std::vector<Launch> Started;
+  for (size_t I = 0; I < Launches; ++I) {
+    Slices[I] = Counts.get() + I * Blocks * sizeof(uint32_t);
+    void *Args[] = {&Slices[I], &Spin};
+    LaunchConfig Config{{uint32_t(Blocks), 1, 1}, {64, 1, 1}, 0, S.get(),
+                        Mode::Ptb};
+    Config.StartPaused = true;
+    Started.push_back(Rt.launch(K, Config, Args));
+  }
+  CUresult Synced = CUDA_ERROR_UNKNOWN;
+  std::thread User([&] {
+    check(driver().cuCtxSetCurrent(Rt.context()), "cuCtxSetCurrent");
+    Synced = driver().cuStreamSynchronize(S.get());
+  });
+  sleepMicros(20000); // the user's thread is blocked in its synchronise
+  unsigned Finished = 0;
+  for (Launch &L : Started) {
+    L.resume();
+    Finished += L.wait() == LaunchState::Done;
+  }
+  User.join();
+  Check.expect(Finished == Launches,
+               Name + ": " + std::to_string(Launches - Finished) +
+                   " launches did not finish");
+  Check.expect(Synced == CUDA_SUCCESS,
+               Name + ": the user's cuStreamSynchronize failed");
+  std::vector<uint8_t> Final = Counts.download(S.get());
+  std::string Error = checkCounts(
+      reinterpret_cast<const uint32_t *>(Final.data()), Launches * Blocks);
+  Check.expect(Error.empty(), Name + ": " + Error);
+  std::printf("%-4s %-24s %zu launches resumed, each block once\n",
+              Error.empty() && Finished == Launches ? "ok" : "FAIL",
+              Name.c_str(), Launches);
+  std::fflush(stdout);
+}
+
 /// The original kernel through the runtime, as a baseline for the counter.
 void runOriginal(Runtime &Rt, const Kernel &K, Checker &Check) {
   Dim3 Grid{37, 11, 3};
@@ -376,6 +432,7 @@ int main(int Argc, char **Argv) {
       runCase(*Rt, K, C, Check, Dog, Seed++);
     runHalfVacated(*Rt, K, Check, Dog);
     runVacateCase(*Rt, K, Check, Dog, Seed++);
+    runResumedWhileUserSyncs(*Rt, K, Check, Dog);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }

@@ -19,6 +19,10 @@
 //    loading (child process, --first-paused, CUDA_MODULE_LOADING=LAZY): the
 //    runtime's own kernels were loaded when it was created, so their first
 //    launch does not wait for a device whose user stream is blocked;
+//  * a runtime with two private streams (child process, --few-streams):
+//    launches give theirs back when they complete, and with both held a new
+//    launch is refused with a clear error instead of creating a stream,
+//    which could wait for a paused launch forever;
 //  * resume() after the context was reset (child process, --reset): a clear
 //    baton::Error saying the context is gone, no crash, no hang. The paused
 //    launch is cancelled first: cuDevicePrimaryCtxReset waits for every
@@ -33,6 +37,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <thread>
@@ -231,6 +236,68 @@ int firstPausedChild(const char *RecordPtx) {
   return E.empty() ? 0 : 1;
 }
 
+/// Child mode: a runtime with two private streams. Launches that complete
+/// give their stream back even while their handles live; with both streams
+/// held by running launches, a third launch fails at once with an error
+/// naming RuntimeOptions::PrivateStreams (a stream created then could wait
+/// for a paused launch forever), runs nothing and leaves its stream free,
+/// and the launches holding the streams complete. Exit 0 if all holds.
+int fewStreamsChild(const char *RecordPtx) {
+  RuntimeOptions Options;
+  Options.PrivateStreams = 2;
+  auto Rt = runtimeOrSkip(Options);
+  if (!Rt)
+    return SkipExitCode;
+  Module M = Rt->loadFile(RecordPtx);
+  Kernel K = M.kernel("record");
+  int Failures = 0;
+  auto expect = [&](bool Ok, const char *What) {
+    std::printf("child: %-4s %s\n", Ok ? "ok" : "FAIL", What);
+    Failures += !Ok;
+  };
+  std::vector<std::unique_ptr<RecordLaunch>> Finished;
+  for (int I = 0; I < 5; ++I) {
+    Finished.push_back(
+        std::make_unique<RecordLaunch>(*Rt, K, Dim3{2048, 1, 1}, 1000));
+    Finished.back()->L->wait();
+  }
+  expect(true, "5 launches in turn, handles kept, on 2 private streams");
+  // ~140000 blocks of 20 us each: they run while the third one is tried.
+  RecordLaunch First(*Rt, K, {20000, 7, 1}, 20000);
+  RecordLaunch Second(*Rt, K, {20000, 7, 1}, 20000);
+  Stream S;
+  DeviceBuffer Counts(4096 * 4);
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  uint64_t Spin = 0;
+  void *Args[] = {Counts.slot(), &Spin};
+  LaunchConfig C{{4096, 1, 1}, {64, 1, 1}, 0, S.get(), Mode::Ptb};
+  try {
+    Launch Third = Rt->launch(K, C, Args);
+    Third.wait();
+    expect(false, "a third launch with both streams held was refused");
+  } catch (const Error &E) {
+    std::printf("child: %s\n", E.what());
+    expect(E.kind() == ErrorKind::InvalidState &&
+               std::strstr(E.what(), "RuntimeOptions::PrivateStreams"),
+           "a third launch with both streams held was refused");
+  }
+  std::vector<uint8_t> Untouched = Counts.download(S.get());
+  expect(std::all_of(Untouched.begin(), Untouched.end(),
+                     [](uint8_t B) { return B == 0; }),
+         "the refused launch ran no block, and its stream went on");
+  for (RecordLaunch *R : {&First, &Second})
+    expect(R->L->wait() == LaunchState::Done &&
+               checkAllOnce(R->Counts.download(R->S.get())).empty(),
+           "a launch holding a stream completed, every block once");
+  for (auto &R : Finished)
+    Failures += !checkAllOnce(R->Counts.download(R->S.get())).empty();
+  RecordLaunch After(*Rt, K, {2048, 1, 1}, 1000);
+  expect(After.L->wait() == LaunchState::Done &&
+             checkAllOnce(After.Counts.download(After.S.get())).empty(),
+         "once they completed, a launch got a stream again");
+  return Failures ? 1 : 0;
+}
+
 /// Runs this program in \p Mode in a child process; its exit status, or
 /// 128 + signal, or -2 if it was killed after \p LimitS seconds.
 int runChild(const char *Self, const char *Mode, const char *Ptx,
@@ -260,6 +327,8 @@ int main(int Argc, char **Argv) {
     return resetChild(Argv[2]);
   if (Argc == 3 && std::strcmp(Argv[1], "--first-paused") == 0)
     return firstPausedChild(Argv[2]);
+  if (Argc == 3 && std::strcmp(Argv[1], "--few-streams") == 0)
+    return fewStreamsChild(Argv[2]);
   if (Argc != 3) {
     std::fprintf(stderr, "usage: runtime_hostile RECORD_PTX FAULT_PTX\n");
     return 2;
@@ -300,6 +369,14 @@ int main(int Argc, char **Argv) {
     std::printf("%-4s first PTB launch of a process started paused, then "
                 "resumed\n",
                 FirstRc == 0 ? "ok" : "FAIL");
+
+    Dog.step("two private streams, in a child");
+    int FewRc = runChild(Argv[0], "--few-streams", Argv[1], /*LimitS=*/30);
+    Check.expect(FewRc == 0, "two private streams: child exit " +
+                                 std::to_string(FewRc) + " (-2: it hung)");
+    std::printf("%-4s a runtime with two private streams: given back when "
+                "launches complete, a clear error when none is free\n",
+                FewRc == 0 ? "ok" : "FAIL");
 
     Dog.step("resume after a context reset, in a child");
     int ResetRc = runChild(Argv[0], "--reset", Argv[1], /*LimitS=*/15);

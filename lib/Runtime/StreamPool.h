@@ -1,0 +1,78 @@
+//===- StreamPool.h - Private streams, created only while none waits -*- C++ -*-===//
+//
+// Creating a CUDA stream can wait on the device. On the H200 (driver 580,
+// CUDA 13.0), once one stream of the context was blocked in a
+// cuStreamWaitValue32, the 35th stream created after it did not return until
+// the wait was satisfied, with any CUDA_DEVICE_MAX_CONNECTIONS; events and
+// allocations were not held up (bench/launch_chain_probe/create_probe.cu).
+// A paused launch leaves its user's stream blocked in such a wait until a
+// resume releases it, and the thread that would resume it may be the one
+// creating a stream: a training job deadlocked that way.
+//
+// So the runtime creates its private streams only while no launch of the
+// process holds a stream waiting, a reserve at a time, and hands them out
+// from this pool; a launch gives its stream back when it completes. With
+// launches in flight and no stream free, acquire() takes a free stream of
+// the nearest priority, or fails with an error that says why, rather than
+// risk the hang.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_LIB_RUNTIME_STREAMPOOL_H
+#define BATON_LIB_RUNTIME_STREAMPOOL_H
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string_view>
+
+namespace baton::detail {
+
+/// Counts, process-wide, the launches whose user stream may be waiting on
+/// the device: from just before the wait is queued until the launch object
+/// goes away. Streams share their hardware across every Runtime of a
+/// context, so one count serves them all.
+class LaunchesInFlight {
+public:
+  static void add() noexcept;
+  static void remove() noexcept;
+  static bool none() noexcept;
+};
+
+class StreamPool {
+public:
+  /// Keeps up to \p Reserve free streams of each priority asked for.
+  explicit StreamPool(uint32_t Reserve) : Reserve(Reserve) {}
+  StreamPool(const StreamPool &) = delete;
+  StreamPool &operator=(const StreamPool &) = delete;
+
+  /// A non-blocking stream of \p Priority for \p User ("the launch of
+  /// 'k'", named in errors). While LaunchesInFlight::none(), first tops the
+  /// priority's free streams up to the reserve. Otherwise creates nothing:
+  /// takes a free stream of the nearest priority, or throws an Error naming
+  /// the reserve (RuntimeOptions::PrivateStreams) if none is free.
+  CUstream acquire(int Priority, std::string_view User);
+  /// Tops the free streams of \p Priority up to the reserve if
+  /// LaunchesInFlight::none(). A launch calls it before its user stream may
+  /// wait, so that its resumes find streams even if it is the first.
+  void prepare(int Priority);
+  /// Returns \p Stream, which acquire() gave; its owner must have nothing
+  /// queued on it that another owner could be held up by.
+  void release(CUstream Stream);
+  /// Destroys every stream the pool made (the caller makes the context
+  /// current; nothing may be queued on them).
+  void destroyAll() noexcept;
+
+private:
+  void topUp(int Priority); ///< with Mutex held
+
+  uint32_t Reserve;
+  std::mutex Mutex;
+  std::multimap<int, CUstream> Free;
+  std::map<CUstream, int> PriorityOf; ///< every stream made, free or not
+};
+
+} // namespace baton::detail
+
+#endif // BATON_LIB_RUNTIME_STREAMPOOL_H
