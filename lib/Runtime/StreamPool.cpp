@@ -6,7 +6,6 @@
 
 #include "baton/Runtime.h"
 
-#include <atomic>
 #include <cassert>
 #include <cstdlib>
 #include <iterator>
@@ -15,20 +14,41 @@
 using namespace baton;
 using namespace baton::detail;
 
-static std::atomic<int64_t> &inFlight() {
-  static std::atomic<int64_t> Count{0};
-  return Count;
+namespace {
+struct InFlightCount {
+  std::mutex Mutex;
+  int64_t Count = 0; ///< guarded by Mutex
+};
+InFlightCount &inFlight() {
+  static InFlightCount State;
+  return State;
+}
+} // namespace
+
+void LaunchesInFlight::add() {
+  std::lock_guard Lock(inFlight().Mutex);
+  ++inFlight().Count;
 }
 
-void LaunchesInFlight::add() noexcept { ++inFlight(); }
-void LaunchesInFlight::remove() noexcept { --inFlight(); }
-bool LaunchesInFlight::none() noexcept { return inFlight().load() == 0; }
+void LaunchesInFlight::remove() noexcept {
+  std::lock_guard Lock(inFlight().Mutex);
+  --inFlight().Count;
+}
+
+std::unique_lock<std::mutex> LaunchesInFlight::holdIfNone() {
+  std::unique_lock Lock(inFlight().Mutex);
+  if (inFlight().Count != 0)
+    Lock.unlock();
+  return Lock;
+}
 
 void StreamPool::topUp(int Priority) {
-  if (!LaunchesInFlight::none())
+  auto Quiet = LaunchesInFlight::holdIfNone();
+  if (!Quiet.owns_lock())
     return;
-  // Nothing can be waiting for a resume, so a creation that waits on the
-  // device waits only for work that runs by itself.
+  // Nothing can be waiting for a resume, nor start to while Quiet is held,
+  // so a creation that waits on the device waits only for work that runs
+  // by itself.
   for (size_t N = Free.count(Priority); N < Reserve; ++N) {
     CUstream S = nullptr;
     check(driver().cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING,

@@ -35,9 +35,11 @@ namespace baton::detail {
 /// context, so one count serves them all.
 class LaunchesInFlight {
 public:
-  static void add() noexcept;
+  static void add();
   static void remove() noexcept;
-  static bool none() noexcept;
+  /// A lock that holds add() off, owning only if no launch is in flight:
+  /// while it is held, none can start waiting.
+  static std::unique_lock<std::mutex> holdIfNone();
 };
 
 class StreamPool {
@@ -48,13 +50,13 @@ public:
   StreamPool &operator=(const StreamPool &) = delete;
 
   /// A non-blocking stream of \p Priority for \p User ("the launch of
-  /// 'k'", named in errors). While LaunchesInFlight::none(), first tops the
+  /// 'k'", named in errors). While no launch is in flight, first tops the
   /// priority's free streams up to the reserve. Otherwise creates nothing:
   /// takes a free stream of the nearest priority, or throws an Error naming
   /// the reserve (RuntimeOptions::PrivateStreams) if none is free.
   CUstream acquire(int Priority, std::string_view User);
-  /// Tops the free streams of \p Priority up to the reserve if
-  /// LaunchesInFlight::none(). A launch calls it before its user stream may
+  /// Tops the free streams of \p Priority up to the reserve if no launch
+  /// is in flight. A launch calls it before its user stream may
   /// wait, so that its resumes find streams even if it is the first.
   void prepare(int Priority);
   /// Returns \p Stream, which acquire() gave; its owner must have nothing
