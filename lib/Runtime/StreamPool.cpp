@@ -42,6 +42,17 @@ std::unique_lock<std::mutex> LaunchesInFlight::holdIfNone() {
   return Lock;
 }
 
+StreamMaker baton::detail::driverStreams() {
+  return {[](int Priority) {
+            CUstream S = nullptr;
+            check(driver().cuStreamCreateWithPriority(
+                      &S, CU_STREAM_NON_BLOCKING, Priority),
+                  "cuStreamCreateWithPriority");
+            return S;
+          },
+          [](CUstream Stream) { driver().cuStreamDestroy(Stream); }};
+}
+
 void StreamPool::topUp(int Priority) {
   auto Quiet = LaunchesInFlight::holdIfNone();
   if (!Quiet.owns_lock())
@@ -50,10 +61,7 @@ void StreamPool::topUp(int Priority) {
   // so a creation that waits on the device waits only for work that runs
   // by itself.
   for (size_t N = Free.count(Priority); N < Reserve; ++N) {
-    CUstream S = nullptr;
-    check(driver().cuStreamCreateWithPriority(&S, CU_STREAM_NON_BLOCKING,
-                                              Priority),
-          "cuStreamCreateWithPriority");
+    CUstream S = Maker.Make(Priority);
     Free.emplace(Priority, S);
     PriorityOf.emplace(S, Priority);
   }
@@ -98,7 +106,7 @@ void StreamPool::release(CUstream Stream) {
 void StreamPool::destroyAll() noexcept {
   std::lock_guard Lock(Mutex);
   for (auto &[Stream, Priority] : PriorityOf)
-    driver().cuStreamDestroy(Stream);
+    Maker.Destroy(Stream);
   PriorityOf.clear();
   Free.clear();
 }

@@ -42,10 +42,20 @@ public:
   static std::unique_lock<std::mutex> holdIfNone();
 };
 
+/// How a pool makes and destroys its streams: the driver's calls, or a
+/// test's stand-ins.
+struct StreamMaker {
+  CUstream (*Make)(int Priority); ///< throws baton::Error on failure
+  void (*Destroy)(CUstream Stream);
+};
+/// Non-blocking streams from cuStreamCreateWithPriority; cuStreamDestroy.
+StreamMaker driverStreams();
+
 class StreamPool {
 public:
   /// Keeps up to \p Reserve free streams of each priority asked for.
-  explicit StreamPool(uint32_t Reserve) : Reserve(Reserve) {}
+  explicit StreamPool(uint32_t Reserve, StreamMaker Maker = driverStreams())
+      : Reserve(Reserve), Maker(Maker) {}
   StreamPool(const StreamPool &) = delete;
   StreamPool &operator=(const StreamPool &) = delete;
 
@@ -70,6 +80,7 @@ private:
   void topUp(int Priority); ///< with Mutex held
 
   uint32_t Reserve;
+  StreamMaker Maker;
   std::mutex Mutex;
   std::multimap<int, CUstream> Free;
   std::map<CUstream, int> PriorityOf; ///< every stream made, free or not
