@@ -149,7 +149,6 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   Generation = Slot->Generation;
   Args = ArgPack(Kernel->ParamSizes, UserArgs, Slot->Task);
   createEvents();
-  Runtime.Streams.prepare(StreamPriority); // for the runs off S, from now on
 
   baton_task &T = *Slot->Mirror;
   T = baton_task{};
@@ -173,8 +172,7 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   if (Ptb && !Config.StartPaused && !Config.FirstRunOnPrivateStream) {
     // Taken before anything is issued, so that a pool without a free stream
     // fails the launch before it runs; a resume then needs no stream.
-    Inner = Runtime.Streams.acquire(StreamPriority,
-                                  "the launch of '" + Kernel->Name + "'");
+    Inner = Runtime.Streams.acquire(StreamPriority, Kernel->Name);
     check(D.cuStreamWaitEvent(Config.Stream, ControlReady, 0),
           "cuStreamWaitEvent (user stream)", Kernel->Name);
     issuePtb(Config.Stream);
@@ -185,6 +183,8 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
     if (Config.StartPaused) {
       // Nothing runs until resume(), which takes the private stream and has
       // it wait for UserReady: the stream order holds however late that is.
+      // The pool is filled now, while this launch's wait is not queued yet.
+      Runtime.Streams.prepare(StreamPriority);
       State = LaunchState::Paused;
       if (Config.LaunchMode == Mode::Slices) {
         Slices.PauseRequested = true;
@@ -238,8 +238,7 @@ void LaunchImpl::createEvents() {
 
 void LaunchImpl::acquireInner() {
   const DriverApi &D = driver();
-  Inner = Runtime.Streams.acquire(StreamPriority,
-                                  "the launch of '" + Kernel->Name + "'");
+  Inner = Runtime.Streams.acquire(StreamPriority, Kernel->Name);
   check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
   check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
 }

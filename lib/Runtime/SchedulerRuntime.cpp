@@ -108,7 +108,7 @@ struct RuntimeExecutor::Impl {
 
 CUstream RuntimeExecutor::Impl::takeStream(int Priority) {
   ScopedContext Scope(R.context());
-  return Streams.acquire(Priority, "the scheduler's queues");
+  return Streams.acquireLasting(Priority);
 }
 
 CUstream RuntimeExecutor::Impl::beStream(uint32_t Queue) {

@@ -4,8 +4,6 @@
 
 #include "Driver.h"
 
-#include "baton/Runtime.h"
-
 #include <cassert>
 #include <cstdlib>
 #include <iterator>
@@ -53,37 +51,23 @@ StreamMaker baton::detail::driverStreams() {
           [](CUstream Stream) { driver().cuStreamDestroy(Stream); }};
 }
 
-void StreamPool::topUp(int Priority) {
+void StreamPool::topUp(int Priority, uint32_t Target) {
   auto Quiet = LaunchesInFlight::holdIfNone();
   if (!Quiet.owns_lock())
     return;
   // Nothing can be waiting for a resume, nor start to while Quiet is held,
   // so a creation that waits on the device waits only for work that runs
   // by itself.
-  for (size_t N = Free.count(Priority); N < Reserve; ++N) {
+  for (size_t N = Free.count(Priority); N < Target; ++N) {
     CUstream S = Maker.Make(Priority);
     Free.emplace(Priority, S);
     PriorityOf.emplace(S, Priority);
   }
 }
 
-void StreamPool::prepare(int Priority) {
-  std::lock_guard Lock(Mutex);
-  topUp(Priority);
-}
-
-CUstream StreamPool::acquire(int Priority, std::string_view User) {
-  std::lock_guard Lock(Mutex);
-  topUp(Priority);
+CUstream StreamPool::takeNearest(int Priority) {
   if (Free.empty())
-    throw Error(
-        ErrorKind::InvalidState,
-        "no private stream is free for " + std::string(User) +
-            ": the runtime has " + std::to_string(PriorityOf.size()) +
-            ", all held by launches in flight, and makes more only while no "
-            "launch is in flight (creating a stream can wait for a paused "
-            "launch forever). Raise RuntimeOptions::PrivateStreams (now " +
-            std::to_string(Reserve) + ") or keep fewer launches in flight");
+    return nullptr;
   // The nearest priority: the run goes on, a little more or less urgent.
   auto It = Free.lower_bound(Priority);
   if (It == Free.end() ||
@@ -94,6 +78,38 @@ CUstream StreamPool::acquire(int Priority, std::string_view User) {
   CUstream S = It->second;
   Free.erase(It);
   return S;
+}
+
+Error StreamPool::noneFree(std::string_view User) const {
+  return Error(
+      ErrorKind::InvalidState,
+      "no private stream is free for " + std::string(User) +
+          ": the runtime has " + std::to_string(PriorityOf.size()) +
+          ", all held by launches in flight, and makes more only while no "
+          "launch is in flight (creating a stream can wait for a paused "
+          "launch forever). Raise RuntimeOptions::PrivateStreams (now " +
+          std::to_string(Reserve) + ") or keep fewer launches in flight");
+}
+
+void StreamPool::prepare(int Priority) {
+  std::lock_guard Lock(Mutex);
+  topUp(Priority, Reserve);
+}
+
+CUstream StreamPool::acquire(int Priority, std::string_view Kernel) {
+  std::lock_guard Lock(Mutex);
+  topUp(Priority, Reserve);
+  if (CUstream S = takeNearest(Priority))
+    return S;
+  throw noneFree("the launch of '" + std::string(Kernel) + "'");
+}
+
+CUstream StreamPool::acquireLasting(int Priority) {
+  std::lock_guard Lock(Mutex);
+  topUp(Priority, 1);
+  if (CUstream S = takeNearest(Priority))
+    return S;
+  throw noneFree("the scheduler's queues");
 }
 
 void StreamPool::release(CUstream Stream) {

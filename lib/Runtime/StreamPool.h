@@ -20,6 +20,8 @@
 #ifndef BATON_LIB_RUNTIME_STREAMPOOL_H
 #define BATON_LIB_RUNTIME_STREAMPOOL_H
 
+#include "baton/Runtime.h"
+
 #include <cuda.h>
 
 #include <cstdint>
@@ -59,15 +61,18 @@ public:
   StreamPool(const StreamPool &) = delete;
   StreamPool &operator=(const StreamPool &) = delete;
 
-  /// A non-blocking stream of \p Priority for \p User ("the launch of
-  /// 'k'", named in errors). While no launch is in flight, first tops the
-  /// priority's free streams up to the reserve. Otherwise creates nothing:
-  /// takes a free stream of the nearest priority, or throws an Error naming
-  /// the reserve (RuntimeOptions::PrivateStreams) if none is free.
-  CUstream acquire(int Priority, std::string_view User);
+  /// A non-blocking stream of \p Priority for a launch of \p Kernel (named
+  /// in errors). While no launch is in flight, first tops the priority's
+  /// free streams up to the reserve. Otherwise creates nothing: takes a
+  /// free stream of the nearest priority, or throws an Error naming the
+  /// reserve (RuntimeOptions::PrivateStreams) if none is free.
+  CUstream acquire(int Priority, std::string_view Kernel);
+  /// As acquire(), for a stream its owner keeps (a scheduler's queue): makes
+  /// at most that one stream, not a reserve.
+  CUstream acquireLasting(int Priority);
   /// Tops the free streams of \p Priority up to the reserve if no launch
-  /// is in flight. A launch calls it before its user stream may
-  /// wait, so that its resumes find streams even if it is the first.
+  /// is in flight. A launch started paused calls it before its user stream
+  /// waits, so that its resume finds a stream even if it is the first.
   void prepare(int Priority);
   /// Returns \p Stream, which acquire() gave; its owner must have nothing
   /// queued on it that another owner could be held up by.
@@ -77,7 +82,14 @@ public:
   void destroyAll() noexcept;
 
 private:
-  void topUp(int Priority); ///< with Mutex held
+  /// With Mutex held: makes streams of \p Priority until \p Target are
+  /// free, if no launch is in flight.
+  void topUp(int Priority, uint32_t Target);
+  /// With Mutex held: a free stream of the priority nearest \p Priority;
+  /// null if none is free.
+  CUstream takeNearest(int Priority);
+  /// The error for \p User ("the launch of 'k'") finding no stream free.
+  Error noneFree(std::string_view User) const;
 
   uint32_t Reserve;
   StreamMaker Maker;

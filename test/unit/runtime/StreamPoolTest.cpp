@@ -1,9 +1,10 @@
 //===- StreamPoolTest.cpp - Streams made only while no launch is in flight ===//
 //
-// The pool against stand-in streams (no GPU): when it may create streams,
-// that launches give theirs back to the right priority, the nearest
-// priority when the asked one has none free, and the error when none is
-// free while launches are in flight.
+// The pool against stand-in streams (no GPU): when it may create streams
+// (a reserve for launches, one for a stream its owner keeps), that
+// launches give theirs back to the right priority, the nearest priority
+// when the asked one has none free, and the error when none is free while
+// launches are in flight.
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,7 +88,7 @@ TEST_F(StreamPoolTest, NoneFreeWhileLaunchesAreInFlightIsAClearError) {
   Pool.acquire(0, "a");
   Pool.acquire(0, "b");
   try {
-    Pool.acquire(0, "the launch of 'k'");
+    Pool.acquire(0, "k");
     FAIL() << "a third stream was handed out";
   } catch (const Error &E) {
     EXPECT_EQ(E.kind(), ErrorKind::InvalidState);
@@ -98,6 +99,21 @@ TEST_F(StreamPoolTest, NoneFreeWhileLaunchesAreInFlightIsAClearError) {
         << What;
   }
   EXPECT_EQ(Made.size(), 2u);
+}
+
+TEST_F(StreamPoolTest, AStreamKeptByItsOwnerIsMadeAlone) {
+  CUstream Queue = Pool.acquireLasting(-5); // a scheduler's queue stream
+  EXPECT_EQ(Made.size(), 1u);
+  EXPECT_EQ(Made.at(Queue), -5);
+  InFlight Launch; // none free, and none may be made now
+  try {
+    Pool.acquireLasting(-5);
+    FAIL() << "a stream was handed out with none free";
+  } catch (const Error &E) {
+    EXPECT_NE(std::string(E.what()).find("the scheduler's queues"),
+              std::string::npos)
+        << E.what();
+  }
 }
 
 TEST_F(StreamPoolTest, TakesTheNearestPriorityAndGivesItBackThere) {
