@@ -43,11 +43,19 @@
 // drained threads' help, and the drain ends, for all threads at the same
 // instance, only when every thread has reached the end of the block.
 // Non-aligned forms are used because threads of one warp may wait at
-// different barrier instructions.
+// different barrier instructions. Reduction barriers cost the body's own
+// barriers time on every pass, so the drain is used only where threads of
+// a CTA can part before a barrier (BarrierDivergence.h); in a body whose
+// every path to a barrier is taken by all threads alike (Triton's kernels:
+// uniform loops, one final ret), barriers stay as they are.
+//
+// The branches on v and on the drain's reduction are bra.uni: all threads
+// of the CTA read the same slot after barrier D and get the same reduction.
 //
 //===----------------------------------------------------------------------===//
 #include "Variants.h"
 
+#include "BarrierDivergence.h"
 #include "InstructionInfo.h"
 #include "baton/task.h"
 
@@ -62,8 +70,10 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
   for (const Statement &S : M.body(Kernel))
     if (auto B = classifyBarrier(M, S); B && B->Id)
       Planner.note(*B->Id, B->Op == BarrierUse::Sync && !B->HasCount);
-  if (auto Plan = Planner.plan())
+  if (auto Plan = Planner.plan()) {
+    Plan->Drain = Plan->Drain && threadsMayPartBeforeBarrier(M, Kernel);
     return Plan;
+  }
   Why.Kind = RefusalKind::NoFreeBarrier;
   Why.Function = std::string(M.text(Kernel.Name));
   Why.Line = Kernel.Line;
@@ -161,7 +171,7 @@ void PtbBuilder::emitBarrierD() {
   B.label(N.label("drain"));
   B.inst("barrier.red.and.pred", {B.sym(N.reg("all")), B.imm(Plan.Id),
                                   B.negated(B.sym(N.reg("false")))});
-  B.guarded(N.reg("all"), true, "bra", {B.sym(N.label("drain"))});
+  B.guarded(N.reg("all"), true, "bra.uni", {B.sym(N.label("drain"))});
 }
 
 uint32_t PtbBuilder::build(uint32_t Index) {
@@ -224,7 +234,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("ld.shared.v4.u32", {B.vector(Loaded), B.address(Addr)});
   B.inst("setp.ge.u32",
          {B.sym(N.reg("stop")), B.sym(N.reg("v")), B.sym(N.reg("end"))});
-  B.guarded(N.reg("stop"), false, "bra", {B.sym(N.label("exit"))});
+  B.guarded(N.reg("stop"), false, "bra.uni", {B.sym(N.label("exit"))});
   B.inst("xor.b32", {Parity, Parity, B.imm(16)});
   B.guarded(N.reg("early"), true, "bra", {B.sym(N.label("body"))});
   emitFetch("early");

@@ -114,3 +114,83 @@ TEST(Transform, HugeDeclaredSizesAreOnlyCounted) {
   EXPECT_EQ(R.Kernels[0].Facts.LocalBytes, 4000000000u);
   EXPECT_EQ(R.Kernels[0].Facts.RegistersDeclared, 4000000000u);
 }
+
+// The PTB drain protocol (reduction barriers) is used exactly where threads
+// of a CTA can part before a full-CTA barrier.
+namespace {
+
+/// The PTB variant of kernel `k` in Body, with its barriers as printed.
+std::string ptbOf(const std::string &Body) {
+  auto M = parse(Header + ".visible .entry k(.param .u64 p_out, .param .u32 "
+                          "p_n)\n{\n .reg .pred %p<4>;\n .reg .b32 %r<12>;\n"
+                          " .reg .b64 %rd<4>;\n .shared .align 4 .b8 s[1024];\n" +
+                 Body + "}\n");
+  TransformOptions Opts;
+  Opts.MakeSlice = false;
+  TransformResult R = transformModule(*M, Opts);
+  EXPECT_TRUE(R.Kernels.at(0).PtbMade);
+  std::string Out = printModule(*M);
+  return Out.substr(Out.find(".entry k__baton_ptb("));
+}
+
+bool drains(const std::string &Body) {
+  return ptbOf(Body).find("barrier.red.and.pred") != std::string::npos;
+}
+
+// A loop with a uniform trip count around a barrier, one final ret.
+const std::string UniformLoop =
+    " ld.param.u32 %r1, [p_n];\n mov.u32 %r2, 0;\n mov.u32 %r3, %tid.x;\n"
+    "$L_loop:\n st.shared.u32 [s], %r3;\n bar.sync 0;\n"
+    " add.s32 %r2, %r2, 1;\n setp.lt.u32 %p1, %r2, %r1;\n"
+    " @%p1 bra $L_loop;\n";
+
+} // namespace
+
+TEST(PtbDrain, NotUsedWhereEveryPathToABarrierIsUniform) {
+  std::string Ptb = ptbOf(UniformLoop + " ret;\n");
+  EXPECT_EQ(Ptb.find("barrier.red"), std::string::npos) << Ptb;
+  EXPECT_NE(Ptb.find("bar.sync 0;"), std::string::npos) << Ptb;
+  // Block index, grid size and the kernel's parameters are uniform; so is
+  // a guarded exit that depends on them only.
+  EXPECT_FALSE(drains(" mov.u32 %r4, %ctaid.x;\n mov.u32 %r5, %nctaid.x;\n"
+                      " add.s32 %r6, %r4, %r5;\n ld.param.u32 %r7, [p_n];\n"
+                      " setp.ge.u32 %p2, %r6, %r7;\n @%p2 ret;\n" +
+                      UniformLoop + " ret;\n"));
+  // Threads may part after the last barrier.
+  EXPECT_FALSE(drains(UniformLoop + " setp.ne.u32 %p2, %r3, 0;\n"
+                                    " @%p2 ret;\n st.shared.u32 [s], %r2;\n"
+                                    " ret;\n"));
+}
+
+TEST(PtbDrain, UsedWhereThreadsMayPartBeforeABarrier) {
+  // An exit that depends on the thread index, through arithmetic.
+  EXPECT_TRUE(drains(" mov.u32 %r4, %tid.x;\n add.s32 %r5, %r4, 7;\n"
+                     " setp.gt.u32 %p2, %r5, 9;\n @%p2 ret;\n" +
+                     UniformLoop + " ret;\n"));
+  // A branch around the loop on a loaded value.
+  EXPECT_TRUE(drains(" ld.param.u64 %rd1, [p_out];\n"
+                     " ld.global.u32 %r4, [%rd1];\n setp.eq.u32 %p2, %r4, 0;\n"
+                     " @%p2 bra $L_skip;\n" +
+                     UniformLoop + "$L_skip:\n ret;\n"));
+  // A loop bound read from shared memory.
+  EXPECT_TRUE(drains(" ld.shared.u32 %r1, [s];\n mov.u32 %r2, 0;\n"
+                     "$L_loop:\n bar.sync 0;\n add.s32 %r2, %r2, 1;\n"
+                     " setp.lt.u32 %p1, %r2, %r1;\n @%p1 bra $L_loop;\n ret;\n"));
+  // A barrier only some threads execute.
+  EXPECT_TRUE(drains(" mov.u32 %r4, %laneid;\n setp.eq.u32 %p2, %r4, 0;\n"
+                     " @%p2 bar.sync 0;\n ret;\n"));
+  // A register is as varying as any of its definitions.
+  EXPECT_TRUE(drains(" mov.u32 %r4, 0;\n mov.u32 %r4, %warpid;\n"
+                     " setp.eq.u32 %p2, %r4, 0;\n @%p2 ret;\n bar.sync 0;\n"
+                     " ret;\n"));
+  // A value returned by a call is not a kernel parameter.
+  auto M = parse(Header +
+                 ".func (.param .b32 r) f()\n{\n .reg .b32 %r<2>;\n"
+                 " mov.u32 %r1, %tid.x;\n st.param.b32 [r], %r1;\n ret;\n}\n"
+                 ".entry k()\n{\n .reg .pred %p<2>;\n .reg .b32 %r<2>;\n"
+                 " { .param .b32 r0;\n call.uni (r0), f, ();\n"
+                 " ld.param.b32 %r1, [r0]; }\n setp.eq.u32 %p1, %r1, 0;\n"
+                 " @%p1 ret;\n bar.sync 0;\n ret;\n}\n");
+  transformModule(*M, {});
+  EXPECT_NE(printModule(*M).find("barrier.red.and.pred"), std::string::npos);
+}
