@@ -193,6 +193,11 @@ baton_share LaunchRouter::shareFor(PriorityClass Class) {
   return Shares[Lc];
 }
 
+bool LaunchRouter::peersLatencyCritical() {
+  baton_share S = shareFor(sched::PriorityClass::BestEffort);
+  return S && baton_share_should_yield(S) == 1;
+}
+
 int LaunchRouter::synchronize() {
   try {
     Service.waitIdle();

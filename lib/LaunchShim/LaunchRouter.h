@@ -64,6 +64,13 @@ public:
               sched::PriorityClass Class);
   /// Waits for every scheduled launch; -1 with a message if one failed.
   int synchronize();
+  /// Whether best-effort work of this process should hold back now for
+  /// latency-critical work announced in the GPU's registry (this process's
+  /// own included, with the linger after it), as the scheduler's own BE
+  /// work does: for launches the scheduler does not see, held on the host.
+  /// Joins the registry as best-effort first; false where it is not joined
+  /// (BATON_SHARE=0, or no registry).
+  bool peersLatencyCritical();
   sched::SchedulerService &service() { return Service; }
   Runtime &runtime() { return R; }
 

@@ -195,7 +195,8 @@ void bindRouter(py::module_ &M) {
       "none is open; it closes once every stream touched is idle and none "
       "was touched for grace_us.");
   M.def("lc_open", [] { return Router::get().lcOpen(); },
-        "Whether a latency-critical bracket is open.");
+        "Whether a latency-critical bracket is open, in this process or in "
+        "another one sharing the GPU (its registry, unless BATON_SHARE=0).");
   M.def("be_gate", [](double MaxUs) -> double {
         Router &R = Router::get();
         if (!R.lcOpen())
@@ -207,9 +208,9 @@ void bindRouter(py::module_ &M) {
       },
       py::arg("max_us") = 100000.0,
       "Called by best-effort threads before a launch: returns at once "
-      "unless a latency-critical bracket is open, else waits (without the "
-      "GIL) until it closes, at most max_us; returns the microseconds "
-      "waited.");
+      "unless a latency-critical bracket is open (see lc_open), else waits "
+      "(without the GIL) until none is, at most max_us; returns the "
+      "microseconds waited.");
   M.def("time_begin", [](uint64_t Function, uint64_t Stream) {
         return Router::get().timeBegin(handle<CUfunction>(Function),
                                        handle<CUstream>(Stream));

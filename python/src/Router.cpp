@@ -93,6 +93,10 @@ KernelBinding bindingOf(const Kernel &K, bool Own) {
 /// before that.
 constexpr auto Renew = std::chrono::milliseconds(250);
 
+/// How often a best-effort thread held for other processes' latency-critical
+/// work looks at the registry again.
+constexpr auto PeerPollPeriod = std::chrono::microseconds(50);
+
 } // namespace
 
 struct Router::Impl {
@@ -375,18 +379,29 @@ void Router::lcTouch(CUstream Stream, uint32_t Sms,
 }
 
 bool Router::lcOpen() const {
-  return P->Open.load(std::memory_order_acquire) > 0;
+  return P->Open.load(std::memory_order_acquire) > 0 ||
+         P->LR.peersLatencyCritical();
 }
 
 std::chrono::microseconds
 Router::waitWhileLc(std::chrono::microseconds Max) {
   auto Start = Steady::now();
-  std::unique_lock Lock(P->BracketMutex);
-  P->Closed.wait_until(Lock, Start + Max, [&] {
-    return P->Open.load(std::memory_order_acquire) <= 0;
-  });
+  auto Deadline = Start + Max;
+  auto LocalOpen = [&] { return P->Open.load(std::memory_order_acquire) > 0; };
+  while (Steady::now() < Deadline) {
+    if (LocalOpen()) {
+      std::unique_lock Lock(P->BracketMutex);
+      P->Closed.wait_until(Lock, Deadline, [&] { return !LocalOpen(); });
+      continue;
+    }
+    if (!P->LR.peersLatencyCritical())
+      break;
+    // Other processes' brackets end there: polled, as the scheduler does.
+    std::this_thread::sleep_for(PeerPollPeriod);
+  }
   auto Waited =
       std::chrono::duration_cast<std::chrono::microseconds>(Steady::now() - Start);
+  std::lock_guard Lock(P->BracketMutex);
   ++P->GateWaits;
   P->GateWaitUs += uint64_t(Waited.count());
   return Waited;

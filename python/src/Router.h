@@ -82,11 +82,13 @@ public:
   uint64_t lcBegin(uint32_t Sms);
   void lcEnd(uint64_t Id);
   void lcTouch(CUstream Stream, uint32_t Sms, std::chrono::microseconds Grace);
-  /// Whether a latency-critical bracket (explicit or automatic) is open.
-  /// Lock-free: best-effort threads ask before each launch.
+  /// Whether a latency-critical bracket (explicit or automatic) is open,
+  /// here or in another process of the GPU's registry (share.h; with the
+  /// linger after it, as the scheduler's best-effort work yields). Cheap:
+  /// best-effort threads ask before each launch.
   bool lcOpen() const;
-  /// Blocks the calling (best-effort) thread while a bracket is open, at
-  /// most \p Max; returns how long it waited. Best-effort kernels issued
+  /// Blocks the calling (best-effort) thread while lcOpen(), at most
+  /// \p Max; returns how long it waited. Best-effort kernels issued
   /// meanwhile would only wait paused on the device, or, for kernels
   /// Baton does not route, compete with the latency-critical work; held
   /// back on the host, they do neither, and the thread leaves the
