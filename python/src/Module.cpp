@@ -195,8 +195,8 @@ void bindRouter(py::module_ &M) {
       "none is open; it closes once every stream touched is idle and none "
       "was touched for grace_us.");
   M.def("lc_open", [] { return Router::get().lcOpen(); },
-        "Whether a latency-critical bracket is open, in this process or in "
-        "another one sharing the GPU (its registry, unless BATON_SHARE=0).");
+        "Whether a latency-critical bracket is open in this process, or, "
+        "with BATON_BE_GATE_PEERS=1, in another one sharing the GPU.");
   M.def("be_gate", [](double MaxUs) -> double {
         Router &R = Router::get();
         if (!R.lcOpen())

@@ -128,6 +128,12 @@ struct Router::Impl {
   std::atomic<int> Open{0};
   std::condition_variable Closed; ///< notified with BracketMutex held
   uint64_t GateWaits = 0, GateWaitUs = 0;
+  /// BATON_BE_GATE_PEERS=1: the gate also holds for other processes'
+  /// brackets (Router.h).
+  const bool GatePeers = [] {
+    const char *V = std::getenv("BATON_BE_GATE_PEERS");
+    return V && std::strcmp(V, "0") != 0 && *V;
+  }();
 
   /// Kernel timing: per kernel, completed samples (microseconds) and the
   /// event pairs still in flight.
@@ -380,7 +386,7 @@ void Router::lcTouch(CUstream Stream, uint32_t Sms,
 
 bool Router::lcOpen() const {
   return P->Open.load(std::memory_order_acquire) > 0 ||
-         P->LR.peersLatencyCritical();
+         (P->GatePeers && P->LR.peersLatencyCritical());
 }
 
 std::chrono::microseconds
@@ -394,7 +400,7 @@ Router::waitWhileLc(std::chrono::microseconds Max) {
       P->Closed.wait_until(Lock, Deadline, [&] { return !LocalOpen(); });
       continue;
     }
-    if (!P->LR.peersLatencyCritical())
+    if (!P->GatePeers || !P->LR.peersLatencyCritical())
       break;
     // Other processes' brackets end there: polled, as the scheduler does.
     std::this_thread::sleep_for(PeerPollPeriod);

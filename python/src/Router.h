@@ -82,10 +82,14 @@ public:
   uint64_t lcBegin(uint32_t Sms);
   void lcEnd(uint64_t Id);
   void lcTouch(CUstream Stream, uint32_t Sms, std::chrono::microseconds Grace);
-  /// Whether a latency-critical bracket (explicit or automatic) is open,
-  /// here or in another process of the GPU's registry (share.h; with the
-  /// linger after it, as the scheduler's best-effort work yields). Cheap:
-  /// best-effort threads ask before each launch.
+  /// Whether a latency-critical bracket (explicit or automatic) is open
+  /// here, or, with BATON_BE_GATE_PEERS=1, in another process of the GPU's
+  /// registry (share.h; with the linger after it, as the scheduler's
+  /// best-effort work yields). Off by default: on the H200, under MPS, it
+  /// cost the training process 0.58 -> 0.36 of its steps at 50% load for
+  /// no p99 gain shown, and time sliced it did not help
+  /// (docs/benchmarks.md, seventeenth session). Cheap: best-effort threads
+  /// ask before each launch.
   bool lcOpen() const;
   /// Blocks the calling (best-effort) thread while lcOpen(), at most
   /// \p Max; returns how long it waited. Best-effort kernels issued

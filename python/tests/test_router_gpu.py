@@ -1,7 +1,8 @@
-"""The best-effort host gate (baton._core.be_gate) follows latency-critical
-brackets of other processes sharing the GPU, so that a best-effort process
-holds back even the launches Baton does not route while another process's
-inference runs. Needs a GPU; skipped, saying so, without one."""
+"""With BATON_BE_GATE_PEERS=1, the best-effort host gate
+(baton._core.be_gate) follows latency-critical brackets of other processes
+sharing the GPU, so that a best-effort process holds back even the launches
+Baton does not route while another process's inference runs. Needs a GPU;
+skipped, saying so, without one."""
 
 import os
 import subprocess
@@ -9,7 +10,10 @@ import sys
 import time
 import unittest
 
-from baton import _core
+# The router reads it when it starts, in setUp at the latest.
+os.environ["BATON_BE_GATE_PEERS"] = "1"
+
+from baton import _core  # noqa: E402
 
 # A latency-critical process: one explicit bracket of about 0.4 s.
 CHILD = """
