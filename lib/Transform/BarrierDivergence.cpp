@@ -178,11 +178,12 @@ private:
     auto Args = M.arguments(S);
     if (Args.size() < 2)
       return false;
+    // Named kernel parameters only: a call's return value is a .param too,
+    // and so may be an address held in a register.
     bool AllParams = true;
     forEachSymbol(M, Args[1], [&](const Operand &Sym) {
-      std::string_view Name = M.text(Sym.Text);
-      if (!isRegister(Name) && !KernelParams.count(Name))
-        AllParams = false; // a call's return value, say
+      if (!KernelParams.count(M.text(Sym.Text)))
+        AllParams = false;
     });
     return AllParams;
   }
