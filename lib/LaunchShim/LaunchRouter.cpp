@@ -45,11 +45,13 @@ unsigned lingerMicros() {
 
 } // namespace
 
+bool baton::envFlag(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V && *V && std::strcmp(V, "0") != 0;
+}
+
 bool baton::verboseRouting() {
-  static const bool On = [] {
-    const char *V = std::getenv("BATON_VERBOSE");
-    return V && *V && std::strcmp(V, "0") != 0;
-  }();
+  static const bool On = envFlag("BATON_VERBOSE");
   return On;
 }
 

@@ -25,6 +25,9 @@
 
 namespace baton {
 
+/// The environment variable \p Name is set, not empty, and not "0".
+bool envFlag(const char *Name);
+
 /// BATON_VERBOSE is set to something other than 0.
 bool verboseRouting();
 

@@ -26,13 +26,14 @@ bool isRegister(std::string_view Name) {
 /// ids, shared memory sizes, %nsmid) are the same in all of them.
 bool isThreadVaryingSpecial(std::string_view Name) {
   std::string_view Base = Name.substr(0, Name.find('.'));
-  static constexpr std::array<std::string_view, 16> Varying = {
-      "%tid",         "%laneid",         "%warpid",          "%nwarpid",
-      "%smid",        "%gridid",         "%clock",           "%clock64",
-      "%clock_hi",    "%globaltimer",    "%globaltimer_lo",  "%globaltimer_hi",
-      "%lanemask_eq", "%lanemask_le",    "%lanemask_lt",     "%lanemask_ge"};
-  if (std::find(Varying.begin(), Varying.end(), Base) != Varying.end() ||
-      Base == "%lanemask_gt" || Base == "%current_graph_exec")
+  static constexpr std::array<std::string_view, 18> Varying = {
+      "%tid",           "%laneid",        "%warpid",
+      "%nwarpid",       "%smid",          "%gridid",
+      "%clock",         "%clock64",       "%clock_hi",
+      "%globaltimer",   "%globaltimer_lo", "%globaltimer_hi",
+      "%lanemask_eq",   "%lanemask_le",   "%lanemask_lt",
+      "%lanemask_ge",   "%lanemask_gt",   "%current_graph_exec"};
+  if (std::find(Varying.begin(), Varying.end(), Base) != Varying.end())
     return true;
   // %pm0..%pm7, %pm0_64.., %envreg0..%envreg31.
   for (std::string_view Prefix : {"%pm", "%envreg"})
@@ -90,7 +91,7 @@ public:
 private:
   bool isFullCtaSync(const Statement &S) const {
     auto B = classifyBarrier(M, S);
-    return B && B->Op == BarrierUse::Sync && !B->HasCount;
+    return B && B->isFullCtaSync();
   }
 
   /// Successors of every statement of the body; false if a branch target

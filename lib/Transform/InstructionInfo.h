@@ -22,6 +22,10 @@ struct BarrierUse {
   std::optional<uint32_t> Id; ///< nullopt when the id is in a register
   bool HasCount = false;      ///< an explicit thread count operand
   uint32_t IdOperand = 0;     ///< index of the id among the arguments
+
+  /// A sync of the whole CTA (no thread count): the barriers an exited
+  /// thread counts as arrived at, and the drain protocol rewrites.
+  bool isFullCtaSync() const { return Op == Sync && !HasCount; }
 };
 
 /// The barrier of S, if S is a CTA barrier (not bar.warp.sync, not

@@ -69,7 +69,7 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
   BarrierPlanner Planner;
   for (const Statement &S : M.body(Kernel))
     if (auto B = classifyBarrier(M, S); B && B->Id)
-      Planner.note(*B->Id, B->Op == BarrierUse::Sync && !B->HasCount);
+      Planner.note(*B->Id, B->isFullCtaSync());
   if (auto Plan = Planner.plan()) {
     Plan->Drain = Plan->Drain && threadsMayPartBeforeBarrier(M, Kernel);
     return Plan;

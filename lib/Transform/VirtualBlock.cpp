@@ -190,7 +190,7 @@ void rewriteBody(StatementBuilder &B, const Function &F, const CallGraph &CG,
     // barrier, which threads that already left their block keep joining.
     if (Exits && Exits->DrainBarrier) {
       auto Barrier = classifyBarrier(M, S);
-      if (Barrier && Barrier->Op == BarrierUse::Sync && !Barrier->HasCount) {
+      if (Barrier && Barrier->isFullCtaSync()) {
         Guard.push_back(B.sym(Exits->IgnoredPredicate));
         Guard.push_back(B.imm(*Exits->DrainBarrier));
         Guard.push_back(B.sym(Exits->FalsePredicate));

@@ -130,10 +130,7 @@ struct Router::Impl {
   uint64_t GateWaits = 0, GateWaitUs = 0;
   /// BATON_BE_GATE_PEERS=1: the gate also holds for other processes'
   /// brackets (Router.h).
-  const bool GatePeers = [] {
-    const char *V = std::getenv("BATON_BE_GATE_PEERS");
-    return V && std::strcmp(V, "0") != 0 && *V;
-  }();
+  const bool GatePeers = envFlag("BATON_BE_GATE_PEERS");
 
   /// Kernel timing: per kernel, completed samples (microseconds) and the
   /// event pairs still in flight.
