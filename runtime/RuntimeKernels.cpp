@@ -6,7 +6,11 @@
 // that releases the user's stream (PTX ISA, "Memory Consistency Model"),
 // and the store is volatile so the front end's poll of `done` sees it.
 // The report needs no fence of its own: the host reads it only after an
-// event recorded behind this kernel has completed. Offsets come from task.h,
+// event recorded behind this kernel has completed. After publishing `done`
+// it puts the cursor back to `begin` and the statistics to zero, so the
+// slot's task is ready for another launch of the same shape with no copy
+// (TaskPool.h); the fence orders the report before that reset, for a host
+// that reads the cursor while the run ends (Launch::progress). Offsets come from task.h,
 // the single definition of the layout, and RunReport.
 //
 //===----------------------------------------------------------------------===//
@@ -30,7 +34,7 @@ const char baton::detail::FinalizePtx[] =
     "    .param .u64 report_param)\n"
     "{\n"
     "  .reg .pred %p;\n"
-    "  .reg .b32 %r<6>;\n"
+    "  .reg .b32 %r<7>;\n"
     "  .reg .b64 %rd<4>;\n"
     "  ld.param.u64 %rd1, [task_param];\n"
     "  ld.param.u64 %rd2, [done_param];\n"
@@ -50,6 +54,11 @@ const char baton::detail::FinalizePtx[] =
     "  @%p bra DONE;\n"
     "  fence.acq_rel.sys;\n"
     "  st.volatile.global.u32 [%rd2], %r1;\n"
+    "  ld.volatile.global.u32 %r6, [%rd1+" BATON_STR(BATON_TASK_OFFSET_BEGIN) "];\n"
+    "  st.volatile.global.u32 [%rd1+" BATON_STR(BATON_TASK_OFFSET_NEXT) "], %r6;\n"
+    "  mov.u32 %r6, 0;\n"
+    "  st.volatile.global.u32 [%rd1+" BATON_STR(BATON_TASK_OFFSET_WORKERS_EXITED) "], %r6;\n"
+    "  st.volatile.global.u32 [%rd1+" BATON_STR(BATON_TASK_OFFSET_WORKERS_PREEMPTED) "], %r6;\n"
     "DONE:\n"
     "  ret;\n"
     "}\n";

@@ -13,7 +13,8 @@
 // launch:
 //
 //   original   cuLaunchKernel of the original kernel, the floor;
-//   ptb        Runtime::launch of the PTB variant at full width;
+//   ptb        Runtime::launch of the PTB variant at full width, the
+//              handles of the last 32 kept;
 //   scheduled  the same work submitted to a SchedulerService as a
 //              best-effort stream's launches (IssueAtOnce, as the launch
 //              router and the Python binding submit it).
@@ -32,6 +33,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <functional>
 
 using namespace baton;
@@ -125,12 +127,20 @@ int main(int Argc, char **Argv) {
           WaitStream);
 
       Dog.step(std::to_string(KernelUs) + " us: ptb");
-      std::vector<Launch> Held;
+      // Each held launch keeps a private stream (for a resume), and the
+      // runtime has RuntimeOptions::PrivateStreams of them: a program keeps
+      // a window of handles, as the scheduler does. Dropping the oldest
+      // waits for it, far behind the launches being issued.
+      constexpr size_t Window = 32;
+      std::deque<Launch> Held;
       PerLaunch Ptb = microsPerLaunch(
           Launches, Reps,
           [&] {
-            for (unsigned I = 0; I < Launches; ++I)
+            for (unsigned I = 0; I < Launches; ++I) {
+              if (Held.size() == Window)
+                Held.pop_front();
               Held.push_back(Rt->launch(K, Config, Args));
+            }
           },
           [&] {
             WaitStream();

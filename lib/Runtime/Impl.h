@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -192,6 +193,8 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   uint32_t End = 0;   ///< virtual blocks in the grid
   uint32_t Width = 0; ///< workers, or blocks per slice
   ArgPack Args;
+  /// A PTB launch's task shape, if the task can be fresh (TaskPool.h).
+  std::optional<TaskShape> Shape;
   TaskSlot *Slot = nullptr;
   uint32_t Generation = 0;
   int StreamPriority = 0;
@@ -203,12 +206,17 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// Recorded on the user's stream at start, unless the first run went there.
   CUevent UserReady = nullptr;
   CUevent ControlReady = nullptr; ///< task writes on the control stream done
+  /// ControlReady was recorded; a launch on a fresh task has not, until a
+  /// resume writes the flag.
+  bool ControlReadyRecorded = false;
   CUevent Drained = nullptr;    ///< the last kernel issued has finished
 
   mutable std::mutex Mutex; ///< guards the fields below
   LaunchState State = LaunchState::Running;
   uint64_t Epoch = 0; ///< bumped by every (re)launch of the PTB kernel
   bool PreemptRaised = false;
+  /// Some write of the `preempt` flag was issued: the task is not fresh.
+  bool FlagWritten = false;
   /// The `preempt` watermark while not paused (vacate), and whether the
   /// current run had a nonzero one at some point: its workers may then all
   /// have left with work left, so its end must be read, not assumed Done.
@@ -237,6 +245,10 @@ private:
   /// Raises the stop request of a Running launch (with Mutex held); false
   /// if it is not Running.
   bool raisePreempt();
+  /// Writes the `preempt` watermark on the control stream.
+  void writeFlag(uint32_t Watermark);
+  /// What the slot holds for its next launch once this one is gone.
+  std::optional<TaskShape> freshTaskLeft() const;
   void createEvents();
   /// Takes the private stream of a launch that does not run first on the
   /// user's stream, and queues its wait for the user's stream and the

@@ -22,7 +22,9 @@
 //
 // All writes of the flag and the task go through the control stream, so a
 // pause can be overtaken neither by the clear of an earlier resume nor by
-// the task's initialisation. A launch started paused runs nothing on S: S
+// the task's initialisation. A launch that finds a slot fresh for its shape
+// (TaskPool.h) writes no task: its first kernel waits for nothing on the
+// control stream, and a pause raised before it starts stops it all the same. A launch started paused runs nothing on S: S
 // records UserReady and waits at once, and the private stream waits for
 // UserReady and ControlReady before the first run. A private first run
 // (LaunchConfig::FirstRunOnPrivateStream) is the same without the pause.
@@ -104,7 +106,7 @@ LaunchImpl::~LaunchImpl() {
   if (Inner)
     Runtime.Streams.release(Inner);
   if (Slot)
-    Runtime.Tasks.release(Slot);
+    Runtime.Tasks.release(Slot, freshTaskLeft());
   if (CountedInFlight)
     LaunchesInFlight::remove();
   CUcontext Popped;
@@ -140,41 +142,60 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
     return startOriginal(UserArgs);
 
   End = uint32_t(virtualBlockCount(Config.Grid));
-  uint32_t Requested = Config.LaunchMode == Mode::Ptb ? Config.Workers
-                                                      : Config.SliceBlocks;
+  bool Ptb = Config.LaunchMode == Mode::Ptb;
+  uint32_t Requested = Ptb ? Config.Workers : Config.SliceBlocks;
   Width = Requested ? std::min(Requested, End)
                     : Runtime.coResident(Function, Config.Block,
                                          SharedMemBytes, End, Kernel->Name);
-  Slot = Runtime.Tasks.acquire(Runtime.Control);
+  // Only a PTB task with no watermark can be the same from launch to launch.
+  if (Ptb && !Config.VacatedSms)
+    Shape = TaskShape{Config.Grid.x,
+                      Config.Grid.y,
+                      Config.Grid.z,
+                      End,
+                      Config.Prefetch ? BATON_TASK_PREFETCH : 0u,
+                      claimChunk(Config.ClaimChunk, End)};
+  bool Fresh = false;
+  Slot = Runtime.Tasks.acquire(Runtime.Control, Shape, Fresh);
   Generation = Slot->Generation;
   Args = ArgPack(Kernel->ParamSizes, UserArgs, Slot->Task);
   createEvents();
+  // progress() takes the larger of the cursor and the report's: the report
+  // of the slot's last launch must not count for this one.
+  const_cast<volatile RunReport *>(Slot->Report)->Next = 0;
 
-  baton_task &T = *Slot->Mirror;
-  T = baton_task{};
-  T.grid_x = Config.Grid.x;
-  T.grid_y = Config.Grid.y;
-  T.grid_z = Config.Grid.z;
-  T.begin = 0;
-  T.end = End;
-  if (Config.LaunchMode == Mode::Ptb && Config.Prefetch)
-    T.flags = BATON_TASK_PREFETCH;
-  if (Config.LaunchMode == Mode::Ptb) {
-    T.claim_chunk = claimChunk(Config.ClaimChunk, End);
-    T.preempt = Vacated = Config.VacatedSms;
+  if (Ptb) {
+    Vacated = Config.VacatedSms;
     VacatedThisRun = Vacated != 0;
+    FlagWritten = Vacated != 0;
   }
-  check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
-                            Runtime.Control),
-        "cuMemcpyHtoDAsync (task)", Kernel->Name);
-  check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
-  bool Ptb = Config.LaunchMode == Mode::Ptb;
+  if (!Fresh) {
+    baton_task &T = *Slot->Mirror;
+    T = baton_task{};
+    T.grid_x = Config.Grid.x;
+    T.grid_y = Config.Grid.y;
+    T.grid_z = Config.Grid.z;
+    T.begin = 0;
+    T.end = End;
+    if (Ptb && Config.Prefetch)
+      T.flags = BATON_TASK_PREFETCH;
+    if (Ptb) {
+      T.claim_chunk = claimChunk(Config.ClaimChunk, End);
+      T.preempt = Vacated;
+    }
+    check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
+                              Runtime.Control),
+          "cuMemcpyHtoDAsync (task)", Kernel->Name);
+    check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
+    ControlReadyRecorded = true;
+  }
   if (Ptb && !Config.StartPaused && !Config.FirstRunOnPrivateStream) {
     // Taken before anything is issued, so that a pool without a free stream
     // fails the launch before it runs; a resume then needs no stream.
     Inner = Runtime.Streams.acquire(StreamPriority, Kernel->Name);
-    check(D.cuStreamWaitEvent(Config.Stream, ControlReady, 0),
-          "cuStreamWaitEvent (user stream)", Kernel->Name);
+    if (ControlReadyRecorded)
+      check(D.cuStreamWaitEvent(Config.Stream, ControlReady, 0),
+            "cuStreamWaitEvent (user stream)", Kernel->Name);
     issuePtb(Config.Stream);
   } else {
     UserReady = Runtime.acquireEvent();
@@ -240,7 +261,24 @@ void LaunchImpl::acquireInner() {
   const DriverApi &D = driver();
   Inner = Runtime.Streams.acquire(StreamPriority, Kernel->Name);
   check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
-  check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
+  if (ControlReadyRecorded)
+    check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
+}
+
+void LaunchImpl::writeFlag(uint32_t Watermark) {
+  Runtime.writePreempt(*Slot, Watermark);
+  FlagWritten = true;
+}
+
+std::optional<TaskShape> LaunchImpl::freshTaskLeft() const {
+  // The finalize kernel resets the task after a run that reached `end`;
+  // a Done PTB launch has seen that kernel complete (Drained).
+  if (!Shape || State != LaunchState::Done || FlagWritten)
+    return std::nullopt;
+  const volatile RunReport &R = *Slot->Report;
+  if (R.Next < End)
+    return std::nullopt;
+  return Shape;
 }
 
 void LaunchImpl::issuePtb(CUstream On) {
@@ -336,7 +374,7 @@ bool LaunchImpl::raisePreempt() {
   }
   if (!PreemptRaised) {
     try {
-      Runtime.writePreempt(*Slot, BATON_PREEMPT_ALL);
+      writeFlag(BATON_PREEMPT_ALL);
     } catch (...) {
       fail(std::current_exception());
     }
@@ -407,9 +445,10 @@ void LaunchImpl::resume(uint32_t NewWidth) {
     // A launch that started paused never raised the flag; one that stopped
     // because its SMs were vacated still holds the watermark.
     if (PreemptRaised)
-      Runtime.writePreempt(*Slot, Vacated);
+      writeFlag(Vacated);
     if (PreemptRaised || WatermarkPending) {
       check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
+      ControlReadyRecorded = true;
       check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
     }
     PreemptRaised = WatermarkPending = false;
@@ -436,7 +475,7 @@ void LaunchImpl::vacate(uint32_t Sms) {
   if (PreemptRaised)
     return;
   try {
-    Runtime.writePreempt(*Slot, Sms);
+    writeFlag(Sms);
   } catch (...) {
     fail(std::current_exception());
   }
@@ -531,8 +570,13 @@ Progress LaunchImpl::progress() {
   }
   case Mode::Ptb:
     if (State == LaunchState::Running) {
+      // A run that completed may have had its cursor reset by the finalize
+      // kernel (TaskPool.h), which wrote it to the report first.
       Runtime.readTask(*Slot, Kernel->Name);
-      return {std::min(Slot->Mirror->next, End), End};
+      const volatile RunReport &R = *Slot->Report;
+      uint32_t Reported = R.Next;
+      uint32_t Cursor = std::max(Slot->Mirror->next, Reported);
+      return {std::min(Cursor, End), End};
     }
     return {std::min(Next, End), End};
   }

@@ -18,6 +18,47 @@ static constexpr size_t SlotsPerSlab = 256;
 static_assert(BATON_TASK_SIZE + sizeof(uint32_t) <= SlotBytes);
 static_assert(BATON_TASK_SIZE + sizeof(RunReport) <= SlotBytes);
 
+size_t TaskShapeHash::operator()(const TaskShape &S) const noexcept {
+  size_t H = 0;
+  for (uint32_t Field :
+       {S.GridX, S.GridY, S.GridZ, S.End, S.Flags, S.ClaimChunk})
+    H = H * 0x9E3779B97F4A7C15ull + Field;
+  return H;
+}
+
+void FreeTaskSlots::put(TaskSlot *Slot, std::optional<TaskShape> Fresh) {
+  if (Fresh)
+    FreshByShape[*Fresh].push_back(Slot);
+  else
+    Stale.push_back(Slot);
+}
+
+TaskSlot *FreeTaskSlots::take(const std::optional<TaskShape> &Wanted,
+                              bool &Fresh) {
+  Fresh = false;
+  auto Pop = [&](auto It) {
+    TaskSlot *Slot = It->second.back();
+    It->second.pop_back();
+    if (It->second.empty())
+      FreshByShape.erase(It);
+    return Slot;
+  };
+  if (Wanted)
+    if (auto It = FreshByShape.find(*Wanted); It != FreshByShape.end()) {
+      Fresh = true;
+      return Pop(It);
+    }
+  if (!Stale.empty()) {
+    TaskSlot *Slot = Stale.back();
+    Stale.pop_back();
+    return Slot;
+  }
+  // Every free slot is fresh for another shape: its task is rewritten.
+  if (!FreshByShape.empty())
+    return Pop(FreshByShape.begin());
+  return nullptr;
+}
+
 void TaskPool::releaseAll() noexcept {
   std::lock_guard Lock(Mutex);
   if (Slabs.empty() && !Constants)
@@ -30,25 +71,28 @@ void TaskPool::releaseAll() noexcept {
     D.cuMemFreeHost(S.Host);
   }
   Slabs.clear();
-  Free.clear();
+  Free = FreeTaskSlots();
   if (Constants)
     D.cuMemFreeHost(Constants);
   Constants = nullptr;
 }
 
-TaskSlot *TaskPool::acquire(CUstream Stream) {
+TaskSlot *TaskPool::acquire(CUstream Stream,
+                            const std::optional<TaskShape> &Shape,
+                            bool &Fresh) {
   std::lock_guard Lock(Mutex);
-  if (Free.empty())
+  TaskSlot *Slot = Free.take(Shape, Fresh);
+  if (!Slot) {
     grow(Stream);
-  TaskSlot *Slot = Free.back();
-  Free.pop_back();
+    Slot = Free.take(Shape, Fresh);
+  }
   ++Slot->Generation;
   return Slot;
 }
 
-void TaskPool::release(TaskSlot *Slot) {
+void TaskPool::release(TaskSlot *Slot, std::optional<TaskShape> Fresh) {
   std::lock_guard Lock(Mutex);
-  Free.push_back(Slot);
+  Free.put(Slot, Fresh);
 }
 
 void TaskPool::grow(CUstream Stream) {
@@ -98,5 +142,5 @@ void TaskPool::grow(CUstream Stream) {
   }
   Slabs.push_back(std::move(S));
   for (TaskSlot &T : Slabs.back().Slots)
-    Free.push_back(&T);
+    Free.put(&T, std::nullopt);
 }

@@ -13,6 +13,14 @@
 // virtual block has run. No reset is needed between launches, so a stale
 // wait can never be satisfied by a later launch's reset, or vice versa.
 //
+// A slot whose last launch was a PTB launch that completed without its flag
+// ever being written is handed back fresh: the finalize kernel put the
+// cursor and the statistics back to zero, and the grid, `end`, flags and
+// claim size are still those of that launch. The next launch of the same
+// shape (a training loop launches the same kernels every step) takes such a
+// slot and issues no task copy, so its kernel waits for nothing on the
+// control stream.
+//
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_RUNTIME_TASKPOOL_H
 #define BATON_LIB_RUNTIME_TASKPOOL_H
@@ -23,11 +31,29 @@
 
 #include <cuda.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace baton::detail {
+
+/// The fields of a PTB launch's task that the launch sets and no run
+/// changes; with the cursor, `begin`, `preempt` and the statistics at zero
+/// they make the whole task.
+struct TaskShape {
+  uint32_t GridX = 0, GridY = 0, GridZ = 0;
+  uint32_t End = 0;
+  uint32_t Flags = 0;
+  uint32_t ClaimChunk = 0;
+  bool operator==(const TaskShape &) const = default;
+};
+
+struct TaskShapeHash {
+  size_t operator()(const TaskShape &S) const noexcept;
+};
 
 struct TaskSlot {
   CUdeviceptr Task = 0; ///< baton_task, BATON_TASK_ALIGN-aligned
@@ -36,6 +62,24 @@ struct TaskSlot {
   RunReport *Report = nullptr;  ///< pinned, written by the finalize kernel
   CUdeviceptr ReportOnDevice = 0; ///< Report's address for the device
   uint32_t Generation = 0;      ///< last generation handed out
+};
+
+/// The free slots of a pool, each with what its device task holds: a fresh
+/// task of some shape, or anything (a slot that must be initialised).
+class FreeTaskSlots {
+public:
+  /// Makes \p Slot free; \p Fresh is the shape of the fresh task it holds,
+  /// if it holds one.
+  void put(TaskSlot *Slot, std::optional<TaskShape> Fresh);
+  /// A free slot, preferring one fresh for \p Wanted, then one holding
+  /// nothing of use, then any; null if none is free. \p Fresh tells whether
+  /// the slot's task is ready for \p Wanted as it is.
+  TaskSlot *take(const std::optional<TaskShape> &Wanted, bool &Fresh);
+
+private:
+  std::vector<TaskSlot *> Stale;
+  std::unordered_map<TaskShape, std::vector<TaskSlot *>, TaskShapeHash>
+      FreshByShape; ///< no empty lists
 };
 
 class TaskPool {
@@ -50,8 +94,14 @@ public:
   void releaseAll() noexcept;
 
   /// A free slot; allocates a slab on \p Stream's context if none is free.
-  TaskSlot *acquire(CUstream Stream);
-  void release(TaskSlot *Slot);
+  /// Prefers a slot whose task is fresh for \p Shape (see above); \p Fresh
+  /// says whether it is, in which case the caller must not write it.
+  TaskSlot *acquire(CUstream Stream, const std::optional<TaskShape> &Shape,
+                    bool &Fresh);
+  /// Gives \p Slot back. \p Fresh: the shape of the fresh task it holds, only
+  /// once the finalize kernel that reset it has completed and nothing wrote
+  /// the task after that.
+  void release(TaskSlot *Slot, std::optional<TaskShape> Fresh);
 
   /// Pinned words holding BATON_PREEMPT_ALL and 0: sources for
   /// PreemptSignal::Memcpy.
@@ -68,7 +118,7 @@ private:
   };
   std::mutex Mutex;
   std::vector<Slab> Slabs;
-  std::vector<TaskSlot *> Free;
+  FreeTaskSlots Free;
   uint32_t *Constants = nullptr;
 };
 

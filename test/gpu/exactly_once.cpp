@@ -26,6 +26,10 @@
 // does while latency-critical work runs) and resumes them one by one while
 // another thread is blocked synchronising that stream: a resume must not
 // wait for that thread (it once created its private stream, which can).
+// The very last case launches two shapes again and again, as a training
+// loop does, with pauses at random: the runtime reuses the tasks of
+// launches that completed untouched without copying them again, and every
+// launch must still run each block once and count its own workers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,17 +90,19 @@ private:
   std::mt19937_64 Rng;
 };
 
-/// Index and value of the first count that is not 1, and how many are off.
-std::string checkCounts(const uint32_t *Counts, size_t N) {
+/// Index and value of the first count that is not \p Times, and how many
+/// are off.
+std::string checkCounts(const uint32_t *Counts, size_t N, uint32_t Times = 1) {
   size_t Bad = 0, First = 0;
   for (size_t I = 0; I < N; ++I)
-    if (Counts[I] != 1 && Bad++ == 0)
+    if (Counts[I] != Times && Bad++ == 0)
       First = I;
   if (!Bad)
     return {};
   return std::to_string(Bad) + " of " + std::to_string(N) +
-         " blocks ran other than once; first: block " + std::to_string(First) +
-         " ran " + std::to_string(Counts[First]) + " times";
+         " blocks ran other than " + std::to_string(Times) +
+         " times; first: block " + std::to_string(First) + " ran " +
+         std::to_string(Counts[First]) + " times";
 }
 
 /// Once a launch is done: every block ran once, and the copy queued on the
@@ -377,6 +383,92 @@ void runResumedWhileUserSyncs(Runtime &Rt, const Kernel &K, Checker &Check,
   std::fflush(stdout);
 }
 
+/// A training loop's pattern: launches of the same shapes again and again.
+/// The slot of a PTB launch that completed with its flag never written is
+/// reused as the finalize kernel left it, with no task copy (TaskPool.h);
+/// one whose flag was written, by a pause or one racing the end, is
+/// rewritten. Two shapes interleave, some launches are paused at random,
+/// some run their first kernel on a private stream, and some overlap. Every
+/// block must run once per launch, and every launch's progress and worker
+/// statistics must be its own (the reset statistics of a reused task).
+void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
+                       Watchdog &Dog, uint64_t Seed) {
+  const std::string Name = "ptb, repeated shapes";
+  Dog.step(Name);
+  constexpr unsigned Rounds = 80;
+  const Dim3 Grids[] = {{132 * 64, 1, 1}, {50, 40, 3}};
+  Stream S;
+  std::vector<DeviceBuffer> Counts;
+  std::vector<uint32_t> Expected(2, 0);
+  for (const Dim3 &G : Grids) {
+    Counts.emplace_back(size_t(G.x) * G.y * G.z * sizeof(uint32_t));
+    Counts.back().upload(std::vector<uint8_t>(Counts.back().size(), 0),
+                         S.get());
+  }
+  uint64_t Spin = 20000;
+  std::mt19937_64 Rng(Seed);
+  Storm Delays(Seed);
+  unsigned Launches = 0, Pauses = 0, Violations = 0;
+  std::string FirstViolation;
+  auto Violation = [&](const std::string &What) {
+    if (Violations++ == 0)
+      FirstViolation = What;
+  };
+  auto Run = [&](size_t Shape, unsigned Round, bool Overlap) {
+    const Dim3 &G = Grids[Shape];
+    const uint32_t Blocks = G.x * G.y * G.z;
+    LaunchConfig Config{G, {64, 1, 1}, 0, S.get(), Mode::Ptb};
+    Config.FirstRunOnPrivateStream = Round % 3 == 1;
+    void *Args[] = {Counts[Shape].slot(), &Spin};
+    std::vector<Launch> Issued;
+    for (int I = 0; I < (Overlap ? 3 : 1); ++I)
+      Issued.push_back(Rt.launch(K, Config, Args));
+    for (Launch &L : Issued) {
+      unsigned Resumes = 0;
+      if (Rng() % 3 == 0) {
+        sleepMicros(Delays.delayMicros() / 8);
+        if (L.pause()) {
+          ++Pauses;
+          ++Resumes;
+          L.resume();
+        }
+      }
+      std::string Which = Name + ": launch " + std::to_string(Launches++);
+      if (L.wait() != LaunchState::Done)
+        Violation(Which + " did not end Done");
+      if (L.progress().Done != Blocks)
+        Violation(Which + " ended at progress " +
+                  std::to_string(L.progress().Done) + " of " +
+                  std::to_string(Blocks));
+      uint64_t Left = uint64_t(L.width()) * (Resumes + 1);
+      if (L.workersExited() != Left)
+        Violation(Which + ": " + std::to_string(L.workersExited()) +
+                  " workers left, expected " + std::to_string(Left));
+      ++Expected[Shape];
+    }
+  };
+  for (unsigned Round = 0; Round < Rounds; ++Round) {
+    Run(0, Round, Round % 5 == 4);
+    Run(1, Round, Round % 7 == 6);
+  }
+  Check.expect(Violations == 0, std::to_string(Violations) +
+                                    " violations; first: " + FirstViolation);
+  bool Once = Violations == 0;
+  for (size_t Shape = 0; Shape < 2; ++Shape) {
+    const Dim3 &G = Grids[Shape];
+    std::vector<uint8_t> Final = Counts[Shape].download(S.get());
+    std::string Error =
+        checkCounts(reinterpret_cast<const uint32_t *>(Final.data()),
+                    size_t(G.x) * G.y * G.z, Expected[Shape]);
+    Check.expect(Error.empty(), Name + ", shape " + std::to_string(Shape) +
+                                    ": " + Error);
+    Once &= Error.empty();
+  }
+  std::printf("%-4s %-24s %u launches of 2 shapes, %u paused\n",
+              Once ? "ok" : "FAIL", Name.c_str(), Launches, Pauses);
+  std::fflush(stdout);
+}
+
 /// The original kernel through the runtime, as a baseline for the counter.
 void runOriginal(Runtime &Rt, const Kernel &K, Checker &Check) {
   Dim3 Grid{37, 11, 3};
@@ -433,6 +525,7 @@ int main(int Argc, char **Argv) {
     runHalfVacated(*Rt, K, Check, Dog);
     runVacateCase(*Rt, K, Check, Dog, Seed++);
     runResumedWhileUserSyncs(*Rt, K, Check, Dog);
+    runRepeatedShapes(*Rt, K, Check, Dog, Seed++);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }
