@@ -14,7 +14,8 @@
 //
 //   original   cuLaunchKernel of the original kernel, the floor;
 //   ptb        Runtime::launch of the PTB variant at full width, the
-//              handles of the last 32 kept;
+//              handles of the last 32 kept (dropping the oldest waits for
+//              it, so this path's host time includes that wait);
 //   scheduled  the same work submitted to a SchedulerService as a
 //              best-effort stream's launches (IssueAtOnce, as the launch
 //              router and the Python binding submit it).

@@ -61,7 +61,9 @@ typedef struct baton_task {
      by the host (mapped memory or a stream memory operation), read
      volatile. */
   uint32_t preempt;
-  /* Statistics, written by the device, zeroed by the host before a launch. */
+  /* Statistics, written by the device, zero when a launch starts (the
+     host's copy of the task, or, for a task the Baton runtime reuses, its
+     finalize kernel after the task's last run). */
   uint32_t workers_exited;   /* PTB workers that have left the loop */
   uint32_t workers_preempted; /* of those, the ones that saw `preempt` */
   /* Written by the host before a PTB launch: BATON_TASK_PREFETCH. */
@@ -75,7 +77,9 @@ typedef struct baton_task {
      line the two serialise in the L2, and the read waits behind the other
      workers' atomics (docs/abi.md). */
   uint32_t line_pad[16];
-  /* PTB cursor: next virtual block to hand out. Updated with atom.add. */
+  /* PTB cursor: next virtual block to hand out. Updated with atom.add.
+     The Baton runtime puts it back to `begin` once a run has reached `end`
+     (docs/abi.md), so a completed task it owns reads `next = begin`. */
   uint32_t next;
   uint32_t next_pad[15]; /* unused */
 } baton_task;

@@ -27,9 +27,10 @@
 // another thread is blocked synchronising that stream: a resume must not
 // wait for that thread (it once created its private stream, which can).
 // The very last case launches two shapes again and again, as a training
-// loop does, with pauses at random: the runtime reuses the tasks of
-// launches that completed untouched without copying them again, and every
-// launch must still run each block once and count its own workers.
+// loop does, with pauses and vacates at random: the runtime reuses the
+// tasks of launches that completed untouched without copying them again,
+// and every launch must still run each block once and report its own
+// progress and workers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -386,11 +387,15 @@ void runResumedWhileUserSyncs(Runtime &Rt, const Kernel &K, Checker &Check,
 /// A training loop's pattern: launches of the same shapes again and again.
 /// The slot of a PTB launch that completed with its flag never written is
 /// reused as the finalize kernel left it, with no task copy (TaskPool.h);
-/// one whose flag was written, by a pause or one racing the end, is
-/// rewritten. Two shapes interleave, some launches are paused at random,
-/// some run their first kernel on a private stream, and some overlap. Every
-/// block must run once per launch, and every launch's progress and worker
-/// statistics must be its own (the reset statistics of a reused task).
+/// one whose flag was written, by a pause, a vacate or a pause racing the
+/// end, is rewritten. Two shapes interleave, some launches are paused at
+/// random, some have half the SMs vacated, some run their first kernel on
+/// a private stream, some overlap, and some are queued behind a long kernel
+/// on the user's stream. Every block must run once per launch; every
+/// launch's progress and worker statistics must be its own (the reset
+/// statistics of a reused task): a launch queued behind the long kernel
+/// reports no progress yet, and one never paused nor vacated has no worker
+/// preempted (a reused task with a watermark left in it would have some).
 void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
                        Watchdog &Dog, uint64_t Seed) {
   const std::string Name = "ptb, repeated shapes";
@@ -406,9 +411,15 @@ void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
                          S.get());
   }
   uint64_t Spin = 20000;
+  // The long kernel: the original `record` on one block, spinning 2 ms.
+  DeviceBuffer Scratch(sizeof(uint32_t));
+  uint64_t LongSpin = 2000000;
+  void *LongArgs[] = {Scratch.slot(), &LongSpin};
+  CUfunction Long = K.function(Mode::Original);
+  const uint32_t Sms = uint32_t(Rt.multiprocessorCount());
   std::mt19937_64 Rng(Seed);
   Storm Delays(Seed);
-  unsigned Launches = 0, Pauses = 0, Violations = 0;
+  unsigned Launches = 0, Pauses = 0, Vacates = 0, Queued = 0, Violations = 0;
   std::string FirstViolation;
   auto Violation = [&](const std::string &What) {
     if (Violations++ == 0)
@@ -420,18 +431,40 @@ void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
     LaunchConfig Config{G, {64, 1, 1}, 0, S.get(), Mode::Ptb};
     Config.FirstRunOnPrivateStream = Round % 3 == 1;
     void *Args[] = {Counts[Shape].slot(), &Spin};
+    bool Behind = Round % 4 == 3;
+    if (Behind)
+      check(driver().cuLaunchKernel(Long, 1, 1, 1, 64, 1, 1, 0, S.get(),
+                                    LongArgs, nullptr),
+            "cuLaunchKernel (long kernel)");
     std::vector<Launch> Issued;
-    for (int I = 0; I < (Overlap ? 3 : 1); ++I)
+    for (int I = 0; I < (Overlap ? 3 : 1); ++I) {
       Issued.push_back(Rt.launch(K, Config, Args));
+      if (Behind && Issued.back().progress().Done != 0)
+        Violation(Name + ": a launch queued behind a 2 ms kernel reports " +
+                  std::to_string(Issued.back().progress().Done) +
+                  " blocks done");
+    }
+    Queued += Behind ? Issued.size() : 0;
     for (Launch &L : Issued) {
       unsigned Resumes = 0;
-      if (Rng() % 3 == 0) {
+      bool Touched = false;
+      switch (Rng() % 4) {
+      case 0:
+        Touched = true;
         sleepMicros(Delays.delayMicros() / 8);
         if (L.pause()) {
           ++Pauses;
           ++Resumes;
           L.resume();
         }
+        break;
+      case 1:
+        Touched = true;
+        ++Vacates;
+        L.vacate(Sms / 2);
+        break;
+      default:
+        break;
       }
       std::string Which = Name + ": launch " + std::to_string(Launches++);
       if (L.wait() != LaunchState::Done)
@@ -444,6 +477,10 @@ void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
       if (L.workersExited() != Left)
         Violation(Which + ": " + std::to_string(L.workersExited()) +
                   " workers left, expected " + std::to_string(Left));
+      if (!Touched && L.workersPreempted() != 0)
+        Violation(Which + ": " + std::to_string(L.workersPreempted()) +
+                  " workers preempted, though it was neither paused nor "
+                  "vacated");
       ++Expected[Shape];
     }
   };
@@ -464,8 +501,10 @@ void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
                                     ": " + Error);
     Once &= Error.empty();
   }
-  std::printf("%-4s %-24s %u launches of 2 shapes, %u paused\n",
-              Once ? "ok" : "FAIL", Name.c_str(), Launches, Pauses);
+  std::printf("%-4s %-24s %u launches of 2 shapes, %u paused, %u vacated, "
+              "%u queued behind a long kernel\n",
+              Once ? "ok" : "FAIL", Name.c_str(), Launches, Pauses, Vacates,
+              Queued);
   std::fflush(stdout);
 }
 
