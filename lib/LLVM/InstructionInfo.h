@@ -26,6 +26,9 @@ struct BarrierUse {
   bool Aligned = true;
   std::optional<uint32_t> Id; ///< nullopt unless a constant below 16
   bool HasCount = false;      ///< an explicit thread count operand
+  /// A sync of every thread of the CTA: what the PTB drain must keep
+  /// joinable (BarrierPlan.h), and what BarrierDivergence looks for.
+  bool isFullCtaSync() const { return Op == Sync && !HasCount; }
 };
 std::optional<BarrierUse> classifyBarrier(const llvm::CallBase &CB);
 

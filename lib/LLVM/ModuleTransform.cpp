@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "ModuleTransform.h"
 
+#include "BarrierDivergence.h"
 #include "CallGraph.h"
 #include "SafetyAnalysis.h"
 #include "Variants.h"
@@ -216,6 +217,8 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
       if (!Plan) {
         Refusals.push_back(Why);
         Ptb = false;
+      } else {
+        Plan->Drain = Plan->Drain && threadsMayPartBeforeBarrier(*Kernel);
       }
     }
     for (const FoundRefusal &R : Refusals)

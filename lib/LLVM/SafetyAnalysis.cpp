@@ -284,7 +284,7 @@ std::optional<BarrierPlan> planBarriers(Function &Kernel, FoundRefusal &Why) {
   for (Instruction &I : instructions(Kernel)) {
     auto *CB = dyn_cast<CallBase>(&I);
     if (auto B = CB ? classifyBarrier(*CB) : std::nullopt; B && B->Id)
-      Planner.note(*B->Id, B->Op == BarrierUse::Sync && !B->HasCount);
+      Planner.note(*B->Id, B->isFullCtaSync());
   }
   if (auto Plan = Planner.plan())
     return Plan;

@@ -11,6 +11,11 @@
 //    integer with atomicAdd (integer: order-independent, bitwise stable).
 //  * scan_u32_block: block-wide inclusive scan (warp shuffles + shared).
 //  * dot_f64_blocks: double-precision tree with a loop of __syncthreads.
+//  * tile_rotate_sum: a loop of `tiles` steps (a kernel argument), each
+//    staging 256 values in shared memory between two __syncthreads and
+//    adding a neighbour's. Every branch is the same in all threads of a
+//    block, so the PTB variants need no drain (BarrierDivergence.h on both
+//    sides) and keep the barriers as they are.
 //
 // "//@ launch" lines: see elementwise.cu and test/corpus/README.md.
 
@@ -137,3 +142,21 @@ extern "C" __global__ void dot_f64_blocks(const double* __restrict__ x,
 }
 // blockDim.x must be a power of two <= 512.
 //@ launch dot_f64_blocks 333,1,1 128,1,1 0 in:f64:400009 in:f64:400009 out:f64:333 i32:400009
+
+extern "C" __global__ void tile_rotate_sum(const float* __restrict__ in,
+                                           float* __restrict__ out,
+                                           int tiles) {
+  __shared__ float s[RBLOCK];
+  const int t = threadIdx.x;
+  const float* base = in + (size_t)blockIdx.x * tiles * RBLOCK;
+  float acc = 0.f;
+  for (int k = 0; k < tiles; ++k) {
+    s[t] = base[k * RBLOCK + t];
+    __syncthreads();
+    acc += s[(t + k + 1) % RBLOCK];
+    __syncthreads();
+  }
+  out[(size_t)blockIdx.x * RBLOCK + t] = acc;
+}
+// blockDim.x must be RBLOCK; 300 blocks of 16 tiles.
+//@ launch tile_rotate_sum 300,1,1 256,1,1 0 in:f32:1228800 out:f32:76800 i32:16
