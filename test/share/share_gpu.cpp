@@ -142,10 +142,17 @@ void require(baton_share_status S, const char *Call) {
                              baton_share_last_error());
 }
 
-/// Commands: 'E' one 2 ms request, 'q' once queued, then 'd' and the time
-/// its synchronize returned; 'L' requests (ShareLoad.h) until 'x', then
-/// their count, blocks off, p50 and p99; 'K' a 300 ms request, 'q', then
-/// nothing until killed; anything else: leave.
+/// How long the 'E' request's kernel spins. The BE side looks at the
+/// registry right after 'q' and expects the request outstanding: the kernel
+/// must outlast that look even when the BE process is descheduled for a
+/// while (with 2 ms, one run on the H200 looked only after the LC's
+/// synchronize had returned, 2.2 ms late).
+constexpr uint64_t EndCheckSpinNs = 20'000'000;
+
+/// Commands: 'E' one EndCheckSpinNs request, 'q' once queued, then 'd'
+/// and the time its synchronize returned; 'L' requests (ShareLoad.h) until
+/// 'x', then their count, blocks off, p50 and p99; 'K' a 300 ms request,
+/// 'q', then nothing until killed; anything else: leave.
 int lcPeer(Channel &Parent, const char *Ptx, const char *Registry,
            bool Events) {
   try {
@@ -179,7 +186,7 @@ int lcPeer(Channel &Parent, const char *Ptx, const char *Registry,
     for (;;) {
       char C = Parent.recv();
       if (C == 'E') {
-        Request(2000000);
+        Request(EndCheckSpinNs);
         Parent.send('q');
         St.synchronize();
         uint64_t Synced = monotonicNs();
@@ -255,8 +262,9 @@ void checkEndOnStream(Checker &Check, Child &Lc, baton_share Be,
   uint64_t Over = waitUntil([&] { return outstanding(Be) == 0; }, 2000);
   bool Synced = Lc.Talk.recv() == 'd';
   uint64_t SyncedAt = Lc.Talk.recvValue<uint64_t>();
-  Check.expect(Seen, What + ": the LC work was not outstanding while its 2 "
-                            "ms kernel ran");
+  Check.expect(Seen, What + ": the LC work was not outstanding while its " +
+                            std::to_string(EndCheckSpinNs / 1000000) +
+                            " ms kernel ran");
   Check.expect(Synced, What + ": the LC peer's synchronize failed");
   Check.expect(Over != 0, What + ": the end never reached the registry");
   double AfterUs = double(int64_t(Over - SyncedAt)) / 1000;
