@@ -10,8 +10,8 @@
 // it puts the cursor back to `begin` and the statistics to zero, so the
 // slot's task is ready for another launch of the same shape with no copy
 // (TaskPool.h); the fence orders the report before that reset, for a host
-// that reads the cursor while the run ends (Launch::progress). Offsets come from task.h,
-// the single definition of the layout, and RunReport.
+// that reads the cursor while the run ends (Launch::progress). Offsets come
+// from task.h, the single definition of the layout, and RunReport.
 //
 //===----------------------------------------------------------------------===//
 

@@ -22,11 +22,8 @@ namespace {
 /// Special registers with one value across a CTA (of the virtual block, in
 /// a variant).
 bool isCtaUniformRegister(const CallBase &CB) {
-  std::string Reg = specialRegister(CB);
-  return StringRef(Reg).starts_with("%ctaid.") ||
-         StringRef(Reg).starts_with("%nctaid.") ||
-         StringRef(Reg).starts_with("%ntid.") ||
-         Reg == "%dynamic_smem_size";
+  return blockIndexRegister(CB) || readsDynamicSharedSize(CB) ||
+         StringRef(specialRegister(CB)).starts_with("%ntid.");
 }
 
 /// Intrinsics that compute their result from their operands alone.

@@ -215,7 +215,8 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   LaunchState State = LaunchState::Running;
   uint64_t Epoch = 0; ///< bumped by every (re)launch of the PTB kernel
   bool PreemptRaised = false;
-  /// Some write of the `preempt` flag was issued: the task is not fresh.
+  /// A write of the `preempt` flag was issued after the task's: the task is
+  /// not fresh (one started with a watermark has no Shape to begin with).
   bool FlagWritten = false;
   /// The `preempt` watermark while not paused (vacate), and whether the
   /// current run had a nonzero one at some point: its workers may then all

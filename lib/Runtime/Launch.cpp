@@ -24,9 +24,10 @@
 // pause can be overtaken neither by the clear of an earlier resume nor by
 // the task's initialisation. A launch that finds a slot fresh for its shape
 // (TaskPool.h) writes no task: its first kernel waits for nothing on the
-// control stream, and a pause raised before it starts stops it all the same. A launch started paused runs nothing on S: S
-// records UserReady and waits at once, and the private stream waits for
-// UserReady and ControlReady before the first run. A private first run
+// control stream, and a pause raised before it starts stops it all the same.
+// A launch started paused runs nothing on S: S records UserReady and waits
+// at once, and the private stream waits for UserReady and ControlReady
+// before the first run. A private first run
 // (LaunchConfig::FirstRunOnPrivateStream) is the same without the pause.
 //
 // vacate() writes a watermark below BATON_PREEMPT_ALL the same way: only the
@@ -147,14 +148,15 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   Width = Requested ? std::min(Requested, End)
                     : Runtime.coResident(Function, Config.Block,
                                          SharedMemBytes, End, Kernel->Name);
+  TaskShape Fields{Config.Grid.x,
+                   Config.Grid.y,
+                   Config.Grid.z,
+                   End,
+                   Ptb && Config.Prefetch ? BATON_TASK_PREFETCH : 0u,
+                   Ptb ? claimChunk(Config.ClaimChunk, End) : 0u};
   // Only a PTB task with no watermark can be the same from launch to launch.
   if (Ptb && !Config.VacatedSms)
-    Shape = TaskShape{Config.Grid.x,
-                      Config.Grid.y,
-                      Config.Grid.z,
-                      End,
-                      Config.Prefetch ? BATON_TASK_PREFETCH : 0u,
-                      claimChunk(Config.ClaimChunk, End)};
+    Shape = Fields;
   bool Fresh = false;
   Slot = Runtime.Tasks.acquire(Runtime.Control, Shape, Fresh);
   Generation = Slot->Generation;
@@ -167,22 +169,18 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   if (Ptb) {
     Vacated = Config.VacatedSms;
     VacatedThisRun = Vacated != 0;
-    FlagWritten = Vacated != 0;
   }
   if (!Fresh) {
     baton_task &T = *Slot->Mirror;
     T = baton_task{};
-    T.grid_x = Config.Grid.x;
-    T.grid_y = Config.Grid.y;
-    T.grid_z = Config.Grid.z;
+    T.grid_x = Fields.GridX;
+    T.grid_y = Fields.GridY;
+    T.grid_z = Fields.GridZ;
     T.begin = 0;
-    T.end = End;
-    if (Ptb && Config.Prefetch)
-      T.flags = BATON_TASK_PREFETCH;
-    if (Ptb) {
-      T.claim_chunk = claimChunk(Config.ClaimChunk, End);
-      T.preempt = Vacated;
-    }
+    T.end = Fields.End;
+    T.flags = Fields.Flags;
+    T.claim_chunk = Fields.ClaimChunk;
+    T.preempt = Vacated;
     check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
                               Runtime.Control),
           "cuMemcpyHtoDAsync (task)", Kernel->Name);
