@@ -269,6 +269,13 @@ public:
   /// the cursor makes a change of width exact, which is how a scheduler
   /// shrinks or grows best-effort work. InvalidState if not paused.
   void resume(uint32_t Width = 0);
+  /// Runs the original kernel instead, in the launch's place in its
+  /// stream's order, for a PTB launch that started paused and has run
+  /// nothing: a scheduler's choice for work it no longer needs to stop
+  /// (Scheduler.h, OriginalForOneWaveWhenQuiet). The launch is then an
+  /// Original one: Running until its kernel completes, then Done; it can no
+  /// longer be paused. InvalidState otherwise.
+  void resumeAsOriginal();
   /// Gives up a paused launch: its remaining virtual blocks never run, and
   /// its stream goes on as if it had completed (the work queued after it
   /// runs). The launch is Failed afterwards; wait() throws InvalidState.

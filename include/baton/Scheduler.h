@@ -3,7 +3,9 @@
 // One process, one device. Clients submit work tagged LatencyCritical (LC) or
 // BestEffort (BE). LC work goes to the device at once, as the original kernel
 // on a high-priority stream. BE work runs as a PTB launch (or as slices when
-// the kernel has no PTB variant) and yields to LC work in one of two ways,
+// the kernel has no PTB variant; or, while no LC work is about, as the
+// original when PTB would be one wave of one block per worker, see
+// OriginalForOneWaveWhenQuiet) and yields to LC work in one of two ways,
 // chosen per LC kernel:
 //
 //  * time sharing: every BE launch is paused while the LC kernel runs, and
@@ -129,6 +131,18 @@ struct SchedulerOptions {
   /// for a crowded SM's longer drain; BE work is resumed at the bound's
   /// width after it.
   bool FullWidthWhenQuiet = true;
+  /// While the device is quiet, a BE launch issued to run at once whose
+  /// PTB workers would each hold one block of a single wave runs as the
+  /// original kernel. Such a PTB launch can be stopped only before it
+  /// starts, and its workers take blocks in the order their claims reach
+  /// the cursor, not the order in which the hardware placed them: on the
+  /// H200 that cost L2-bound matmul tiles of Inductor's training step 20%
+  /// (docs/benchmarks.md), and the original runs them in the hardware's
+  /// order. A launch issued paused, behind the window of launches that
+  /// follow a running head, stays PTB, so the first LC work after a quiet
+  /// spell waits for at most the head and that window, as with
+  /// FullWidthWhenQuiet.
+  bool OriginalForOneWaveWhenQuiet = true;
   /// Work a PTB worker should get per claim on its launch's cursor. Kernels
   /// of shorter blocks claim several at once (claim_chunk, up to
   /// BATON_MAX_CLAIM_CHUNK, fewer near the end of the grid), so that their

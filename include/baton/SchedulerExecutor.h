@@ -163,6 +163,10 @@ public:
   virtual void launch(const LaunchRequest &Request) = 0;
   virtual void requestPause(uint64_t Id) = 0;
   virtual void resume(uint64_t Id, uint32_t Width, uint64_t After) = 0;
+  /// A PTB launch issued paused that has run nothing runs as the original
+  /// kernel instead, behind \p After as resume() would; it can no longer be
+  /// paused.
+  virtual void resumeAsOriginal(uint64_t Id, uint64_t After) = 0;
   virtual void vacate(uint64_t Id, uint32_t Sms) = 0;
   virtual std::vector<Completion> poll() = 0;
 };

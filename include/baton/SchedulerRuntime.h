@@ -89,6 +89,7 @@ public:
   void launch(const LaunchRequest &Request) override;
   void requestPause(uint64_t Id) override;
   void resume(uint64_t Id, uint32_t Width, uint64_t After) override;
+  void resumeAsOriginal(uint64_t Id, uint64_t After) override;
   void vacate(uint64_t Id, uint32_t Sms) override;
   std::vector<Completion> poll() override;
 

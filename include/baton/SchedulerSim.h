@@ -86,6 +86,7 @@ public:
   void requestPause(uint64_t Id) override;
   /// Throws std::logic_error unless the launch is Paused.
   void resume(uint64_t Id, uint32_t Width, uint64_t After) override;
+  void resumeAsOriginal(uint64_t Id, uint64_t After) override;
   /// Throws std::logic_error unless facts().CanVacate and the launch is Ptb.
   void vacate(uint64_t Id, uint32_t Sms) override;
   std::vector<Completion> poll() override;

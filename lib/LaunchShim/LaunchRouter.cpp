@@ -92,7 +92,8 @@ LaunchRouter::LaunchRouter()
         // BATON_LAUNCHES_AHEAD and BATON_LAUNCHES_AHEAD_QUIET: the two
         // SchedulerOptions windows; BATON_CLAIM_INTERVAL_US: work per PTB
         // claim (0: one block a claim); BATON_RESERVE_WHILE_LC=1:
-        // ReserveWhileLcAbout; BATON_PREEMPTION_BOUND_US: the bound. For
+        // ReserveWhileLcAbout; BATON_PREEMPTION_BOUND_US: the bound;
+        // BATON_ONE_WAVE_ORIGINALS=0: OriginalForOneWaveWhenQuiet off. For
         // tuning.
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
           O.LaunchesAhead = static_cast<uint32_t>(*N);
@@ -104,6 +105,8 @@ LaunchRouter::LaunchRouter()
           O.ReserveWhileLcAbout = *N != 0;
         if (auto N = envNumber("BATON_PREEMPTION_BOUND_US"))
           O.PreemptionBound = std::chrono::microseconds(*N);
+        if (auto N = envNumber("BATON_ONE_WAVE_ORIGINALS"))
+          O.OriginalForOneWaveWhenQuiet = *N != 0;
         return O;
       }()) {}
 

@@ -170,6 +170,7 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// handles are stale).
   ScopedContext enterContext();
   void resume(uint32_t NewWidth);
+  void resumeAsOriginal();
   void vacate(uint32_t Sms);
   LaunchState wait();
   LaunchState poll();
@@ -218,6 +219,8 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// A write of the `preempt` flag was issued after the task's: the task is
   /// not fresh (one started with a watermark has no Shape to begin with).
   bool FlagWritten = false;
+  /// resumeAsOriginal ran the original kernel: the task was never read.
+  bool RanOriginalInstead = false;
   /// The `preempt` watermark while not paused (vacate), and whether the
   /// current run had a nonzero one at some point: its workers may then all
   /// have left with work left, so its end must be read, not assumed Done.

@@ -270,9 +270,12 @@ void LaunchImpl::writeFlag(uint32_t Watermark) {
 
 std::optional<TaskShape> LaunchImpl::freshTaskLeft() const {
   // The finalize kernel resets the task after a run that reached `end`;
-  // a Done PTB launch has seen that kernel complete (Drained).
+  // a Done PTB launch has seen that kernel complete (Drained). A launch
+  // that ran the original instead never touched it.
   if (!Shape || State != LaunchState::Done || FlagWritten)
     return std::nullopt;
+  if (RanOriginalInstead)
+    return Shape;
   const volatile RunReport &R = *Slot->Report;
   if (R.Next < End)
     return std::nullopt;
@@ -457,6 +460,42 @@ void LaunchImpl::resume(uint32_t NewWidth) {
   }
 }
 
+void LaunchImpl::resumeAsOriginal() {
+  std::lock_guard Lock(Mutex);
+  if (Config.LaunchMode != Mode::Ptb || State != LaunchState::Paused ||
+      Inner || Epoch != 0)
+    throw Error(ErrorKind::InvalidState,
+                "cannot run the original of '" + Kernel->Name +
+                    "' instead: only a PTB launch that started paused and "
+                    "has run nothing can");
+  const DriverApi &D = driver();
+  try {
+    // The stream order as for a first run: behind the user's stream and
+    // the task's copy (which the original does not read, but the slot
+    // keeps for the next launch of this shape).
+    acquireInner();
+    uint32_t Shared = sharedMemFor(Mode::Original, Config);
+    Kernel->allowSharedMemory(Mode::Original, Shared);
+    const Dim3 &G = Config.Grid, &B = Config.Block;
+    // The packed arguments end with the task pointer, which the original
+    // does not declare: the driver reads the kernel's own parameters only.
+    check(D.cuLaunchKernel(Kernel->function(Mode::Original), G.x, G.y, G.z,
+                           B.x, B.y, B.z, Shared, Inner, Args.kernelParams(),
+                           nullptr),
+          "cuLaunchKernel", Kernel->Name);
+    check(D.cuStreamWriteValue32(Inner, Slot->Done, Generation,
+                                 CU_STREAM_WRITE_VALUE_DEFAULT),
+          "cuStreamWriteValue32 (done)", Kernel->Name);
+    check(D.cuEventRecord(Drained, Inner), "cuEventRecord", Kernel->Name);
+  } catch (...) {
+    fail(std::current_exception());
+  }
+  Config.LaunchMode = Mode::Original;
+  Width = End;
+  RanOriginalInstead = true;
+  State = LaunchState::Running;
+}
+
 void LaunchImpl::vacate(uint32_t Sms) {
   if (Config.LaunchMode != Mode::Ptb)
     throw Error(ErrorKind::InvalidState,
@@ -530,10 +569,11 @@ void LaunchImpl::settleDrained(CUresult R, uint64_t SeenEpoch,
     } catch (...) {
       fail(std::current_exception());
     }
-  if (Config.LaunchMode == Mode::Original)
-    State = LaunchState::Done;
-  else
-    settlePtb(SeenEpoch);
+  if (Config.LaunchMode != Mode::Original)
+    return settlePtb(SeenEpoch);
+  State = LaunchState::Done;
+  if (Inner) // resumeAsOriginal's stream: nothing is queued there any more
+    Runtime.Streams.release(std::exchange(Inner, nullptr));
 }
 
 LaunchState LaunchImpl::poll() {
@@ -640,6 +680,11 @@ void Launch::requestPause() {
 void Launch::resume(uint32_t Width) {
   ScopedContext Scope = Impl->enterContext();
   Impl->resume(Width);
+}
+
+void Launch::resumeAsOriginal() {
+  ScopedContext Scope = Impl->enterContext();
+  Impl->resumeAsOriginal();
 }
 
 void Launch::vacate(uint32_t Sms) {

@@ -40,6 +40,8 @@ struct Entry {
   /// Most SMs vacated since the launch's last (re)launch: workers that left
   /// do not come back before a resume, so that many SMs ran none of it.
   uint32_t RunVacated = 0;
+  /// Issued paused and not resumed yet: nothing of it has run.
+  bool NotStarted = false;
 };
 } // namespace
 
@@ -97,6 +99,9 @@ struct Scheduler::State {
   void planFollower(uint64_t Id, Entry &E, uint64_t AheadId, bool YieldAll,
                     uint32_t FreeSms);
   WidthChoice widthFor(const Entry &E, uint32_t FreeSms) const;
+  /// \p Choice (widthFor's) for a launch issued to run now, not paused;
+  /// see SchedulerOptions::OriginalForOneWaveWhenQuiet.
+  WidthChoice runningNow(const Entry &E, const WidthChoice &Choice) const;
   /// Whether a running launch given SMs back is paused to be resumed at
   /// full width, rather than left to finish on the SMs it kept.
   bool worthRegrowing(const Entry &E) const;
@@ -328,6 +333,18 @@ WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
                      Reserve, Options.ClaimInterval);
 }
 
+WidthChoice Scheduler::State::runningNow(const Entry &E,
+                                         const WidthChoice &Choice) const {
+  const KernelShape &K = E.W.Kernel;
+  if (!Options.OriginalForOneWaveWhenQuiet || !quiet() ||
+      !isOneBlockPerWorker(K, Choice))
+    return Choice;
+  return {Form::Original, static_cast<uint32_t>(K.Blocks),
+          wholeDeviceDuration(device(), K, Durations.block(K.Name),
+                              Form::Original),
+          false};
+}
+
 bool Scheduler::State::worthRegrowing(const Entry &E) const {
   // The launch's whole expected duration at full width, against the cost of
   // a relaunch and a drain: a short one finishes on its SMs sooner.
@@ -353,6 +370,7 @@ void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
   E.Info.Width = Choice.Width;
   E.Info.VacatedSms = E.RunVacated = Choice.VacatedSms;
   E.Info.Launches = 1;
+  E.NotStarted = StartPaused;
   LaunchRequest R{Id,           &E.W.Kernel, Choice.LaunchForm,
                   Choice.Width, /*HighPriority=*/false, E.W.Queue,
                   &E.W.Payload, StartPaused, After,
@@ -395,6 +413,18 @@ void Scheduler::State::replanDeferringFailures() {
 /// and vacated SMs, behind launch \p After if nonzero.
 void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
                               uint64_t After) {
+  E.Chained = After != 0;
+  ++Resumes;
+  if (std::exchange(E.NotStarted, false) &&
+      runningNow(E, Choice).LaunchForm == Form::Original) {
+    E.Info.LaunchForm = Form::Original;
+    E.Info.Width = static_cast<uint32_t>(E.W.Kernel.Blocks);
+    E.Info.VacatedSms = E.RunVacated = 0;
+    E.Info.State = WorkState::Running;
+    ++E.Info.Launches;
+    forWork(Id, [&] { Exec.resumeAsOriginal(Id, After); });
+    return;
+  }
   if (device().CanVacate && E.Info.LaunchForm == Form::Ptb)
     setVacated(Id, E, E.StrandedByVacate ? 0 : Choice.VacatedSms);
   E.StrandedByVacate = false;
@@ -402,9 +432,7 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
   if (device().CanResize)
     E.Info.Width = Choice.Width;
   E.Info.State = WorkState::Running;
-  E.Chained = After != 0;
   ++E.Info.Launches;
-  ++Resumes;
   forWork(Id, [&] { Exec.resume(Id, E.Info.Width, After); });
 }
 
@@ -417,7 +445,7 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
     if (YieldAll || (Choice.LaunchForm == Form::Original && !ActiveLc.empty()))
       return;
     E.Info.State = WorkState::Running;
-    launch(Id, E, Choice, /*StartPaused=*/false, /*After=*/0);
+    launch(Id, E, runningNow(E, Choice), /*StartPaused=*/false, /*After=*/0);
     return;
   case WorkState::Running:
     yieldIfAsked(Id, E, YieldAll, Choice);
@@ -474,8 +502,9 @@ void Scheduler::State::issueAtOnce(uint64_t Id, Entry &E) {
   uint64_t AheadId = Pos > 0 ? Ids[Pos - 1] : 0;
   bool Follows = AheadId && Pos <= launchesAhead() &&
                  mayFollow(Entries.at(AheadId), R.YieldAll);
-  WidthChoice Choice =
-      widthFor(E, Follows ? R.FreeSms : device().Multiprocessors);
+  WidthChoice Choice = Follows
+                           ? runningNow(E, widthFor(E, R.FreeSms))
+                           : widthFor(E, device().Multiprocessors);
   bool Paused = !Follows && Choice.LaunchForm != Form::Original;
   E.Info.State = Paused ? WorkState::Paused : WorkState::Running;
   E.Chained = Follows;

@@ -203,3 +203,11 @@ WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
   return {Form::Original, static_cast<uint32_t>(Shape.Blocks),
           wholeDeviceDuration(Device, Shape, Block, Form::Original), false};
 }
+
+bool baton::sched::isOneBlockPerWorker(const KernelShape &Shape,
+                                       const WidthChoice &Choice) {
+  // chooseWidth never gives more workers than fit at once, so a worker for
+  // every block is one wave; none of them claims a second block.
+  return Choice.LaunchForm == Form::Ptb && Choice.VacatedSms == 0 &&
+         Choice.Width >= Shape.Blocks;
+}

@@ -94,6 +94,10 @@ WidthChoice chooseWidth(const DeviceFacts &Device, const KernelShape &Shape,
                         Nanos Block, uint32_t FreeSms, Nanos Bound,
                         uint32_t ReserveSms, Nanos ClaimInterval);
 
+/// Whether \p Choice runs \p Shape as one wave of PTB workers that each
+/// take one block: such a launch can be stopped only before it starts.
+bool isOneBlockPerWorker(const KernelShape &Shape, const WidthChoice &Choice);
+
 } // namespace baton::sched
 
 #endif // BATON_LIB_RUNTIME_SCHEDULERPOLICY_H

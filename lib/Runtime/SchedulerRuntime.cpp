@@ -232,6 +232,25 @@ void RuntimeExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
   P->watch(Item, Checkpoint);
 }
 
+// \p After needs nothing here, as for resume().
+void RuntimeExecutor::resumeAsOriginal(uint64_t Id, uint64_t After) {
+  BATON_TRACE("original %llu%s", (unsigned long long)Id,
+              After ? " behind the launch ahead" : "");
+  auto It = P->Launches.find(Id);
+  if (It == P->Launches.end())
+    throw Error(ErrorKind::InvalidState,
+                "scheduler resumed launch " + std::to_string(Id) +
+                    ", which the executor does not have");
+  try {
+    It->second->L.resumeAsOriginal();
+  } catch (...) {
+    P->Retired.push_back(std::move(It->second));
+    P->Launches.erase(It);
+    throw;
+  }
+  P->watch(*It->second, 0);
+}
+
 void RuntimeExecutor::vacate(uint64_t Id, uint32_t Sms) {
   BATON_TRACE("vacate %llu sms %u", (unsigned long long)Id, Sms);
   P->Launches.at(Id)->L.vacate(Sms);

@@ -447,6 +447,20 @@ void SimulatedExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
   P->relaunch(L);
 }
 
+void SimulatedExecutor::resumeAsOriginal(uint64_t Id, uint64_t After) {
+  SimLaunch &L = P->get(Id);
+  if (L.F != Form::Ptb || L.State != LaunchState::Paused || L.Epoch != 0)
+    throw std::logic_error("SimulatedExecutor: launch " + std::to_string(Id) +
+                           " has run, or is not a paused PTB launch");
+  L.F = L.Rec.LaunchForm = Form::Original;
+  L.PerBlock.Shared -= BATON_PTB_DYNAMIC_SHARED_BYTES;
+  L.Width = L.End;
+  L.WatermarkVisible = 0;
+  if (After && P->get(After).State != LaunchState::Done)
+    L.WaitingFor = After;
+  P->relaunch(L);
+}
+
 void SimulatedExecutor::vacate(uint64_t Id, uint32_t Sms) {
   SimLaunch &L = P->get(Id);
   if (!P->Facts.CanVacate || L.F != Form::Ptb)

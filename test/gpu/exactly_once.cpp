@@ -30,7 +30,9 @@
 // loop does, with pauses and vacates at random: the runtime reuses the
 // tasks of launches that completed untouched without copying them again,
 // and every launch must still run each block once and report its own
-// progress and workers.
+// progress and workers. And PTB launches started paused run the original
+// kernel instead (Launch::resumeAsOriginal): every block once, in the
+// stream's order, and the next launches of the shape still correct.
 //
 //===----------------------------------------------------------------------===//
 
@@ -508,6 +510,85 @@ void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
   std::fflush(stdout);
 }
 
+/// PTB launches started paused that run the original kernel instead
+/// (Launch::resumeAsOriginal, what the scheduler does with one wave while
+/// the device is quiet), some queued behind a 2 ms kernel, alternating with
+/// PTB launches of the same shape, which may take the slot they left.
+void runOriginalInstead(Runtime &Rt, const Kernel &K, Checker &Check,
+                        Watchdog &Dog) {
+  const std::string Name = "ptb, original instead";
+  Dog.step(Name);
+  const Dim3 Grid{50, 40, 3};
+  const uint32_t Blocks = Grid.x * Grid.y * Grid.z;
+  Stream S;
+  DeviceBuffer Counts(size_t(Blocks) * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  uint64_t Spin = 20000, LongSpin = 2000000;
+  DeviceBuffer Scratch(sizeof(uint32_t));
+  void *Args[] = {Counts.slot(), &Spin};
+  void *LongArgs[] = {Scratch.slot(), &LongSpin};
+  unsigned Originals = 0, Runs = 0;
+  std::string Violation;
+  auto Expect = [&](bool Ok, const std::string &What) {
+    if (!Ok && Violation.empty())
+      Violation = What;
+  };
+  for (unsigned Round = 0; Round < 24; ++Round) {
+    LaunchConfig Config{Grid, {64, 1, 1}, 0, S.get(), Mode::Ptb};
+    bool Instead = Round % 2 == 0;
+    Config.StartPaused = Instead;
+    if (Round % 4 == 0)
+      check(driver().cuLaunchKernel(K.function(Mode::Original), 1, 1, 1, 64,
+                                    1, 1, 0, S.get(), LongArgs, nullptr),
+            "cuLaunchKernel (long kernel)");
+    Launch L = Rt.launch(K, Config, Args);
+    std::string Which = Name + ": launch " + std::to_string(Round);
+    if (Instead) {
+      L.resumeAsOriginal();
+      ++Originals;
+      Expect(L.mode() == Mode::Original, Which + " is not Original");
+      bool Refused = false;
+      try {
+        L.pause();
+      } catch (const baton::Error &E) {
+        Refused = E.kind() == ErrorKind::InvalidState;
+      }
+      Expect(Refused, Which + ": pause() did not throw InvalidState");
+    } else {
+      ++Runs;
+    }
+    Expect(L.wait() == LaunchState::Done, Which + " did not end Done");
+    Expect(L.progress().Done == Blocks,
+           Which + " ended at progress " + std::to_string(L.progress().Done));
+  }
+  // A launch that has run cannot be turned into its original.
+  LaunchConfig Config{Grid, {64, 1, 1}, 0, S.get(), Mode::Ptb};
+  Config.StartPaused = true;
+  Launch Ran = Rt.launch(K, Config, Args);
+  Ran.resume();
+  Ran.pause();
+  bool Refused = false;
+  try {
+    Ran.resumeAsOriginal();
+  } catch (const baton::Error &E) {
+    Refused = E.kind() == ErrorKind::InvalidState;
+  }
+  Expect(Refused, Name + ": resumeAsOriginal() after a run did not throw "
+                         "InvalidState");
+  if (Ran.wait() == LaunchState::Paused)
+    Ran.resume();
+  Expect(Ran.wait() == LaunchState::Done, Name + ": the last launch not Done");
+  std::vector<uint8_t> Final = Counts.download(S.get());
+  std::string Error = checkCounts(
+      reinterpret_cast<const uint32_t *>(Final.data()), Blocks, 25);
+  Check.expect(Violation.empty(), Violation);
+  Check.expect(Error.empty(), Name + ": " + Error);
+  bool Ok = Violation.empty() && Error.empty();
+  std::printf("%-4s %-24s %u originals instead, %u PTB runs between\n",
+              Ok ? "ok" : "FAIL", Name.c_str(), Originals, Runs);
+  std::fflush(stdout);
+}
+
 /// The original kernel through the runtime, as a baseline for the counter.
 void runOriginal(Runtime &Rt, const Kernel &K, Checker &Check) {
   Dim3 Grid{37, 11, 3};
@@ -565,6 +646,7 @@ int main(int Argc, char **Argv) {
     runVacateCase(*Rt, K, Check, Dog, Seed++);
     runResumedWhileUserSyncs(*Rt, K, Check, Dog);
     runRepeatedShapes(*Rt, K, Check, Dog, Seed++);
+    runOriginalInstead(*Rt, K, Check, Dog);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }

@@ -178,6 +178,33 @@ TEST(SchedulerPolicy, VacatingDeviceSpreadsWorkersAndVacatesLowSms) {
   EXPECT_EQ(chooseSharing(D, Lc, 1us, 500us).How, Sharing::Time);
 }
 
+TEST(SchedulerPolicy, OneBlockPerWorkerIsOneWaveOfSingleClaims) {
+  DeviceFacts D = smallDevice();
+  D.CanVacate = true;
+  Nanos Any = Nanos::max();
+  // 48 blocks of a kernel that fits 64 at once: a worker for each.
+  KernelShape OneWave = shape(48, 256);
+  WidthChoice W = chooseWidth(D, OneWave, 300us, 8, Any, 2, 0us);
+  ASSERT_EQ(W.Width, 48u);
+  EXPECT_TRUE(isOneBlockPerWorker(OneWave, W));
+  // More blocks than fit at once: workers take several.
+  KernelShape TwoWaves = shape(100, 256);
+  EXPECT_FALSE(isOneBlockPerWorker(
+      TwoWaves, chooseWidth(D, TwoWaves, 300us, 8, Any, 2, 0us)));
+  // A launch that leaves SMs to LC work is not one wave of its blocks.
+  W = chooseWidth(D, OneWave, 10us, 6, 100us, 2, 0us);
+  ASSERT_EQ(W.VacatedSms, 2u);
+  EXPECT_FALSE(isOneBlockPerWorker(OneWave, W));
+  // Nor are fewer workers than blocks, nor slices.
+  D.CanVacate = false;
+  W = chooseWidth(D, OneWave, 300us, 8, 100us, 2, 0us);
+  ASSERT_LT(W.Width, 48u);
+  EXPECT_FALSE(isOneBlockPerWorker(OneWave, W));
+  KernelShape NoPtb = shape(48, 256, /*Ptb=*/false);
+  EXPECT_FALSE(
+      isOneBlockPerWorker(NoPtb, chooseWidth(D, NoPtb, 300us, 8, Any, 2, 0us)));
+}
+
 TEST(SchedulerPolicy, ShortBlocksAreClaimedSeveralAtOnce) {
   DeviceFacts D = smallDevice();
   // 20 us of work per claim: 2 us blocks go ten at a time, blocks of the

@@ -346,6 +346,11 @@ public:
       throw std::runtime_error("resume failed");
     Sim.resume(Id, Width, After);
   }
+  void resumeAsOriginal(uint64_t Id, uint64_t After) override {
+    if (Names[Id] == Failing)
+      throw std::runtime_error("resume failed");
+    Sim.resumeAsOriginal(Id, After);
+  }
   void vacate(uint64_t Id, uint32_t Sms) override { Sim.vacate(Id, Sms); }
   std::vector<Completion> poll() override { return Sim.poll(); }
 
@@ -446,6 +451,53 @@ TEST(SchedulerSim, QuietDeviceGivesBeEveryWorker) {
   EXPECT_EQ(S.info(Fourth).Width, 64u);
   simulateToEnd(Sim, S);
   for (uint64_t Id : {First, Second, Third, Fourth})
+    expectExactlyOnce(Sim.record(Id));
+}
+
+TEST(SchedulerSim, QuietDeviceRunsOneWaveAsTheOriginal) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.FullWidthWhenQuiet = true;
+  O.OriginalForOneWaveWhenQuiet = true; // QuietAfter: 100 ms
+  Scheduler S{Sim, O};
+  auto issued = [&](uint64_t Blocks) {
+    Work W = be(Blocks, 10us, 1, "tile");
+    W.IssueAtOnce = true;
+    return S.submit(std::move(W));
+  };
+  // Quiet: 48 blocks that fit at once, as a head and as the launch that
+  // follows it, run as originals; 640 blocks take PTB workers.
+  uint64_t Head = issued(48);
+  uint64_t Follower = issued(48);
+  EXPECT_EQ(S.info(Head).LaunchForm, Form::Original);
+  EXPECT_EQ(S.info(Follower).LaunchForm, Form::Original);
+  EXPECT_EQ(S.info(Follower).State, WorkState::Running);
+  uint64_t Many = issued(640);
+  EXPECT_EQ(S.info(Many).LaunchForm, Form::Ptb);
+  // Beyond the window of launches ahead, a launch is issued paused, and a
+  // paused launch must be PTB to be stopped before it starts. Resumed while
+  // still quiet, having run nothing, it runs as the original.
+  uint64_t Waiting = issued(48);
+  EXPECT_EQ(S.info(Waiting).State, WorkState::Paused);
+  EXPECT_EQ(S.info(Waiting).LaunchForm, Form::Ptb);
+  simulateToEnd(Sim, S);
+  EXPECT_EQ(S.info(Waiting).LaunchForm, Form::Original);
+  EXPECT_EQ(Sim.record(Waiting).LaunchForm, Form::Original);
+  // LC work ends the quiet spell: one wave (a worker for each block, as
+  // the bound allows) is PTB again, so that the next LC work can stop it
+  // before it starts.
+  uint64_t Lc = S.submit(lightLc(20us));
+  runUntilDone(Sim, S, Lc);
+  uint64_t After = issued(48);
+  EXPECT_EQ(S.info(After).LaunchForm, Form::Ptb);
+  EXPECT_EQ(S.info(After).Width, 48u);
+  // Nor is one issued paused now turned into the original when resumed.
+  issued(640);
+  uint64_t AfterPaused = issued(48);
+  EXPECT_EQ(S.info(AfterPaused).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+  EXPECT_EQ(S.info(AfterPaused).LaunchForm, Form::Ptb);
+  for (uint64_t Id : {Head, Follower, Many, Waiting, After, AfterPaused})
     expectExactlyOnce(Sim.record(Id));
 }
 

@@ -36,6 +36,9 @@ inline SchedulerOptions simOptions() {
   // The tests check the widths the bound asks for, from a quiet start;
   // QuietDeviceGivesBeEveryWorker checks the production default.
   O.FullWidthWhenQuiet = false;
+  // Nor do they expect originals from a quiet start;
+  // QuietDeviceRunsOneWaveAsTheOriginal checks the default.
+  O.OriginalForOneWaveWhenQuiet = false;
   // One block per claim: the timings count blocks held; the
   // ClaimsOfSeveralBlocks tests check the default.
   O.ClaimInterval = 0us;
