@@ -219,8 +219,6 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// A write of the `preempt` flag was issued after the task's: the task is
   /// not fresh (one started with a watermark has no Shape to begin with).
   bool FlagWritten = false;
-  /// resumeAsOriginal ran the original kernel: the task was never read.
-  bool RanOriginalInstead = false;
   /// The `preempt` watermark while not paused (vacate), and whether the
   /// current run had a nonzero one at some point: its workers may then all
   /// have left with work left, so its end must be read, not assumed Done.
@@ -262,6 +260,9 @@ private:
   /// launch that is not running.
   void acquireInner();
   void startOriginal(std::span<void *const> Args);
+  /// Queues the kernel in Function (the original) on \p On over the
+  /// launch's grid.
+  void issueOriginal(CUstream On, void **Params);
   void startSlices();
   /// Queues a run of the PTB workers and the finalize kernel on \p On, and
   /// records Drained after them.

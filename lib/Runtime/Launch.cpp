@@ -237,13 +237,16 @@ void LaunchImpl::startOriginal(std::span<void *const> UserArgs) {
   End = uint32_t(std::min<uint64_t>(virtualBlockCount(Config.Grid),
                                     UINT32_MAX));
   Width = End;
-  const Dim3 &G = Config.Grid, &B = Config.Block;
-  check(D.cuLaunchKernel(Function, G.x, G.y, G.z, B.x, B.y, B.z,
-                         SharedMemBytes, Config.Stream,
-                         const_cast<void **>(UserArgs.data()), nullptr),
-        "cuLaunchKernel", Kernel->Name);
+  issueOriginal(Config.Stream, const_cast<void **>(UserArgs.data()));
   check(D.cuEventRecord(Drained, Config.Stream), "cuEventRecord",
         Kernel->Name);
+}
+
+void LaunchImpl::issueOriginal(CUstream On, void **Params) {
+  const Dim3 &G = Config.Grid, &B = Config.Block;
+  check(driver().cuLaunchKernel(Function, G.x, G.y, G.z, B.x, B.y, B.z,
+                                SharedMemBytes, On, Params, nullptr),
+        "cuLaunchKernel", Kernel->Name);
 }
 
 void LaunchImpl::createEvents() {
@@ -270,11 +273,12 @@ void LaunchImpl::writeFlag(uint32_t Watermark) {
 
 std::optional<TaskShape> LaunchImpl::freshTaskLeft() const {
   // The finalize kernel resets the task after a run that reached `end`;
-  // a Done PTB launch has seen that kernel complete (Drained). A launch
-  // that ran the original instead never touched it.
+  // a Done PTB launch has seen that kernel complete (Drained). One with a
+  // Shape that is now Original ran the original instead (resumeAsOriginal)
+  // and never touched the task.
   if (!Shape || State != LaunchState::Done || FlagWritten)
     return std::nullopt;
-  if (RanOriginalInstead)
+  if (Config.LaunchMode == Mode::Original)
     return Shape;
   const volatile RunReport &R = *Slot->Report;
   if (R.Next < End)
@@ -474,15 +478,12 @@ void LaunchImpl::resumeAsOriginal() {
     // the task's copy (which the original does not read, but the slot
     // keeps for the next launch of this shape).
     acquireInner();
-    uint32_t Shared = sharedMemFor(Mode::Original, Config);
-    Kernel->allowSharedMemory(Mode::Original, Shared);
-    const Dim3 &G = Config.Grid, &B = Config.Block;
+    Function = Kernel->function(Mode::Original);
+    SharedMemBytes = sharedMemFor(Mode::Original, Config);
+    Kernel->allowSharedMemory(Mode::Original, SharedMemBytes);
     // The packed arguments end with the task pointer, which the original
     // does not declare: the driver reads the kernel's own parameters only.
-    check(D.cuLaunchKernel(Kernel->function(Mode::Original), G.x, G.y, G.z,
-                           B.x, B.y, B.z, Shared, Inner, Args.kernelParams(),
-                           nullptr),
-          "cuLaunchKernel", Kernel->Name);
+    issueOriginal(Inner, Args.kernelParams());
     check(D.cuStreamWriteValue32(Inner, Slot->Done, Generation,
                                  CU_STREAM_WRITE_VALUE_DEFAULT),
           "cuStreamWriteValue32 (done)", Kernel->Name);
@@ -492,7 +493,6 @@ void LaunchImpl::resumeAsOriginal() {
   }
   Config.LaunchMode = Mode::Original;
   Width = End;
-  RanOriginalInstead = true;
   State = LaunchState::Running;
 }
 

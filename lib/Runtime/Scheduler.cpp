@@ -339,10 +339,7 @@ WidthChoice Scheduler::State::runningNow(const Entry &E,
   if (!Options.OriginalForOneWaveWhenQuiet || !quiet() ||
       !isOneBlockPerWorker(K, Choice))
     return Choice;
-  return {Form::Original, static_cast<uint32_t>(K.Blocks),
-          wholeDeviceDuration(device(), K, Durations.block(K.Name),
-                              Form::Original),
-          false};
+  return originalChoice(device(), K, Durations.block(K.Name));
 }
 
 bool Scheduler::State::worthRegrowing(const Entry &E) const {
@@ -415,15 +412,17 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
                               uint64_t After) {
   E.Chained = After != 0;
   ++Resumes;
-  if (std::exchange(E.NotStarted, false) &&
-      runningNow(E, Choice).LaunchForm == Form::Original) {
-    E.Info.LaunchForm = Form::Original;
-    E.Info.Width = static_cast<uint32_t>(E.W.Kernel.Blocks);
-    E.Info.VacatedSms = E.RunVacated = 0;
-    E.Info.State = WorkState::Running;
-    ++E.Info.Launches;
-    forWork(Id, [&] { Exec.resumeAsOriginal(Id, After); });
-    return;
+  ++E.Info.Launches;
+  if (std::exchange(E.NotStarted, false)) {
+    WidthChoice Now = runningNow(E, Choice);
+    if (Now.LaunchForm == Form::Original) {
+      E.Info.LaunchForm = Form::Original;
+      E.Info.Width = Now.Width;
+      E.Info.VacatedSms = E.RunVacated = 0;
+      E.Info.State = WorkState::Running;
+      forWork(Id, [&] { Exec.resumeAsOriginal(Id, After); });
+      return;
+    }
   }
   if (device().CanVacate && E.Info.LaunchForm == Form::Ptb)
     setVacated(Id, E, E.StrandedByVacate ? 0 : Choice.VacatedSms);
@@ -432,7 +431,6 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
   if (device().CanResize)
     E.Info.Width = Choice.Width;
   E.Info.State = WorkState::Running;
-  ++E.Info.Launches;
   forWork(Id, [&] { Exec.resume(Id, E.Info.Width, After); });
 }
 

@@ -199,7 +199,12 @@ WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
                      ClaimInterval);
   if (Shape.HasSlice)
     return chooseSlices(Device, Shape, Block, FreeSms, Bound);
-  // No variant: the original runs to completion and cannot yield.
+  return originalChoice(Device, Shape, Block); // no variant
+}
+
+WidthChoice baton::sched::originalChoice(const DeviceFacts &Device,
+                                         const KernelShape &Shape,
+                                         Nanos Block) {
   return {Form::Original, static_cast<uint32_t>(Shape.Blocks),
           wholeDeviceDuration(Device, Shape, Block, Form::Original), false};
 }

@@ -94,6 +94,11 @@ WidthChoice chooseWidth(const DeviceFacts &Device, const KernelShape &Shape,
                         Nanos Block, uint32_t FreeSms, Nanos Bound,
                         uint32_t ReserveSms, Nanos ClaimInterval);
 
+/// \p Shape launched as the original kernel, which runs to completion and
+/// cannot yield, with blocks of \p Block.
+WidthChoice originalChoice(const DeviceFacts &Device, const KernelShape &Shape,
+                           Nanos Block);
+
 /// Whether \p Choice runs \p Shape as one wave of PTB workers that each
 /// take one block: such a launch can be stopped only before it starts.
 bool isOneBlockPerWorker(const KernelShape &Shape, const WidthChoice &Choice);

@@ -101,6 +101,9 @@ struct RuntimeExecutor::Impl {
   /// From now on poll() reports when \p Item stops; \p DoneAtStart is its
   /// progress at this (re)launch.
   void watch(Live &Item, uint32_t DoneAtStart);
+  /// Runs paused launch \p Id again by \p Restart, given its Launch, and
+  /// watches it; if \p Restart throws, retires the launch and rethrows.
+  template <class F> void restart(uint64_t Id, F Restart);
   /// A launch's failure, rethrown by the next poll() (this one reports the
   /// launch Done, so that the scheduler goes on without it).
   std::exception_ptr Failure;
@@ -122,6 +125,26 @@ void RuntimeExecutor::Impl::watch(Live &Item, uint32_t DoneAtStart) {
   Item.Watched = true;
   Item.StartedAt = Time.now();
   Item.DoneAtStart = DoneAtStart;
+}
+
+template <class F>
+void RuntimeExecutor::Impl::restart(uint64_t Id, F Restart) {
+  auto It = Launches.find(Id);
+  if (It == Launches.end())
+    throw Error(ErrorKind::InvalidState,
+                "scheduler resumed launch " + std::to_string(Id) +
+                    ", which the executor does not have");
+  Live &Item = *It->second;
+  // Paused, so progress is the checkpoint and costs no device read.
+  uint32_t Checkpoint = Item.L.progress().Done;
+  try {
+    Restart(Item.L);
+  } catch (...) {
+    Retired.push_back(std::move(It->second));
+    Launches.erase(It);
+    throw;
+  }
+  watch(Item, Checkpoint);
 }
 
 RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
@@ -212,43 +235,16 @@ void RuntimeExecutor::requestPause(uint64_t Id) {
 // \p After needs nothing here: the launch resumed waits, on the device, for
 // its client stream to reach it (Launch.cpp), which is after After is Done.
 void RuntimeExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
-  auto It = P->Launches.find(Id);
-  if (It == P->Launches.end())
-    throw Error(ErrorKind::InvalidState,
-                "scheduler resumed launch " + std::to_string(Id) +
-                    ", which the executor does not have");
-  Live &Item = *It->second;
   BATON_TRACE("resume %llu width %u%s", (unsigned long long)Id, Width,
               After ? " behind the launch ahead" : "");
-  // Paused, so progress is the checkpoint and costs no device read.
-  uint32_t Checkpoint = Item.L.progress().Done;
-  try {
-    Item.L.resume(Width);
-  } catch (...) {
-    P->Retired.push_back(std::move(It->second));
-    P->Launches.erase(It);
-    throw;
-  }
-  P->watch(Item, Checkpoint);
+  P->restart(Id, [&](Launch &L) { L.resume(Width); });
 }
 
 // \p After needs nothing here, as for resume().
 void RuntimeExecutor::resumeAsOriginal(uint64_t Id, uint64_t After) {
   BATON_TRACE("original %llu%s", (unsigned long long)Id,
               After ? " behind the launch ahead" : "");
-  auto It = P->Launches.find(Id);
-  if (It == P->Launches.end())
-    throw Error(ErrorKind::InvalidState,
-                "scheduler resumed launch " + std::to_string(Id) +
-                    ", which the executor does not have");
-  try {
-    It->second->L.resumeAsOriginal();
-  } catch (...) {
-    P->Retired.push_back(std::move(It->second));
-    P->Launches.erase(It);
-    throw;
-  }
-  P->watch(*It->second, 0);
+  P->restart(Id, [](Launch &L) { L.resumeAsOriginal(); });
 }
 
 void RuntimeExecutor::vacate(uint64_t Id, uint32_t Sms) {

@@ -108,6 +108,9 @@ struct SimulatedExecutor::Impl {
   void schedule(EventKind K, Nanos At, const SimLaunch &L, uint32_t Sm = 0,
                 uint32_t V = 0, uint32_t Slice = 0);
   void relaunch(SimLaunch &L);
+  /// \p L's next (re)launch arrives only once launch \p After (0: none)
+  /// of its stream is Done.
+  void queueBehind(SimLaunch &L, uint64_t After);
   void arrive(SimLaunch &L, Nanos Latency);
   void releaseWaiters(const SimLaunch &Done);
   void enqueue(SimLaunch &L, uint32_t V, uint32_t Count, uint32_t Slice);
@@ -136,6 +139,11 @@ void SimulatedExecutor::Impl::schedule(EventKind K, Nanos At,
                                        const SimLaunch &L, uint32_t Sm,
                                        uint32_t V, uint32_t Slice) {
   Events.push({At, Seq++, K, L.Id, L.Epoch, Sm, V, Slice});
+}
+
+void SimulatedExecutor::Impl::queueBehind(SimLaunch &L, uint64_t After) {
+  if (After && get(After).State != LaunchState::Done)
+    L.WaitingFor = After;
 }
 
 void SimulatedExecutor::Impl::relaunch(SimLaunch &L) {
@@ -410,8 +418,7 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
     L.State = LaunchState::Paused; // issued, nothing runs until resume()
     return;
   }
-  if (R.After && P->get(R.After).State != LaunchState::Done)
-    L.WaitingFor = R.After;
+  P->queueBehind(L, R.After);
   P->relaunch(L);
 }
 
@@ -439,11 +446,7 @@ void SimulatedExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
   if (Width != L.Width && !P->Facts.CanResize)
     throw std::logic_error("SimulatedExecutor: resizing is disabled");
   L.Width = Width;
-  if (After) {
-    const SimLaunch &Ahead = P->get(After);
-    if (Ahead.State != LaunchState::Done)
-      L.WaitingFor = After;
-  }
+  P->queueBehind(L, After);
   P->relaunch(L);
 }
 
@@ -456,8 +459,7 @@ void SimulatedExecutor::resumeAsOriginal(uint64_t Id, uint64_t After) {
   L.PerBlock.Shared -= BATON_PTB_DYNAMIC_SHARED_BYTES;
   L.Width = L.End;
   L.WatermarkVisible = 0;
-  if (After && P->get(After).State != LaunchState::Done)
-    L.WaitingFor = After;
+  P->queueBehind(L, After);
   P->relaunch(L);
 }
 
