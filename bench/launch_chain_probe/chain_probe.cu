@@ -31,6 +31,12 @@ __global__ void spin(unsigned *counts, unsigned long long ns) {
 __global__ void fin(unsigned *task, unsigned *done, unsigned gen) {
   if (task[5] >= task[4]) { __threadfence_system(); *(volatile unsigned *)done = gen; }
 }
+// The same, for a programmatic dependent launch: it may start while the
+// kernel before it ends, and waits for that kernel's completion and memory.
+__global__ void finPdl(unsigned *task, unsigned *done, unsigned gen) {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  if (task[5] >= task[4]) { __threadfence_system(); *(volatile unsigned *)done = gen; }
+}
 
 int main() {
   CK(cudaSetDevice(0));
@@ -72,6 +78,14 @@ int main() {
       return v[2];
     };
     auto k = [&](cudaStream_t st) { spin<<<Blocks, 64, 0, st>>>(counts, ns); };
+    auto finEarly = [&](cudaStream_t st, unsigned g) {
+      cudaLaunchAttribute a = {};
+      a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+      a.val.programmaticStreamSerializationAllowed = 1;
+      cudaLaunchConfig_t c = {};
+      c.gridDim = 1; c.blockDim = 1; c.stream = st; c.attrs = &a; c.numAttrs = 1;
+      CK(cudaLaunchKernelEx(&c, finPdl, task, done, g));
+    };
     struct P { const char *name; std::function<void(unsigned)> f; };
     std::vector<P> pats = {
       {"kernel", [&](unsigned) { k(S); }},
@@ -99,6 +113,13 @@ int main() {
          CK(cuStreamWriteValue32((CUstream)S, dTask + 104, 0, CU_STREAM_WRITE_VALUE_DEFAULT));
          k(S); CK(cudaEventRecord(ev[i], S)); CK(cuStreamWaitValue32((CUstream)S, dTask + 16, 1, CU_STREAM_WAIT_VALUE_GEQ)); }},
       {"kernel+finalize", [&](unsigned) { k(S); fin<<<1, 1, 0, S>>>(task, done, 1); }},
+      {"kernel+finalize(PDL)", [&](unsigned) { k(S); finEarly(S, 1); }},
+      {"S:k,fin,ev,wait (running)", [&](unsigned i) {
+         ++gen; k(S); fin<<<1, 1, 0, S>>>(task, done, gen); CK(cudaEventRecord(ev[i], S));
+         CK(cuStreamWaitValue32((CUstream)S, dDone, gen, CU_STREAM_WAIT_VALUE_GEQ)); }},
+      {"S:k,fin(PDL),ev,wait", [&](unsigned i) {
+         ++gen; k(S); finEarly(S, gen); CK(cudaEventRecord(ev[i], S));
+         CK(cuStreamWaitValue32((CUstream)S, dDone, gen, CU_STREAM_WAIT_VALUE_GEQ)); }},
       {"h2d(S)+kernel", [&](unsigned) { CK(cudaMemcpyAsync(task + 32, host, 64, cudaMemcpyHostToDevice, S)); k(S); }},
       {"current chain", [&](unsigned i) {
          ++gen;

@@ -123,6 +123,12 @@ struct RuntimeOptions {
   /// no launch is in flight (creating one can wait for a paused launch), so
   /// a launch that finds none free fails with an error saying so.
   uint32_t PrivateStreams = 64;
+  /// On GPUs of compute capability 9.0 and up, the kernel that ends each
+  /// PTB run (reads its cursor, releases the user's stream) is a
+  /// programmatic dependent launch of the run: the driver starts it while
+  /// the run's last workers leave, and it waits for the run to complete
+  /// before it reads anything. About 1.3 us less device time per run.
+  bool DependentFinalize = true;
 };
 
 struct LaunchConfig {

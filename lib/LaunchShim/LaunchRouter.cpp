@@ -83,7 +83,14 @@ void baton::prepareDriverForScheduling() {
 }
 
 LaunchRouter::LaunchRouter()
-    : Service(R, [] {
+    : R([] {
+        RuntimeOptions O;
+        // BATON_DEPENDENT_FINALIZE=0: RuntimeOptions::DependentFinalize off.
+        if (auto N = envNumber("BATON_DEPENDENT_FINALIZE"))
+          O.DependentFinalize = *N != 0;
+        return O;
+      }()),
+      Service(R, [] {
         SchedulerOptions O;
         O.ForgetDoneWork = true; // a training job launches without end
         // While no LC work is about, more launches queue on the device, so

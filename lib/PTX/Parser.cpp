@@ -623,9 +623,9 @@ bool Parser::parsePrimary(Operand &Out) {
     std::vector<Operand> Children;
     if (!parseOperandList(Close, Children))
       return false;
-    if (Children.size() > std::numeric_limits<uint16_t>::max())
+    if (Children.size() > std::numeric_limits<uint32_t>::max())
       return fail("fewer elements");
-    Out.NumChildren = static_cast<uint16_t>(Children.size());
+    Out.NumChildren = static_cast<uint32_t>(Children.size());
     Out.FirstChild = commit(Children);
     return true;
   };

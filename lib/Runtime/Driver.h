@@ -83,7 +83,8 @@ namespace baton::detail {
   X(cuEventQuery)                                                              \
   X(cuEventSynchronize)                                                        \
   X(cuEventElapsedTime)                                                        \
-  X(cuLaunchKernel)
+  X(cuLaunchKernel)                                                            \
+  X(cuLaunchKernelEx)
 
 struct DriverApi {
 #define BATON_DRIVER_MEMBER(Name) decltype(&::Name) Name = nullptr;

@@ -86,6 +86,9 @@ struct RuntimeImpl {
   CUstream Control = nullptr; ///< highest priority; tiny operations only
   CUmodule Own = nullptr;     ///< the runtime's kernels (RuntimeKernels.h)
   CUfunction Finalize = nullptr;
+  /// Finalize is FinalizeDependentPtx's, issued as a programmatic dependent
+  /// launch of the run before it (RuntimeOptions::DependentFinalize).
+  bool FinalizeIsDependent = false;
   TaskPool Tasks;
   /// Private streams of launches (and of a RuntimeExecutor's queues).
   StreamPool Streams;

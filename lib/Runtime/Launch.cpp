@@ -294,9 +294,17 @@ void LaunchImpl::issuePtb(CUstream On) {
         "cuLaunchKernel", variantName(*Kernel, Mode::Ptb));
   void *FinalizeArgs[] = {&Slot->Task, &Slot->Done, &Generation,
                           &Slot->ReportOnDevice};
-  check(D.cuLaunchKernel(Runtime.Finalize, 1, 1, 1, 1, 1, 1, 0, On,
-                         FinalizeArgs, nullptr),
-        "cuLaunchKernel (finalize)", Kernel->Name);
+  CUlaunchAttribute Dependent = {};
+  Dependent.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  Dependent.value.programmaticStreamSerializationAllowed = 1;
+  CUlaunchConfig Finalize = {};
+  Finalize.gridDimX = Finalize.gridDimY = Finalize.gridDimZ = 1;
+  Finalize.blockDimX = Finalize.blockDimY = Finalize.blockDimZ = 1;
+  Finalize.hStream = On;
+  Finalize.attrs = &Dependent;
+  Finalize.numAttrs = Runtime.FinalizeIsDependent ? 1 : 0;
+  check(D.cuLaunchKernelEx(&Finalize, Runtime.Finalize, FinalizeArgs, nullptr),
+        "cuLaunchKernelEx (finalize)", Kernel->Name);
   check(D.cuEventRecord(Drained, On), "cuEventRecord", Kernel->Name);
   ++Epoch;
 }

@@ -77,7 +77,16 @@ RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts)
     check(D.cuStreamCreateWithPriority(&Control, CU_STREAM_NON_BLOCKING,
                                        Greatest),
           "cuStreamCreateWithPriority (control stream)");
-    check(D.cuModuleLoadDataEx(&Own, FinalizePtx, 0, nullptr, nullptr),
+    int Major = 0;
+    check(D.cuDeviceGetAttribute(&Major,
+                                 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                 Device),
+          "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
+    FinalizeIsDependent = Options.DependentFinalize && Major >= 9;
+    check(D.cuModuleLoadDataEx(&Own,
+                               FinalizeIsDependent ? FinalizeDependentPtx
+                                                   : FinalizePtx,
+                               0, nullptr, nullptr),
           "cuModuleLoadDataEx (runtime kernels)");
     loadAllFunctions(Own);
     check(D.cuModuleGetFunction(&Finalize, Own, FinalizeKernelName),

@@ -56,7 +56,7 @@ Operand StatementBuilder::vector(std::span<const Operand> Elements) {
   Operand V;
   V.Kind = OperandKind::Vector;
   V.FirstChild = append(Elements);
-  V.NumChildren = static_cast<uint16_t>(Elements.size());
+  V.NumChildren = static_cast<uint32_t>(Elements.size());
   return V;
 }
 

@@ -647,6 +647,18 @@ int main(int Argc, char **Argv) {
     runResumedWhileUserSyncs(*Rt, K, Check, Dog);
     runRepeatedShapes(*Rt, K, Check, Dog, Seed++);
     runOriginalInstead(*Rt, K, Check, Dog);
+    // The finalize kernel as GPUs before Hopper get it: a plain launch.
+    RuntimeOptions PlainOptions;
+    PlainOptions.DependentFinalize = false;
+    Runtime PlainRt(PlainOptions);
+    Module PlainM = PlainRt.loadFile(Argv[1]);
+    Kernel PlainK = PlainM.kernel("record");
+    for (const Case &C : {Cases[0], Cases[3]}) {
+      std::string Name = std::string("plain finalize, ") + C.Name;
+      Case Plain = C;
+      Plain.Name = Name.c_str();
+      runCase(PlainRt, PlainK, Plain, Check, Dog, Seed++);
+    }
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }

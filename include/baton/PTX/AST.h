@@ -53,7 +53,7 @@ enum : uint8_t { OperandNegated = 1 };
 struct Operand {
   TextRef Text;
   uint32_t FirstChild = 0;
-  uint16_t NumChildren = 0;
+  uint32_t NumChildren = 0;
   OperandKind Kind = OperandKind::Symbol;
   uint8_t Flags = 0;
 };

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 using namespace baton::detail;
 
@@ -96,13 +97,29 @@ TEST_F(FreeTaskSlotsTest, EveryFieldOfTheShapeCounts) {
 }
 
 #ifdef BATON_PTXAS
-TEST(FinalizeKernelTest, AssemblesForHopper) {
+// Both forms of the finalize kernel assemble; the dependent one must be
+// built for Hopper, where griddepcontrol exists.
+static void expectAssemblesForHopper(const char *Source, const char *Stem) {
   std::string Dir = ::testing::TempDir();
-  std::string Ptx = Dir + "/baton_finalize.ptx";
-  std::ofstream(Ptx) << FinalizePtx;
+  std::string Ptx = Dir + "/" + Stem + ".ptx";
+  std::ofstream(Ptx) << Source;
   std::string Command = std::string(BATON_PTXAS) + " -arch=sm_90 " + Ptx +
-                        " -o " + Dir + "/baton_finalize.cubin 2>&1";
+                        " -o " + Dir + "/" + Stem + ".cubin 2>&1";
   EXPECT_EQ(std::system(Command.c_str()), 0) << Command;
+}
+
+TEST(FinalizeKernelTest, AssemblesForHopper) {
+  expectAssemblesForHopper(FinalizePtx, "baton_finalize");
+  expectAssemblesForHopper(FinalizeDependentPtx, "baton_finalize_dependent");
+}
+
+TEST(FinalizeKernelTest, DependentFormWaitsBeforeItsFirstRead) {
+  std::string_view Ptx = FinalizeDependentPtx;
+  size_t Wait = Ptx.find("griddepcontrol.wait;");
+  ASSERT_NE(Wait, std::string_view::npos);
+  EXPECT_LT(Wait, Ptx.find("ld."));
+  EXPECT_EQ(std::string_view(FinalizePtx).find("griddepcontrol"),
+            std::string_view::npos);
 }
 #endif
 
