@@ -6,9 +6,12 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
+#include <functional>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 namespace baton::detail {
@@ -55,23 +58,105 @@ bool isPureOpcode(std::string_view Base) {
   return std::find(Pure.begin(), Pure.end(), Base) != Pure.end();
 }
 
+/// A register as declared: its name and the scope ({ } block) that declares
+/// it, 0 for the function's own scope (and for special registers). Inline
+/// assembly blocks declare registers named like the function's own.
+using RegisterKey = std::pair<std::string_view, uint32_t>;
+
+struct RegisterKeyHash {
+  size_t operator()(const RegisterKey &K) const {
+    return std::hash<std::string_view>()(K.first) * 31 + K.second;
+  }
+};
+
+/// The register declarations of each nested scope of a body, to tell a
+/// block's own %p1 from the function's.
+class RegisterScopes {
+public:
+  /// False if the body's braces do not balance.
+  bool build(const Module &M, std::span<const Statement> Body) {
+    ScopeOf.assign(Body.size(), 0);
+    Parent.assign(1, 0);
+    Declared.assign(1, {});
+    std::vector<uint32_t> Open{0};
+    for (uint32_t I = 0; I < Body.size(); ++I) {
+      const Statement &S = Body[I];
+      if (S.Kind == StatementKind::BlockBegin) {
+        Parent.push_back(Open.back());
+        Declared.emplace_back();
+        Open.push_back(static_cast<uint32_t>(Parent.size() - 1));
+      } else if (S.Kind == StatementKind::BlockEnd) {
+        if (Open.size() == 1)
+          return false;
+        Open.pop_back();
+      } else if (S.Kind == StatementKind::Decl && Open.back() != 0) {
+        const VarDecl &D = M.Decls[S.First];
+        if (M.text(D.Space) == ".reg")
+          for (const DeclaredName &N : D.Names)
+            Declared[Open.back()].push_back(
+                {M.text(N.Name), registerCount(M.text(N.Suffix))});
+      }
+      ScopeOf[I] = Open.back();
+    }
+    return Open.size() == 1;
+  }
+
+  RegisterKey key(std::string_view Name, uint32_t Statement) const {
+    for (uint32_t Scope = ScopeOf[Statement]; Scope != 0;
+         Scope = Parent[Scope])
+      for (const auto &[Declared, Count] : Declared[Scope])
+        if (declares(Declared, Count, Name))
+          return {Name, Scope};
+    return {Name, 0};
+  }
+
+private:
+  /// N of "<N>" (a range %r0..%r{N-1}), 0 for a single register.
+  static uint32_t registerCount(std::string_view Suffix) {
+    uint32_t N = 0;
+    if (Suffix.size() > 2 && Suffix.front() == '<')
+      std::from_chars(Suffix.data() + 1, Suffix.data() + Suffix.size() - 1, N);
+    return N;
+  }
+
+  static bool declares(std::string_view Declared, uint32_t Count,
+                       std::string_view Name) {
+    if (Count == 0)
+      return Name == Declared;
+    if (!Name.starts_with(Declared) || Name.size() == Declared.size())
+      return false;
+    std::string_view Digits = Name.substr(Declared.size());
+    uint32_t Index = 0;
+    auto [End, Error] =
+        std::from_chars(Digits.data(), Digits.data() + Digits.size(), Index);
+    return Error == std::errc() && End == Digits.data() + Digits.size() &&
+           Index < Count;
+  }
+
+  std::vector<uint32_t> ScopeOf;
+  std::vector<uint32_t> Parent;
+  std::vector<std::vector<std::pair<std::string_view, uint32_t>>> Declared;
+};
+
 class Analysis {
 public:
   Analysis(const Module &M, const Function &Kernel)
-      : M(M), Body(M.body(Kernel)) {
+      : M(M), Body(M.body(Kernel)), Exit(static_cast<uint32_t>(Body.size())) {
     for (const Param &P : Kernel.Params)
       KernelParams.insert(M.text(P.Name));
   }
 
   bool mayPart() {
-    if (!buildEdges())
+    if (!Scopes.build(M, Body) || !buildEdges())
       return true;
     markBarrierReaching();
     if (std::none_of(ReachesBarrier.begin(), ReachesBarrier.end(),
                      [](bool B) { return B; }))
       return false;
-    findVaryingRegisters();
-    for (size_t I = 0; I < Body.size(); ++I) {
+    computePostDominators();
+    if (!findVaryingRegisters())
+      return true;
+    for (uint32_t I = 0; I < Body.size(); ++I) {
       const Statement &S = Body[I];
       if (S.Kind != StatementKind::Instruction || !ReachesBarrier[I])
         continue;
@@ -79,40 +164,59 @@ public:
       std::string_view Base = opcodeBase(Opcode);
       if (Base == "brx")
         return true; // an indexed branch: its index is not followed
-      bool Transfer = Base == "bra" || isExit(Opcode) ||
-                      isFullCtaSync(S);
-      if (Transfer && (S.Flags & StatementHasGuard) &&
-          Varying.count(M.text(M.operands(S)[0].Text)))
+      if (!guardVaries(I))
+        continue;
+      // Threads that split at a branch and meet again at its immediate
+      // post-dominator, having passed no barrier and no exit on the way,
+      // arrive at every later barrier alike.
+      if (Base == "bra" && regionOf(I).Clean)
+        continue;
+      if (Base == "bra" || isExit(Opcode) || isCtaBarrier(S))
         return true;
     }
     return false;
   }
 
 private:
-  bool isFullCtaSync(const Statement &S) const {
+  /// A barrier every thread of the CTA must reach together: a full-CTA
+  /// sync, or a reduction (whose value needs every thread's vote).
+  bool isCtaBarrier(const Statement &S) const {
     auto B = classifyBarrier(M, S);
-    return B && B->isFullCtaSync();
+    return B && (B->isFullCtaSync() || B->Op == BarrierUse::Reduce);
   }
 
-  /// Successors of every statement of the body; false if a branch target
-  /// is not a label of the body.
+  /// An instruction after which a thread runs nothing more of the block.
+  bool endsThread(const Statement &S) const {
+    std::string_view Opcode = M.text(S.Text);
+    return isExit(Opcode) || opcodeBase(Opcode) == "trap";
+  }
+
+  bool guardVaries(uint32_t I) const {
+    const Statement &S = Body[I];
+    return (S.Flags & StatementHasGuard) &&
+           Varying.count(Scopes.key(M.text(M.operands(S)[0].Text), I));
+  }
+
+  /// Successors and predecessors of every statement of the body, with Exit
+  /// (one past the last statement) after every exit; false if a branch
+  /// target is not a label of the body.
   bool buildEdges() {
     std::unordered_map<std::string_view, uint32_t> Labels;
     for (uint32_t I = 0; I < Body.size(); ++I)
       if (Body[I].Kind == StatementKind::Label &&
           !Labels.emplace(M.text(Body[I].Text), I).second)
         return false; // one name in two nested scopes: not followed
-    Predecessors.assign(Body.size(), {});
+    Successors.assign(Body.size() + 1, {});
+    Predecessors.assign(Body.size() + 1, {});
     auto Edge = [&](uint32_t From, uint32_t To) {
-      if (To < Body.size())
-        Predecessors[To].push_back(From);
+      Successors[From].push_back(To);
+      Predecessors[To].push_back(From);
     };
     for (uint32_t I = 0; I < Body.size(); ++I) {
       const Statement &S = Body[I];
       bool Guarded = S.Flags & StatementHasGuard;
       if (S.Kind == StatementKind::Instruction) {
-        std::string_view Opcode = M.text(S.Text);
-        std::string_view Base = opcodeBase(Opcode);
+        std::string_view Base = opcodeBase(M.text(S.Text));
         if (Base == "bra") {
           auto Args = M.arguments(S);
           if (Args.empty())
@@ -127,20 +231,24 @@ private:
         }
         if (Base == "brx")
           return false; // targets in a .branchtargets list: not followed
-        if ((isExit(Opcode) || Base == "trap") && !Guarded)
+        if (endsThread(S)) {
+          Edge(I, Exit);
+          if (Guarded)
+            Edge(I, I + 1);
           continue;
+        }
       }
-      Edge(I, I + 1);
+      Edge(I, I + 1); // I + 1 == Exit after the last statement
     }
     return true;
   }
 
-  /// ReachesBarrier[I]: a full-CTA barrier can run at or after statement I.
+  /// ReachesBarrier[I]: a CTA barrier can run at or after statement I.
   void markBarrierReaching() {
-    ReachesBarrier.assign(Body.size(), false);
+    ReachesBarrier.assign(Body.size() + 1, false);
     std::vector<uint32_t> Work;
     for (uint32_t I = 0; I < Body.size(); ++I)
-      if (Body[I].Kind == StatementKind::Instruction && isFullCtaSync(Body[I])) {
+      if (isCtaBarrier(Body[I])) {
         ReachesBarrier[I] = true;
         Work.push_back(I);
       }
@@ -155,12 +263,103 @@ private:
     }
   }
 
-  bool varies(const Operand &Op) const {
+  /// IPdom[I]: the immediate post-dominator of statement I (Exit for the
+  /// last ones), or NoNode where no path from I reaches Exit. Dominators of
+  /// the reversed graph, by Cooper, Harvey and Kennedy's iteration.
+  void computePostDominators() {
+    const uint32_t N = Exit + 1;
+    // Postorder of the reversed graph from Exit (iterative DFS).
+    std::vector<uint32_t> Order, Number(N, NoNode);
+    std::vector<std::pair<uint32_t, uint32_t>> Stack{{Exit, 0}};
+    std::vector<bool> Seen(N, false);
+    Seen[Exit] = true;
+    while (!Stack.empty()) {
+      auto &[Node, Next] = Stack.back();
+      if (Next < Predecessors[Node].size()) {
+        uint32_t P = Predecessors[Node][Next++];
+        if (!Seen[P]) {
+          Seen[P] = true;
+          Stack.push_back({P, 0});
+        }
+        continue;
+      }
+      Number[Node] = static_cast<uint32_t>(Order.size());
+      Order.push_back(Node);
+      Stack.pop_back();
+    }
+    IPdom.assign(N, NoNode);
+    IPdom[Exit] = Exit;
+    auto Intersect = [&](uint32_t A, uint32_t B) {
+      while (A != B) {
+        while (Number[A] < Number[B])
+          A = IPdom[A];
+        while (Number[B] < Number[A])
+          B = IPdom[B];
+      }
+      return A;
+    };
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (auto It = Order.rbegin(); It != Order.rend(); ++It) {
+        uint32_t Node = *It;
+        if (Node == Exit)
+          continue;
+        uint32_t New = NoNode;
+        for (uint32_t S : Successors[Node])
+          if (IPdom[S] != NoNode)
+            New = New == NoNode ? S : Intersect(S, New);
+        if (New != IPdom[Node]) {
+          IPdom[Node] = New;
+          Changed = true;
+        }
+      }
+    }
+  }
+
+  struct Region {
+    bool Clean = false; ///< ends at a post-dominator; no barrier, no exit
+    std::vector<uint32_t> Statements;
+  };
+
+  /// The statements threads may run between a branch at I and its
+  /// immediate post-dominator. Not clean if it holds a barrier or an exit,
+  /// or if the branch has no post-dominator but Exit.
+  const Region &regionOf(uint32_t I) {
+    auto [It, New] = Regions.try_emplace(I);
+    Region &R = It->second;
+    if (!New)
+      return R;
+    uint32_t Join = IPdom[I];
+    R.Clean = Join != NoNode && Join != Exit;
+    Visit.resize(Exit + 1, 0);
+    ++Stamp;
+    std::vector<uint32_t> Work(Successors[I]);
+    while (!Work.empty()) {
+      uint32_t Node = Work.back();
+      Work.pop_back();
+      if (Node == Join || Node == Exit || Visit[Node] == Stamp)
+        continue;
+      Visit[Node] = Stamp;
+      if (++Steps > MaxSteps) {
+        OverBudget = true;
+        R.Clean = false;
+        return R;
+      }
+      R.Statements.push_back(Node);
+      if (isCtaBarrier(Body[Node]) || endsThread(Body[Node]))
+        R.Clean = false;
+      for (uint32_t S : Successors[Node])
+        Work.push_back(S);
+    }
+    return R;
+  }
+
+  bool varies(const Operand &Op, uint32_t I) const {
     bool Any = false;
     forEachSymbol(M, Op, [&](const Operand &Sym) {
       std::string_view Name = M.text(Sym.Text);
-      if (isRegister(Name) &&
-          (Varying.count(Name) || isThreadVaryingSpecial(Name)))
+      if (isRegister(Name) && (isThreadVaryingSpecial(Name) ||
+                               Varying.count(Scopes.key(Name, I))))
         Any = true;
     });
     return Any;
@@ -168,7 +367,7 @@ private:
 
   /// A load whose value is the same in every thread given a uniform
   /// address: a kernel parameter, or the constant bank.
-  bool isUniformLoad(const Statement &S) const {
+  bool isUniformLoad(const Statement &S, uint32_t I) const {
     std::string_view Opcode = M.text(S.Text);
     if (opcodeBase(Opcode) != "ld")
       return false;
@@ -179,20 +378,29 @@ private:
     auto Args = M.arguments(S);
     if (Args.size() < 2)
       return false;
-    // Named kernel parameters only: a call's return value is a .param too,
-    // and so may be an address held in a register.
-    bool AllParams = true;
+    // Kernel parameters, by name or through a uniform register (a struct
+    // of parameters read at offsets). A call's return value is a .param
+    // too, but ptxas lets no register hold the address of a .param
+    // declared in the body.
+    bool Uniform = true;
     forEachSymbol(M, Args[1], [&](const Operand &Sym) {
-      if (!KernelParams.count(M.text(Sym.Text)))
-        AllParams = false;
+      std::string_view Name = M.text(Sym.Text);
+      if (KernelParams.count(Name))
+        return;
+      if (!isRegister(Name) || Varying.count(Scopes.key(Name, I)))
+        Uniform = false;
     });
-    return AllParams;
+    return Uniform;
   }
 
-  /// The registers S writes: those of its first argument, unless that is
-  /// an address, an immediate or a label (stores, branches, barriers).
-  std::vector<std::string_view> definitions(const Statement &S) const {
-    std::vector<std::string_view> Defs;
+  /// The registers statement I writes: those of its first argument, unless
+  /// that is an address, an immediate or a label (stores, branches,
+  /// barriers).
+  std::vector<RegisterKey> definitions(uint32_t I) const {
+    std::vector<RegisterKey> Defs;
+    const Statement &S = Body[I];
+    if (S.Kind != StatementKind::Instruction)
+      return Defs;
     auto Args = M.arguments(S);
     if (Args.empty())
       return Defs;
@@ -203,44 +411,85 @@ private:
     forEachSymbol(M, First, [&](const Operand &Sym) {
       std::string_view Name = M.text(Sym.Text);
       if (isRegister(Name))
-        Defs.push_back(Name);
+        Defs.push_back(Scopes.key(Name, I));
     });
     return Defs;
   }
 
-  void findVaryingRegisters() {
+  /// Whether statement I gives its definitions a value that may differ
+  /// between the threads of a CTA.
+  bool definesVarying(uint32_t I) const {
+    const Statement &S = Body[I];
+    auto Ops = M.operands(S);
+    bool Guarded = S.Flags & StatementHasGuard;
+    if (Guarded && guardVaries(I))
+      return true;
+    // A reduction barrier's value is the CTA's: the same in every thread.
+    auto Barrier = classifyBarrier(M, S);
+    if (Barrier && Barrier->Op == BarrierUse::Reduce)
+      return false;
+    if (!isPureOpcode(opcodeBase(M.text(S.Text))) && !isUniformLoad(S, I))
+      return true;
+    for (size_t Op = Guarded ? 2 : 1; Op < Ops.size(); ++Op)
+      if (varies(Ops[Op], I))
+        return true;
+    return false;
+  }
+
+  /// The registers that may differ between threads of a CTA: data
+  /// dependence on varying values, and sync dependence (a register written
+  /// between a varying branch and its post-dominator holds, after the join,
+  /// the value of whichever path a thread took). False if the analysis ran
+  /// over its budget.
+  bool findVaryingRegisters() {
+    std::vector<bool> Expanded(Body.size(), false);
     for (bool Changed = true; Changed;) {
       Changed = false;
-      for (const Statement &S : Body) {
-        if (S.Kind != StatementKind::Instruction)
-          continue;
-        auto Defs = definitions(S);
+      for (uint32_t I = 0; I < Body.size(); ++I) {
+        auto Defs = definitions(I);
         if (Defs.empty() ||
             std::all_of(Defs.begin(), Defs.end(),
-                        [&](std::string_view D) { return Varying.count(D); }))
+                        [&](const RegisterKey &D) { return Varying.count(D); }))
           continue;
-        std::string_view Base = opcodeBase(M.text(S.Text));
-        bool Varies = !isPureOpcode(Base) && !isUniformLoad(S);
-        auto Ops = M.operands(S);
-        size_t FirstSource = (S.Flags & StatementHasGuard) ? 2 : 1;
-        if (!Varies && (S.Flags & StatementHasGuard))
-          Varies = Varying.count(M.text(Ops[0].Text)) > 0;
-        for (size_t I = FirstSource; !Varies && I < Ops.size(); ++I)
-          Varies = varies(Ops[I]);
-        if (!Varies)
+        if (!definesVarying(I))
           continue;
-        for (std::string_view D : Defs)
+        for (const RegisterKey &D : Defs)
           Changed |= Varying.insert(D).second;
       }
+      for (uint32_t I = 0; I < Body.size(); ++I) {
+        if (Expanded[I] || Body[I].Kind != StatementKind::Instruction ||
+            opcodeBase(M.text(Body[I].Text)) != "bra" || !guardVaries(I))
+          continue;
+        Expanded[I] = true;
+        for (uint32_t Node : regionOf(I).Statements)
+          for (const RegisterKey &D : definitions(Node))
+            Changed |= Varying.insert(D).second;
+        if (OverBudget)
+          return false;
+      }
     }
+    return true;
   }
+
+  static constexpr uint32_t NoNode = ~0u;
+  /// Statements visited over all regions before the analysis gives up
+  /// (answers "may part"): bounds the time spent on very large kernels.
+  static constexpr uint64_t MaxSteps = 20'000'000;
 
   const Module &M;
   std::span<const Statement> Body;
+  const uint32_t Exit; ///< the node after every exit
   std::unordered_set<std::string_view> KernelParams;
-  std::vector<std::vector<uint32_t>> Predecessors;
+  RegisterScopes Scopes;
+  std::vector<std::vector<uint32_t>> Successors, Predecessors;
   std::vector<bool> ReachesBarrier;
-  std::unordered_set<std::string_view> Varying;
+  std::vector<uint32_t> IPdom;
+  std::unordered_map<uint32_t, Region> Regions;
+  std::vector<uint32_t> Visit;
+  uint32_t Stamp = 0;
+  uint64_t Steps = 0;
+  bool OverBudget = false;
+  std::unordered_set<RegisterKey, RegisterKeyHash> Varying;
 };
 
 } // namespace

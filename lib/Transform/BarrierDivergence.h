@@ -10,21 +10,31 @@
 // pass. This analysis says where the drain is not needed.
 //
 // Threads can only part at a conditional control transfer (a guarded
-// branch, exit or barrier, or an indexed branch). If every such transfer
-// from which a full-CTA barrier can be reached is guarded by a predicate
-// that is the same in every thread of the CTA, all threads take the same
-// path through everything that leads to a barrier, and none leaves while
-// another still waits for it.
+// branch, exit or barrier, or an indexed branch) whose predicate may differ
+// between the threads of a CTA. A guarded exit or barrier that can still be
+// followed by a barrier parts them. A branch does not if the statements
+// between it and its immediate post-dominator hold no barrier and no exit:
+// the threads meet again there, having run no barrier and left nowhere
+// (an `if (i < n)` around loads, before a __syncthreads). Reduction
+// barriers (bar.red) count as barriers too: the PTB variant keeps them only
+// where nobody can have left (their value needs every thread's vote, which
+// the drain cannot give). Their value is the same in every thread.
 //
-// Uniformity is a forward data-flow over registers. A register is uniform
-// when every definition of it is an arithmetic, logic, move or conversion
-// instruction, under a uniform guard, whose operands are immediates,
-// addresses of variables or parameters, uniform registers, or special
-// registers that are the same across a CTA (%ctaid, %nctaid, %ntid, ...);
-// loads count as uniform only from the kernel's parameters and from .const.
-// Definitions made on a path taken by only some threads do not need
-// tracking: such a path reaches no barrier (else its branch would already
-// need the drain), so they cannot reach a branch that does.
+// Uniformity is a forward data-flow over registers, to a fixed point. A
+// register may differ between threads if a definition of it does: one
+// under a varying guard; an instruction other than arithmetic, logic, move,
+// conversion, a reduction barrier or a uniform load, or one of those with a
+// varying operand (%tid, %laneid, ... or a varying register); or any
+// definition between a varying branch and its post-dominator (after the
+// join the register holds whichever path's value a thread took). Loads are
+// uniform from .const and from kernel parameters, named or through a
+// uniform register (a struct of parameters read at offsets; ptxas lets no
+// register hold the address of a .param declared in the body, such as a
+// call's return value). Registers declared in a nested { } block (inline
+// assembly) are told apart from the function's own of the same name.
+//
+// The analysis gives up ("may part") on indexed branches, labels it cannot
+// resolve, and kernels large enough to exceed a fixed budget of work.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_TRANSFORM_BARRIERDIVERGENCE_H
@@ -36,7 +46,7 @@ namespace baton::detail {
 
 /// Whether threads of one CTA of \p Kernel may take different paths at a
 /// point from which a full-CTA barrier (bar.sync / barrier.sync without a
-/// thread count) is still reachable. False means the PTB variant needs no
+/// thread count) or a reduction barrier (bar.red) is still reachable. False means the PTB variant needs no
 /// drain. Conservative: true for anything it cannot follow.
 bool threadsMayPartBeforeBarrier(const ptx::Module &M,
                                  const ptx::Function &Kernel);

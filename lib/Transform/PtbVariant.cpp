@@ -57,6 +57,7 @@
 
 #include "BarrierDivergence.h"
 #include "InstructionInfo.h"
+#include "baton/PTX/Printer.h"
 #include "baton/task.h"
 
 namespace baton::detail {
@@ -67,18 +68,44 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
                                         const Function &Kernel,
                                         Refusal &Why) {
   BarrierPlanner Planner;
-  for (const Statement &S : M.body(Kernel))
-    if (auto B = classifyBarrier(M, S); B && B->Id)
-      Planner.note(*B->Id, B->isFullCtaSync());
-  if (auto Plan = Planner.plan()) {
-    Plan->Drain = Plan->Drain && threadsMayPartBeforeBarrier(M, Kernel);
-    return Plan;
+  const Statement *Reduction = nullptr;
+  for (const Statement &S : M.body(Kernel)) {
+    auto B = classifyBarrier(M, S);
+    if (!B || !B->Id)
+      continue;
+    // A reduction barrier keeps its id: barrier D must not be one that a
+    // bar.red uses too.
+    Planner.note(*B->Id, B->isFullCtaSync());
+    if (B->Op == BarrierUse::Reduce && !Reduction)
+      Reduction = &S;
   }
-  Why.Kind = RefusalKind::NoFreeBarrier;
-  Why.Function = std::string(M.text(Kernel.Name));
-  Why.Line = Kernel.Line;
-  Why.Message = std::string(BarrierPlanner::NoFreeBarrierMessage);
-  return std::nullopt;
+  auto Plan = Planner.plan();
+  if (!Plan) {
+    Why.Kind = RefusalKind::NoFreeBarrier;
+    Why.Function = std::string(M.text(Kernel.Name));
+    Why.Line = Kernel.Line;
+    Why.Message = std::string(BarrierPlanner::NoFreeBarrierMessage);
+    return std::nullopt;
+  }
+  bool MayPart = (Plan->Drain || Reduction) &&
+                 threadsMayPartBeforeBarrier(M, Kernel);
+  if (Reduction && MayPart) {
+    // The drain keeps early-exited threads arriving at sync barriers; a
+    // reduction's value would need their votes, which they no longer have.
+    Why.Kind = RefusalKind::BarrierReduction;
+    Why.Function = std::string(M.text(Kernel.Name));
+    Why.Construct = printStatement(M, *Reduction);
+    Why.Line = M.lineOf(Reduction->Text);
+    Why.Column = M.columnOf(Reduction->Text);
+    Why.Message = "uses a reduction barrier (bar.red, from "
+                  "__syncthreads_count/and/or) that some threads of a CTA "
+                  "may reach after others have left; in a PTB worker the "
+                  "threads that left wait for the next block and cannot "
+                  "join it";
+    return std::nullopt;
+  }
+  Plan->Drain = Plan->Drain && MayPart;
+  return Plan;
 }
 
 namespace {

@@ -182,11 +182,8 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
   if (!Barrier->Id)
     return refuse(RefusalKind::BarrierRegisterId, F, &S,
                   "uses a barrier whose id is not a constant below 16");
-  if (Barrier->Op == BarrierUse::Reduce)
-    return refuse(RefusalKind::BarrierReduction, F, &S,
-                  "uses a reduction barrier (bar.red, from "
-                  "__syncthreads_count/and/or), which threads that left their "
-                  "virtual block early cannot join");
+  // A reduction barrier is checked with the kernel's barrier plan
+  // (planBarriers): it is kept where no thread can leave before it.
 }
 
 void SafetyChecker::checkFunction(uint32_t FIndex, bool IsKernel) {

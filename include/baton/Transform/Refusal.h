@@ -26,7 +26,7 @@ enum class RefusalKind {
   ExitInCallee,        ///< exit inside a device function (PTB only)
   BarrierInCallee,     ///< CTA barrier inside a device function (PTB only)
   BarrierRegisterId,   ///< barrier id held in a register (PTB only)
-  BarrierReduction,    ///< bar.red: __syncthreads_count/and/or (PTB only)
+  BarrierReduction,    ///< bar.red the PTB variant cannot keep (PTB only)
   NoFreeBarrier,       ///< all 16 barriers in use (PTB only)
   RegisterReallocation,///< setmaxnreg (PTB only)
   SharedMemorySize,    ///< shared memory size a PTB launch changes (PTB only)
