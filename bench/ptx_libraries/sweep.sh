@@ -23,19 +23,22 @@ for lib in "$@"; do
   "$build/tools/baton-extract/baton-extract" "$lib" -o "$work/in/$stem" | tail -1
 done
 find "$work/in" -name '*.ptx' | sort > "$work/modules.txt"
+# WORK/out/LIBRARY__MODULE.ptx for the extracted WORK/in/LIBRARY/MODULE.ptx.
+output() { echo "$2/out/$(basename "$(dirname "$1")")__$(basename "$1")"; }
 transform() {
-  local f=$1 o=$2/out/$(basename "$(dirname "$1")")__$(basename "$1")
+  local f=$1 o
+  o=$(output "$1" "$2")
   "$3" -q "$f" -o "$o" --report "$o.json" || echo "baton-ptx failed ($?): $f"
 }
-export -f transform
+export -f output transform
 start=$(date +%s)
 xargs -P "$(nproc)" -I{} bash -c 'transform "$@"' _ {} "$work" \
   "$build/tools/baton-ptx/baton-ptx" < "$work/modules.txt"
 echo "transformed $(wc -l < "$work/modules.txt") modules in $(( $(date +%s) - start )) s"
 python3 "$here/summarize.py" "$work/out"
 check() {
-  local f=$1 o=$2/out/$(basename "$(dirname "$1")")__$(basename "$1") t
-  local arch flags=()
+  local f=$1 o t arch flags=()
+  o=$(output "$1" "$2")
   arch=$(grep -m1 -o '^\.target sm_[0-9]*[af]*' "$f" | cut -d' ' -f2)
   t=$(mktemp -d)
   cp "$f" "$t/in.ptx"; cp "$o" "$t/out.ptx"

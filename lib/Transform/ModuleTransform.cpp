@@ -145,12 +145,9 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
     for (VariantKind V : {VariantKind::Slice, VariantKind::Ptb}) {
       std::string Name = KR.Name + std::string(variantSuffix(V));
       if (Existing.count(Name)) {
-        Refusal R;
-        R.Kind = RefusalKind::NameCollision;
-        R.Function = KR.Name;
-        R.Line = Kernel.Line;
-        R.Message = "the module already defines '" + Name + "'";
-        KR.Refusals.push_back(R);
+        KR.Refusals.push_back(
+            refusalAt(M, RefusalKind::NameCollision, Kernel, nullptr,
+                      "the module already defines '" + Name + "'"));
         break;
       }
     }

@@ -57,7 +57,7 @@
 
 #include "BarrierDivergence.h"
 #include "InstructionInfo.h"
-#include "baton/PTX/Printer.h"
+#include "SafetyAnalysis.h"
 #include "baton/task.h"
 
 namespace baton::detail {
@@ -81,10 +81,8 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
   }
   auto Plan = Planner.plan();
   if (!Plan) {
-    Why.Kind = RefusalKind::NoFreeBarrier;
-    Why.Function = std::string(M.text(Kernel.Name));
-    Why.Line = Kernel.Line;
-    Why.Message = std::string(BarrierPlanner::NoFreeBarrierMessage);
+    Why = refusalAt(M, RefusalKind::NoFreeBarrier, Kernel, nullptr,
+                    std::string(BarrierPlanner::NoFreeBarrierMessage));
     return std::nullopt;
   }
   bool MayPart = (Plan->Drain || Reduction) &&
@@ -92,16 +90,12 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
   if (Reduction && MayPart) {
     // The drain keeps early-exited threads arriving at sync barriers; a
     // reduction's value would need their votes, which they no longer have.
-    Why.Kind = RefusalKind::BarrierReduction;
-    Why.Function = std::string(M.text(Kernel.Name));
-    Why.Construct = printStatement(M, *Reduction);
-    Why.Line = M.lineOf(Reduction->Text);
-    Why.Column = M.columnOf(Reduction->Text);
-    Why.Message = "uses a reduction barrier (bar.red, from "
-                  "__syncthreads_count/and/or) that some threads of a CTA "
-                  "may reach after others have left; in a PTB worker the "
-                  "threads that left wait for the next block and cannot "
-                  "join it";
+    Why = refusalAt(M, RefusalKind::BarrierReduction, Kernel, Reduction,
+                    "uses a reduction barrier (bar.red, from "
+                    "__syncthreads_count/and/or) that some threads of a CTA "
+                    "may reach after others have left; in a PTB worker the "
+                    "threads that left wait for the next block and cannot "
+                    "join it");
     return std::nullopt;
   }
   Plan->Drain = Plan->Drain && MayPart;

@@ -64,22 +64,7 @@ void SafetyChecker::refuse(RefusalKind Kind, const Function &F,
   for (const Refusal &R : Found)
     if (R.Kind == Kind)
       return; // one refusal per kind: the first occurrence
-  Refusal R;
-  R.Kind = Kind;
-  R.Function = std::string(M.text(F.Name));
-  R.Message = std::move(Message);
-  if (S) {
-    R.Construct = printStatement(M, *S);
-    TextRef Where = S->Text;
-    if (S->Kind == StatementKind::Instruction && S->Count > 0 &&
-        (S->Flags & StatementHasGuard))
-      Where = M.Operands[S->First].Text;
-    R.Line = M.lineOf(Where);
-    R.Column = M.columnOf(Where);
-  } else {
-    R.Line = F.Line;
-  }
-  Found.push_back(std::move(R));
+  Found.push_back(refusalAt(M, Kind, F, S, std::move(Message)));
 }
 
 void SafetyChecker::checkSymbol(const Function &F, const Statement &S,
@@ -205,6 +190,26 @@ void SafetyChecker::checkKernelDirectives(const Function &K) {
 }
 
 } // namespace
+
+Refusal refusalAt(const Module &M, RefusalKind Kind, const Function &F,
+                  const Statement *S, std::string Message) {
+  Refusal R;
+  R.Kind = Kind;
+  R.Function = std::string(M.text(F.Name));
+  R.Message = std::move(Message);
+  if (S) {
+    R.Construct = printStatement(M, *S);
+    TextRef Where = S->Text;
+    if (S->Kind == StatementKind::Instruction && S->Count > 0 &&
+        (S->Flags & StatementHasGuard))
+      Where = M.Operands[S->First].Text;
+    R.Line = M.lineOf(Where);
+    R.Column = M.columnOf(Where);
+  } else {
+    R.Line = F.Line;
+  }
+  return R;
+}
 
 std::vector<Refusal> checkSafety(const Module &M, const CallGraph &CG,
                                  uint32_t Kernel,

@@ -16,6 +16,12 @@
 
 namespace baton::detail {
 
+/// A refusal of \p Kind in \p F, located at \p S (at its guard, if it has
+/// one) with S's text as the construct, or at F's header line if S is null.
+Refusal refusalAt(const ptx::Module &M, RefusalKind Kind,
+                  const ptx::Function &F, const ptx::Statement *S,
+                  std::string Message);
+
 std::vector<Refusal> checkSafety(const ptx::Module &M, const CallGraph &CG,
                                  uint32_t Kernel,
                                  std::span<const uint32_t> Reachable);
