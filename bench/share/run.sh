@@ -20,7 +20,8 @@
 #    same kill with neither process using the registry (the control: under
 #    MPS a killed client can take the others down by itself);
 # 6. repeats 4 and 5 under MPS if nvidia-cuda-mps-control exists (a private
-#    daemon, stopped afterwards);
+#    daemon, stopped afterwards), and kills the LC client once more the way
+#    NVIDIA's MPS documentation asks (`terminate_client`, then SIGKILL);
 # 7. prints a summary table last; exits nonzero if a step failed.
 #
 # Environment: LC_SECONDS (default 10) per setup; BATON_GPU_BUILD_DIR
@@ -107,14 +108,17 @@ scenario() {
 
 kill_results=()
 declare -A kill_paused kill_released kill_rc
-# kill_scenario NAME [control]: an LC process with 200 ms requests is killed
-# (SIGKILL) in the middle of one. Sharing through the registry: was BE
-# paused before, and how long did it stay paused after? As the control,
-# neither process uses the registry: does the BE process survive the kill
-# at all? Under MPS a client killed in the middle of a kernel can take the
-# server's other clients down with it, which is not Baton's doing.
+# kill_scenario NAME [control] [terminate]: an LC process with 200 ms
+# requests is killed (SIGKILL) in the middle of one. Sharing through the
+# registry: was BE paused before, and how long did it stay paused after? As
+# the control, neither process uses the registry: does the BE process
+# survive the kill at all? Under MPS a client killed in the middle of a
+# kernel can take the server's other clients down with it, which is not
+# Baton's doing; NVIDIA's MPS documentation asks that such a client be
+# ended with `terminate_client` first, which `terminate` does before the
+# SIGKILL.
 kill_scenario() {
-  local name=$1 control=${2:-} reg=/baton-bench-$$-$1 share=()
+  local name=$1 control=${2:-} how=${3:-kill} reg=/baton-bench-$$-$1 share=()
   [[ -n $control ]] && share=(--no-share)
   echo "=== scenario $name${control:+ (control: no registry)}"
   timeout 120 "$share_gpu" be "$record" --registry "$reg" "${share[@]}" \
@@ -141,6 +145,12 @@ kill_scenario() {
   fi
   local t0
   t0=$(date +%s%N)
+  if [[ $how == terminate ]]; then
+    local server
+    server=$(echo get_server_list | nvidia-cuda-mps-control 2>/dev/null | head -1)
+    echo "terminate_client $server $lcpid" | nvidia-cuda-mps-control \
+      >"$logs/$name-terminate.log" 2>&1 || true
+  fi
   kill -9 "$lcpid" 2>/dev/null || true
   if [[ -z $control ]]; then
     released=never
@@ -195,6 +205,11 @@ run_all() {
   kill_scenario "kill$suffix"
   kill_scenario "kill-control$suffix" control
   kill_rows "kill$suffix" "kill-control$suffix"
+  if [[ $suffix == -mps ]]; then
+    kill_scenario "terminate$suffix" "" terminate
+    kill_scenario "terminate-control$suffix" control terminate
+    kill_rows "terminate$suffix" "terminate-control$suffix"
+  fi
 }
 
 run_all ""
