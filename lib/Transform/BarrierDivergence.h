@@ -46,8 +46,9 @@ namespace baton::detail {
 
 /// Whether threads of one CTA of \p Kernel may take different paths at a
 /// point from which a full-CTA barrier (bar.sync / barrier.sync without a
-/// thread count) or a reduction barrier (bar.red) is still reachable. False means the PTB variant needs no
-/// drain. Conservative: true for anything it cannot follow.
+/// thread count) or a reduction barrier (bar.red) is still reachable. False
+/// means the PTB variant needs no drain. Conservative: true for anything it
+/// cannot follow.
 bool threadsMayPartBeforeBarrier(const ptx::Module &M,
                                  const ptx::Function &Kernel);
 
