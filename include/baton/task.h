@@ -102,7 +102,7 @@ typedef struct baton_task {
 #define BATON_TASK_ALIGN 128
 /* Changes whenever a field moves: code built for one version misreads a
    task of another (side modules record it). */
-#define BATON_TASK_ABI_VERSION 3
+#define BATON_TASK_ABI_VERSION 4
 
 /* `preempt` value that stops every PTB worker, whatever its SM. */
 #define BATON_PREEMPT_ALL 0xFFFFFFFFu
@@ -118,7 +118,7 @@ typedef struct baton_task {
 #define BATON_MAX_CLAIM_CHUNK 64u
 
 /* Extra dynamic shared memory of a PTB launch (see above). */
-#define BATON_PTB_DYNAMIC_SHARED_BYTES 48
+#define BATON_PTB_DYNAMIC_SHARED_BYTES 64
 
 /* Largest grid (in blocks) a variant may cover; see the note above. */
 #define BATON_MAX_VIRTUAL_BLOCKS 0xFFF00000u

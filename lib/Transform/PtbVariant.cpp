@@ -10,15 +10,19 @@
 //   all threads:           read the slot; leave if v >= end; run the body
 //
 // The leader keeps the last block it handed out (cur) and the end of its
-// claim (lim) in registers; only a used-up claim costs an atomic and a look
-// at `preempt`, an SM watermark (task.h), against the SM's id, read there
-// too rather than kept live across the body (its latency hides behind the
-// flag's load). Every block of a claim runs, so `next` stays the checkpoint.
+// claim (lim) in shared memory after the slots, and reloads the task
+// pointer, `claim_chunk` and the grid at each fetch: a value kept in a
+// register across the body costs every thread that register, and variants
+// held to the original's registers (.maxnreg) would take them from the
+// body. `end` alone stays in a register, for the loop head. Only a used-up
+// claim costs an atomic and a look at `preempt`, an SM watermark (task.h),
+// against the SM's id. Every block of a claim runs, so `next` stays the
+// checkpoint.
 // Claims shrink towards the end of the grid (guided self-scheduling): size =
 // min(claim_chunk, max(1, (end - cur - 1) / (2 * workers))), so that no
 // worker is left with a long claim while the others have run dry. The
-// worker count is the launch's own %nctaid.x, the one read of the launch's
-// grid; cur starts one below the cursor's value when the worker starts.
+// worker count is the launch's own %nctaid.x; cur starts one below the
+// cursor's value when the worker starts.
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
@@ -27,11 +31,12 @@
 // i+1 after body i, or, if the host sets BATON_TASK_PREFETCH, before body i
 // so that the claim's latency hides behind the body.
 //
-// The slots live in the last bytes of dynamic shared memory (the launch adds
-// BATON_PTB_DYNAMIC_SHARED_BYTES): a static variable would shift the
-// kernel's dynamic shared memory, whose alignment TMA and wgmma code relies
-// on. Reads of %dynamic_smem_size in the body are reduced by the same
-// amount (kernels reading %total_smem_size are refused: it is rounded).
+// The slots and the claim live in the last bytes of dynamic shared memory
+// (the launch adds BATON_PTB_DYNAMIC_SHARED_BYTES): a static variable would
+// shift the kernel's dynamic shared memory, whose alignment TMA and wgmma
+// code relies on. Reads of %dynamic_smem_size in the body are reduced by
+// the same amount (kernels reading %total_smem_size are refused: it is
+// rounded).
 //
 // Early exits. In the original kernel a thread that exits counts as arrived
 // at every later full-CTA barrier (PTX ISA, exit). Here an exit branches to
@@ -107,7 +112,11 @@ namespace {
 class PtbBuilder {
 public:
   PtbBuilder(Module &M, const VariantRequest &R, const BarrierPlan &Plan)
-      : M(M), R(R), N(R.Names), Plan(Plan), B(M) {}
+      : M(M), R(R), N(R.Names), Plan(Plan), B(M) {
+    // The leader's decode reads grid_x (and grid_y); the body's %nctaid
+    // are loaded apart, at the top of each block.
+    DecodeUse.CtaId = R.Use.CtaId;
+  }
 
   uint32_t build(uint32_t Index);
   uint32_t registersAdded() const { return RegistersAdded; }
@@ -116,11 +125,17 @@ private:
   void declare();
   void emitFetch(std::string_view Site);
   void emitBarrierD();
+  /// Reloads the grid dimensions that the body reads as %nctaid.
+  void emitLoadBodyGrid();
+
+  /// The leader's claim {cur, lim} lies after the two slots.
+  static constexpr int64_t ClaimOffset = 32;
 
   Module &M;
   const VariantRequest &R;
   const GeneratedNames &N;
   BarrierPlan Plan;
+  BlockIndexUse DecodeUse;
   StatementBuilder B;
   uint32_t RegistersAdded = 0;
 };
@@ -148,21 +163,34 @@ void PtbBuilder::declare() {
 
 // Leader only: take the next virtual block of the current claim, or make a
 // new claim (STOP when preempted), and publish the block with its
-// coordinates in slot[parity]. \p Site names this copy's label.
+// coordinates in slot[parity]. The claim ({cur, lim} after the slots), the
+// task pointer and the task's fields but `end` are reloaded here rather than
+// kept in registers across the body. \p Site names this copy's labels.
 void PtbBuilder::emitFetch(std::string_view Site) {
   auto Task = B.sym(N.reg("task"));
   auto NV = B.sym(N.reg("nv")), Cur = B.sym(N.reg("cur"));
   auto Lim = B.sym(N.reg("lim")), Size = B.sym(N.reg("size"));
+  auto End = B.sym(N.reg("end")), Slot = B.sym(N.reg("slot"));
   std::string Held = N.label(std::string("held_") + std::string(Site));
+  emitLoadTask(B, N);
+  emitLoadGrid(B, N, DecodeUse);
+  std::array<Operand, 2> Claim = {Cur, Lim};
+  B.inst("ld.shared.v2.u32", {B.vector(Claim), B.address(Slot, ClaimOffset)});
   B.inst("add.u32", {NV, Cur, B.imm(1)});
   B.inst("setp.lt.u32", {B.sym(N.reg("held")), NV, Lim});
   B.guarded(N.reg("held"), false, "bra", {B.sym(Held)});
+  auto Chunk = B.sym(N.reg("chunk")), Share = B.sym(N.reg("share"));
+  B.inst("ld.global.u32",
+         {Chunk, B.address(Task, BATON_TASK_OFFSET_CLAIM_CHUNK)});
+  B.inst("max.u32", {Chunk, Chunk, B.imm(1)});
+  B.inst("mov.u32", {Share, B.sym("%nctaid.x")});
+  B.inst("shl.b32", {Share, Share, B.imm(1)});
   // nv <= end, except in a worker that starts after the cursor passed end:
   // there end - nv wraps, the claim takes claim_chunk, gets blocks >= end
   // and ends the worker, as a one-block claim would.
-  B.inst("sub.u32", {Size, B.sym(N.reg("end")), NV});
-  B.inst("div.u32", {Size, Size, B.sym(N.reg("share"))});
-  B.inst("min.u32", {Size, Size, B.sym(N.reg("chunk"))});
+  B.inst("sub.u32", {Size, End, NV});
+  B.inst("div.u32", {Size, Size, Share});
+  B.inst("min.u32", {Size, Size, Chunk});
   B.inst("max.u32", {Size, Size, B.imm(1)});
   B.inst("mov.u32", {B.sym(N.reg("sm")), B.sym("%smid")});
   B.inst("ld.volatile.global.u32",
@@ -172,15 +200,16 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   B.guarded(N.reg("preempted"), true, "atom.global.add.u32",
             {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), Size});
   B.inst("add.u32", {Lim, NV, Size});
+  B.inst("st.shared.u32", {B.address(Slot, ClaimOffset + 4), Lim});
   B.label(Held);
-  B.inst("mov.u32", {Cur, NV});
+  B.inst("st.shared.u32", {B.address(Slot, ClaimOffset), NV});
   std::array<std::string, 3> Coords = {N.reg("nx"), N.reg("ny"), N.reg("nz")};
   emitDecode(B, N, R.Use, N.reg("nv"), Coords, Site);
   std::vector<Operand> Elements = {NV};
   for (size_t I = 0; I < 3; ++I)
     Elements.push_back(R.Use.CtaId[I] ? B.sym(Coords[I]) : NV);
   auto Addr = B.sym(N.reg("addr"));
-  B.inst("add.u32", {Addr, B.sym(N.reg("slot")), B.sym(N.reg("parity"))});
+  B.inst("add.u32", {Addr, Slot, B.sym(N.reg("parity"))});
   B.inst("st.shared.v4.u32", {B.address(Addr), B.vector(Elements)});
 }
 
@@ -195,6 +224,15 @@ void PtbBuilder::emitBarrierD() {
   B.guarded(N.reg("all"), true, "bra.uni", {B.sym(N.label("drain"))});
 }
 
+void PtbBuilder::emitLoadBodyGrid() {
+  if (!R.Use.NCtaId[0] && !R.Use.NCtaId[1] && !R.Use.NCtaId[2])
+    return;
+  BlockIndexUse BodyGrid;
+  BodyGrid.NCtaId = R.Use.NCtaId;
+  emitLoadTask(B, N);
+  emitLoadGrid(B, N, BodyGrid);
+}
+
 uint32_t PtbBuilder::build(uint32_t Index) {
   declare();
   emitLoadTask(B, N);
@@ -202,21 +240,11 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   auto T = B.sym(N.reg("t")), Addr = B.sym(N.reg("addr"));
   auto Slot = B.sym(N.reg("slot")), Parity = B.sym(N.reg("parity"));
   auto Flags = B.sym(N.reg("flags"));
+  // end is the one task field every thread keeps: the loop head compares v
+  // with it.
   B.inst("ld.global.u32",
          {B.sym(N.reg("end")), B.address(Task, BATON_TASK_OFFSET_END)});
   B.inst("ld.global.u32", {Flags, B.address(Task, BATON_TASK_OFFSET_FLAGS)});
-  auto Chunk = B.sym(N.reg("chunk"));
-  B.inst("ld.global.u32",
-         {Chunk, B.address(Task, BATON_TASK_OFFSET_CLAIM_CHUNK)});
-  B.inst("max.u32", {Chunk, Chunk, B.imm(1)});
-  auto Share = B.sym(N.reg("share"));
-  B.inst("mov.u32", {Share, B.sym("%nctaid.x")});
-  B.inst("shl.b32", {Share, Share, B.imm(1)});
-  // No claim yet: cur + 1 == lim sends the first fetch to the cursor.
-  auto Lim = B.sym(N.reg("lim"));
-  B.inst("ld.global.u32", {Lim, B.address(Task, BATON_TASK_OFFSET_NEXT)});
-  B.inst("sub.u32", {B.sym(N.reg("cur")), Lim, B.imm(1)});
-  emitLoadGrid(B, N, R.Use);
   // The leader is thread (0, 0, 0); it claims blocks early or late.
   B.inst("mov.u32", {T, B.sym("%tid.x")});
   B.inst("mov.u32", {Addr, B.sym("%tid.y")});
@@ -233,16 +261,23 @@ uint32_t PtbBuilder::build(uint32_t Index) {
                       B.sym(N.reg("leader"))});
   B.inst("and.pred", {B.sym(N.reg("late")), B.sym(N.reg("late")),
                       B.sym(N.reg("leader"))});
-  // Slots: the 32 bytes below the end of dynamic shared memory, 16-aligned.
+  // Slots and claim: the 48 bytes below the end of dynamic shared memory,
+  // 16-aligned.
   auto DSmem = B.sym(N.reg("dsmem"));
   B.inst("mov.u32", {DSmem, B.sym("%dynamic_smem_size")});
   B.inst("mov.u32", {Slot, B.sym(N.symbol("dynamic_smem"))});
   B.inst("add.u32", {Slot, Slot, DSmem});
-  B.inst("sub.u32", {Slot, Slot, B.imm(32)});
+  B.inst("sub.u32", {Slot, Slot, B.imm(ClaimOffset + 16)});
   B.inst("and.b32", {Slot, Slot, B.imm(-16)});
   B.inst("sub.u32", {DSmem, DSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
   B.inst("mov.u32", {Parity, B.imm(0)});
   B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("first"))});
+  // No claim yet: cur + 1 == lim sends the first fetch to the cursor.
+  auto Lim = B.sym(N.reg("lim")), Cur = B.sym(N.reg("cur"));
+  B.inst("ld.global.u32", {Lim, B.address(Task, BATON_TASK_OFFSET_NEXT)});
+  B.inst("sub.u32", {Cur, Lim, B.imm(1)});
+  std::array<Operand, 2> Claim = {Cur, Lim};
+  B.inst("st.shared.v2.u32", {B.address(Slot, ClaimOffset), B.vector(Claim)});
   emitFetch("first");
   B.label(N.label("first"));
   B.inst("barrier.sync", {B.imm(Plan.Id)});
@@ -257,6 +292,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
          {B.sym(N.reg("stop")), B.sym(N.reg("v")), B.sym(N.reg("end"))});
   B.guarded(N.reg("stop"), false, "bra.uni", {B.sym(N.label("exit"))});
   B.inst("xor.b32", {Parity, Parity, B.imm(16)});
+  emitLoadBodyGrid();
   B.guarded(N.reg("early"), true, "bra", {B.sym(N.label("body"))});
   emitFetch("early");
   B.label(N.label("body"));
@@ -279,6 +315,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
 
   B.label(N.label("exit"));
   B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("done"))});
+  emitLoadTask(B, N);
   B.inst("red.global.add.u32",
          {B.address(Task, BATON_TASK_OFFSET_WORKERS_EXITED), B.imm(1)});
   B.guarded(N.reg("preempted"), false, "red.global.add.u32",

@@ -1,5 +1,5 @@
 ; PTB slots live in the last 32 bytes (16-aligned) of dynamic shared memory,
-; which the PTB launch enlarges by BATON_PTB_DYNAMIC_SHARED_BYTES (48); the
+; which the PTB launch enlarges by BATON_PTB_DYNAMIC_SHARED_BYTES (64); the
 ; body's own %dynamic_smem_size reads see the original size. The slice
 ; variant reads the register unchanged.
 ; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
@@ -28,7 +28,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK-NEXT: [[OFF:%.*]] = sub i32 %baton.dsmem, 32
 ; CHECK-NEXT: [[RAW:%.*]] = getelementptr i8, ptr addrspace(3) @baton_dynamic_smem, i32 [[OFF]]
 ; CHECK-NEXT: %baton.slot = call ptr addrspace(3) @llvm.ptrmask.p3.i64(ptr addrspace(3) [[RAW]], i64 -16)
-; CHECK-NEXT: %baton.body.dsmem = sub i32 %baton.dsmem, 48
+; CHECK-NEXT: %baton.body.dsmem = sub i32 %baton.dsmem, 64
 ; CHECK: store <4 x i32> {{.*}}, ptr addrspace(3) {{.*}}, align 16
 ; CHECK: load <4 x i32>, ptr addrspace(3) {{.*}}, align 16
 ; CHECK-NOT: sreg.dynamic_smem_size
