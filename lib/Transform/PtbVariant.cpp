@@ -112,11 +112,7 @@ namespace {
 class PtbBuilder {
 public:
   PtbBuilder(Module &M, const VariantRequest &R, const BarrierPlan &Plan)
-      : M(M), R(R), N(R.Names), Plan(Plan), B(M) {
-    // The leader's decode reads grid_x (and grid_y); the body's %nctaid
-    // are loaded apart, at the top of each block.
-    DecodeUse.CtaId = R.Use.CtaId;
-  }
+      : M(M), R(R), N(R.Names), Plan(Plan), B(M) {}
 
   uint32_t build(uint32_t Index);
   uint32_t registersAdded() const { return RegistersAdded; }
@@ -135,7 +131,6 @@ private:
   const VariantRequest &R;
   const GeneratedNames &N;
   BarrierPlan Plan;
-  BlockIndexUse DecodeUse;
   StatementBuilder B;
   uint32_t RegistersAdded = 0;
 };
@@ -172,8 +167,12 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   auto Lim = B.sym(N.reg("lim")), Size = B.sym(N.reg("size"));
   auto End = B.sym(N.reg("end")), Slot = B.sym(N.reg("slot"));
   std::string Held = N.label(std::string("held_") + std::string(Site));
+  // The decode reads grid_x (and grid_y); the body's %nctaid are loaded
+  // apart, at the top of each block (emitLoadBodyGrid).
+  BlockIndexUse Decode;
+  Decode.CtaId = R.Use.CtaId;
   emitLoadTask(B, N);
-  emitLoadGrid(B, N, DecodeUse);
+  emitLoadGrid(B, N, Decode);
   std::array<Operand, 2> Claim = {Cur, Lim};
   B.inst("ld.shared.v2.u32", {B.vector(Claim), B.address(Slot, ClaimOffset)});
   B.inst("add.u32", {NV, Cur, B.imm(1)});
