@@ -174,6 +174,14 @@ struct LaunchConfig {
   /// yield to other processes, from its first launch on; the launch router
   /// does once it has joined a registry (baton/share.h).
   bool FirstRunOnPrivateStream = false;
+  /// Ptb: end each run with the dependent finalize kernel where the runtime
+  /// has one (RuntimeOptions::DependentFinalize). Like a first run on the
+  /// user's stream, the dependent launch keeps a time-sliced GPU on this
+  /// process's context past its pauses (on the H100, an LC peer's p99
+  /// 1.93 ms against 0.33 ms with the plain finalize; docs/sharing.md), so
+  /// BE launches of a process that may yield to other processes clear it;
+  /// the launch router does once it has joined a registry.
+  bool DependentFinalize = true;
 };
 
 enum class LaunchState {

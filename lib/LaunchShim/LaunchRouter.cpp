@@ -155,6 +155,7 @@ bool LaunchRouter::submit(const Kernel &K, const RoutedLaunch &Launch,
   // BE work that yields to other processes must not hold the GPU past a
   // pause under the driver's time slicing (LaunchConfig).
   Config.FirstRunOnPrivateStream = Share && !Lc;
+  Config.DependentFinalize = !Config.FirstRunOnPrivateStream;
   uint64_t Ticket = 0; // peers' BE work yields from before the launch
   if (Share && Lc && baton_share_announce(Share, &Ticket) != BATON_SHARE_OK)
     Ticket = 0;

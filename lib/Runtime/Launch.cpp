@@ -302,7 +302,8 @@ void LaunchImpl::issuePtb(CUstream On) {
   Finalize.blockDimX = Finalize.blockDimY = Finalize.blockDimZ = 1;
   Finalize.hStream = On;
   Finalize.attrs = &Dependent;
-  Finalize.numAttrs = Runtime.FinalizeIsDependent ? 1 : 0;
+  Finalize.numAttrs =
+      Runtime.FinalizeIsDependent && Config.DependentFinalize ? 1 : 0;
   check(D.cuLaunchKernelEx(&Finalize, Runtime.Finalize, FinalizeArgs, nullptr),
         "cuLaunchKernelEx (finalize)", Kernel->Name);
   check(D.cuEventRecord(Drained, On), "cuEventRecord", Kernel->Name);

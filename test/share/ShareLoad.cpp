@@ -90,6 +90,7 @@ BeResult baton::test::runBestEffort(Runtime &Rt, const Kernel &K,
     Config.Block = {64, 1, 1};
     Config.Stream = S.get();
     Config.FirstRunOnPrivateStream = Share && !O.FirstRunsOnUserStream;
+    Config.DependentFinalize = !Share || O.DependentFinalize;
     uint64_t Start = monotonicNs();
     while (!Stop()) {
       for (uint32_t I = 0; I < O.Batch; ++I) {

@@ -53,6 +53,10 @@ struct BeOptions {
   /// does (LaunchConfig::FirstRunOnPrivateStream); this keeps them on the
   /// user's stream, to measure what that costs an LC peer.
   bool FirstRunsOnUserStream = false;
+  /// Sharing, PTB runs end with the plain finalize kernel, as the launch
+  /// router has them (LaunchConfig::DependentFinalize); this keeps the
+  /// dependent one, to measure what it costs an LC peer.
+  bool DependentFinalize = false;
 };
 
 struct BeResult {

@@ -6,7 +6,7 @@
 //       [--seconds S] [--kernel-us N] [--blocks N] [--json FILE]
 //   share_gpu be RECORD_BATON_PTX [--registry NAME] [--no-share]
 //       [--seconds S] [--block-us N] [--blocks N] [--json FILE]
-//       [--first-runs-on-user-stream]
+//       [--first-runs-on-user-stream] [--dependent-finalize]
 //
 // `check` is the GPU test (ctest gpu.share_check). It forks two
 // latency-critical peers before CUDA is initialised (a forked child cannot
@@ -427,6 +427,7 @@ struct SideOptions {
   uint64_t SpinUs = 50;
   uint32_t Blocks = 0; ///< 0: the side's default
   bool FirstRunsOnUserStream = false; ///< be only: BeOptions
+  bool DependentFinalize = false;     ///< be only: BeOptions
   std::string Json, Name;
 };
 
@@ -455,6 +456,8 @@ SideOptions parseSide(int Argc, char **Argv) {
       O.Name = Value();
     else if (A == "--first-runs-on-user-stream")
       O.FirstRunsOnUserStream = true;
+    else if (A == "--dependent-finalize")
+      O.DependentFinalize = true;
     else
       throw std::runtime_error("unknown option " + A);
   }
@@ -507,6 +510,7 @@ int runSide(bool Lc, const char *Ptx, const SideOptions &O) {
     if (O.Blocks)
       B.Blocks = O.Blocks;
     B.FirstRunsOnUserStream = O.FirstRunsOnUserStream;
+    B.DependentFinalize = O.DependentFinalize;
     BeResult R = runBestEffort(*Rt, K, S, B, Stop);
     Off = R.BlocksOff;
     std::printf("be (%s): %llu launches, %.4g blocks/s, %llu pauses, %llu "
