@@ -10,14 +10,21 @@
 //   barrier D            - publishes the slot, ends the previous block
 //   all threads:           read the slot; leave if v >= end; run the body
 //
-// The leader carries the last block it handed out (cur) and the end of its
-// claim (lim) around the loop; only a used-up claim costs an atomic and a
-// look at `preempt`, an SM watermark (task.h) compared with the SM's id.
-// Every block of a claim runs, so `next` stays the checkpoint. Claims shrink
-// towards the end of the grid (guided self-scheduling): size =
-// min(claim_chunk, max(1, (end - cur - 1) / (2 * workers))). The worker
-// count is the launch's own %nctaid.x, the one read of the launch's grid;
-// cur starts one below the cursor's value when the worker starts.
+// The leader keeps the last block it handed out (cur) and the end of its
+// claim (lim) in shared memory after the slots, and reloads `claim_chunk`
+// and the grid at each fetch, as baton-ptx does: a value live across the
+// body costs every thread a register, and variants held to the original's
+// registers would take them from the body. `end` alone stays in a register,
+// for the loop head; the body's %nctaid are loaded at the top of each block.
+// Only a used-up claim costs an atomic and a look at `preempt`, an SM
+// watermark (task.h) compared with the SM's id. Every block of a claim runs,
+// so `next` stays the checkpoint. Claims shrink towards the end of the grid
+// (guided self-scheduling): size = min(claim_chunk, max(1, (end - cur - 1) /
+// (2 * workers))). The worker count is the launch's own %nctaid.x, the one
+// read of the launch's grid; cur starts one below the cursor's value when
+// the worker starts. Barrier D (an intrinsic that may touch any memory)
+// lies between every store of the claim and the next fetch's load, so the
+// optimizer cannot carry the claim across the body in registers.
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
@@ -26,10 +33,11 @@
 // i+1 after body i, or, if the host sets BATON_TASK_PREFETCH, before body i
 // so that the claim's latency hides behind the body.
 //
-// The slots live in the last bytes of dynamic shared memory (the launch adds
-// BATON_PTB_DYNAMIC_SHARED_BYTES): a static variable would shift the
-// kernel's dynamic shared memory, whose alignment TMA and wgmma code relies
-// on. Reads of %dynamic_smem_size in the body are reduced by the same amount.
+// The slots and the claim live in the last bytes of dynamic shared memory
+// (the launch adds BATON_PTB_DYNAMIC_SHARED_BYTES): a static variable would
+// shift the kernel's dynamic shared memory, whose alignment TMA and wgmma
+// code relies on. Reads of %dynamic_smem_size in the body are reduced by the
+// same amount.
 //
 // Early exits. In the original kernel a thread that exits counts as arrived
 // at every later full-CTA barrier (PTX ISA, exit). Here `ret` and
@@ -43,12 +51,14 @@
 // thread has reached the end of the block. The non-aligned forms are used
 // because threads of one warp may wait at different barrier instructions.
 //
-//   baton.entry:   allocas; task fields; leader/early/late; slot address
-//   (a fetch:      baton.check: claim used up, %smid < `preempt`? baton.take:
-//                  atomicAdd; baton.publish: decode, store to the slot)
+//   baton.entry:   allocas; end, flags; leader/early/late; slot address
+//   (a fetch:      the claim from shared memory; baton.check: claim used
+//                  up, %smid < `preempt`? baton.take: atomicAdd;
+//                  baton.publish: decode, store to the slot and the claim)
 //   baton.first:   (leader fetched into slot 0) barrier D
 //   baton.loop:    {v,x,y,z} = slot[parity]; v >= end? -> baton.exit
-//   baton.claim:   parity ^= 16; early claim into slot[parity]
+//   baton.claim:   parity ^= 16; the body's grid; early claim into
+//                  slot[parity]
 //   baton.body:    -> <body>, whose exits branch to baton.next
 //   baton.next:    late claim into slot[parity]
 //   baton.fetched: barrier D (or baton.drain) -> baton.loop
@@ -81,43 +91,52 @@ private:
     return BasicBlock::Create(S.F->getContext(), Name, S.F,
                               Before ? Before : S.BodyEntry);
   }
-  /// What the leader carries from one fetch to the next: whether its last
-  /// claim saw `preempt`, the last block it handed out, and the end of its
-  /// claim.
-  struct ClaimState {
-    Value *Preempted, *Cur, *Lim;
-  };
-  ClaimState emitFetch(IRBuilder<> &B, Value *Parity, ClaimState Before);
-  ClaimState emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
-                         BasicBlock *Join, Value *Parity, ClaimState Before);
+  /// A fetch returns, and takes, whether the leader's last claim saw
+  /// `preempt` (for the exit's statistics).
+  Value *emitFetch(IRBuilder<> &B, Value *Parity, Value *Preempted);
+  Value *emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
+                     BasicBlock *Join, Value *Parity, Value *Preempted);
   void emitBarrierD(IRBuilder<> &B);
+
+  /// The leader's claim {cur, lim} lies after the two slots.
+  static constexpr unsigned ClaimOffset = 32;
 
   const VariantRequest &R;
   BarrierPlan Plan;
   GlobalVariable &DynamicShared;
   VariantShell S;
-  std::array<Value *, 3> Grid = {};
   Value *Slot = nullptr;
+  Value *ClaimAddr = nullptr; ///< Slot + ClaimOffset
   Value *End = nullptr;
-  Value *Chunk = nullptr; ///< claim_chunk, at least 1
-  Value *Share = nullptr; ///< twice the workers
 };
 
-// Leader only: take the next virtual block of the current claim, or make a
-// new claim (STOP when preempted), and publish the block with its
+// Leader only: take the next virtual block of the claim in shared memory,
+// or make a new claim (STOP when preempted), and publish the block with its
 // coordinates in slot[Parity].
-PtbBuilder::ClaimState PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity,
-                                             ClaimState Before) {
+Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Preempted) {
   BasicBlock *From = B.GetInsertBlock();
   BasicBlock *After = From->getNextNode();
-  Value *Following = B.CreateAdd(Before.Cur, B.getInt32(1), "baton.following");
+  Value *Held = B.CreateAlignedLoad(FixedVectorType::get(B.getInt32Ty(), 2),
+                                    ClaimAddr, Align(8), "baton.claim.held");
+  Value *Cur = B.CreateExtractElement(Held, uint64_t(0), "baton.cur");
+  Value *Lim = B.CreateExtractElement(Held, uint64_t(1), "baton.lim");
+  Value *Following = B.CreateAdd(Cur, B.getInt32(1), "baton.following");
   BasicBlock *Check = block("baton.check", After);
-  BasicBlock *Claim = block("baton.take", After);
+  BasicBlock *Take = block("baton.take", After);
   BasicBlock *Publish = block("baton.publish", After);
-  B.CreateCondBr(B.CreateICmpULT(Following, Before.Lim, "baton.held"), Publish,
+  B.CreateCondBr(B.CreateICmpULT(Following, Lim, "baton.held"), Publish,
                  Check);
 
   B.SetInsertPoint(Check);
+  Value *Chunk = B.CreateIntrinsic(
+      Intrinsic::umax, {B.getInt32Ty()},
+      {emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_CLAIM_CHUNK,
+                         "baton.claim.chunk"),
+       B.getInt32(1)},
+      nullptr, "baton.chunk");
+  Value *Share = B.CreateShl(
+      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {}), 1,
+      "baton.share");
   // Following <= end, except in a worker that starts after the cursor passed
   // end: there end - Following wraps, the claim takes claim_chunk, gets
   // blocks >= end and ends the worker, as a one-block claim would.
@@ -133,61 +152,60 @@ PtbBuilder::ClaimState PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity,
   Value *Flag = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_PREEMPT,
                                   "baton.preempt.flag");
   cast<LoadInst>(Flag)->setVolatile(true);
-  B.CreateCondBr(B.CreateICmpULT(Sm, Flag, "baton.flagged"), Publish, Claim);
+  B.CreateCondBr(B.CreateICmpULT(Sm, Flag, "baton.flagged"), Publish, Take);
 
-  B.SetInsertPoint(Claim);
+  B.SetInsertPoint(Take);
   Value *Next =
       B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), S.Task, BATON_TASK_OFFSET_NEXT);
   Value *Taken = B.CreateAtomicRMW(AtomicRMWInst::Add, Next, Size, Align(4),
                                    AtomicOrdering::Monotonic);
-  Value *Limit = B.CreateAdd(Taken, Size, "baton.limit");
+  B.CreateAlignedStore(B.CreateAdd(Taken, Size, "baton.limit"),
+                       B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ClaimAddr, 4),
+                       Align(4));
   B.CreateBr(Publish);
 
   B.SetInsertPoint(Publish);
   PHINode *NV = B.CreatePHI(B.getInt32Ty(), 3, "baton.nv");
   NV->addIncoming(Following, From);
   NV->addIncoming(B.getInt32(~0u), Check); // STOP
-  NV->addIncoming(Taken, Claim);
-  PHINode *Lim = B.CreatePHI(B.getInt32Ty(), 3, "baton.lim");
-  Lim->addIncoming(Before.Lim, From);
-  Lim->addIncoming(Before.Lim, Check);
-  Lim->addIncoming(Limit, Claim);
-  PHINode *Preempted = B.CreatePHI(B.getInt1Ty(), 3, "baton.preempted");
-  Preempted->addIncoming(Before.Preempted, From);
-  Preempted->addIncoming(B.getTrue(), Check);
-  Preempted->addIncoming(B.getFalse(), Claim);
-  std::array<Value *, 3> Coord = emitDecode(B, R.Use, NV, Grid, "baton.n");
+  NV->addIncoming(Taken, Take);
+  PHINode *Saw = B.CreatePHI(B.getInt1Ty(), 3, "baton.preempted");
+  Saw->addIncoming(Preempted, From);
+  Saw->addIncoming(B.getTrue(), Check);
+  Saw->addIncoming(B.getFalse(), Take);
+  B.CreateAlignedStore(NV, ClaimAddr, Align(8));
+  // The decode reads grid_x (and grid_y); the body's %nctaid are loaded
+  // apart, at the top of each block.
+  BlockIndexUse Decode;
+  Decode.CtaId = R.Use.CtaId;
+  std::array<Value *, 3> Coord =
+      emitDecode(B, R.Use, NV, emitLoadGrid(B, S.Task, Decode), "baton.n");
   Value *Vec = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 4));
   Vec = B.CreateInsertElement(Vec, NV, uint64_t(0));
   for (unsigned I = 0; I < 3; ++I)
     Vec = B.CreateInsertElement(Vec, Coord[I] ? Coord[I] : NV, uint64_t(I + 1));
   Value *Addr = B.CreateGEP(B.getInt8Ty(), Slot, Parity, "baton.addr");
   B.CreateAlignedStore(Vec, Addr, Align(16));
-  return {Preempted, NV, Lim};
+  return Saw;
 }
 
 // From the end of the current block: if Cond, fetch the next virtual block
-// in Fetch (emitFetch); then go on in Join with the leader's state after
-// the fetch, or Before where no fetch was made.
-PtbBuilder::ClaimState PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond,
-                                               BasicBlock *Fetch,
-                                               BasicBlock *Join, Value *Parity,
-                                               ClaimState Before) {
+// in Fetch (emitFetch); then go on in Join with whether the leader's last
+// claim saw `preempt`, after the fetch or, where none was made, Preempted.
+Value *PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
+                               BasicBlock *Join, Value *Parity,
+                               Value *Preempted) {
   BasicBlock *From = B.GetInsertBlock();
   B.CreateCondBr(Cond, Fetch, Join);
   B.SetInsertPoint(Fetch);
-  ClaimState Fetched = emitFetch(B, Parity, Before);
+  Value *Fetched = emitFetch(B, Parity, Preempted);
   BasicBlock *FetchEnd = B.GetInsertBlock();
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
-  auto Merge = [&](Value *Old, Value *New) {
-    PHINode *P = B.CreatePHI(Old->getType(), 2);
-    P->addIncoming(Old, From);
-    P->addIncoming(New, FetchEnd);
-    return P;
-  };
-  return {Merge(Before.Preempted, Fetched.Preempted),
-          Merge(Before.Cur, Fetched.Cur), Merge(Before.Lim, Fetched.Lim)};
+  PHINode *P = B.CreatePHI(B.getInt1Ty(), 2);
+  P->addIncoming(Preempted, From);
+  P->addIncoming(Fetched, FetchEnd);
+  return P;
 }
 
 void PtbBuilder::emitBarrierD(IRBuilder<> &B) {
@@ -211,21 +229,11 @@ void PtbBuilder::emitBarrierD(IRBuilder<> &B) {
 Function *PtbBuilder::build() {
   S = addVariantFunction(R, VariantKind::Ptb);
   IRBuilder<> B(S.Entry);
+  // end is the one task field every thread keeps: the loop head compares v
+  // with it.
   End = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_END, "baton.end");
   Value *Flags = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_FLAGS,
                                    "baton.flags");
-  Chunk = B.CreateIntrinsic(
-      Intrinsic::umax, {B.getInt32Ty()},
-      {emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_CLAIM_CHUNK,
-                         "baton.claim.chunk"),
-       B.getInt32(1)},
-      nullptr, "baton.chunk");
-  Share = B.CreateShl(
-      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {}), 1,
-      "baton.share");
-  Value *Cursor = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_NEXT,
-                                    "baton.cursor");
-  Grid = emitLoadGrid(B, S.Task, R.Use);
   // The leader is thread (0, 0, 0); it claims blocks early or late.
   Value *T = B.CreateOr(
       B.CreateOr(B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_x, {}),
@@ -236,28 +244,43 @@ Function *PtbBuilder::build() {
       B.CreateAnd(Flags, B.getInt32(BATON_TASK_PREFETCH)), B.getInt32(0));
   Value *Early = B.CreateAnd(Leader, Prefetch, "baton.early");
   Value *Late = B.CreateAnd(Leader, B.CreateNot(Prefetch), "baton.late");
-  // Slots: the 32 bytes below the end of dynamic shared memory, 16-aligned.
+  // Slots and claim: the 48 bytes below the end of dynamic shared memory,
+  // 16-aligned.
   Value *DSmem = B.CreateIntrinsic(
       Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size, {}, {}, nullptr,
       "baton.dsmem");
   Value *Raw = B.CreateGEP(B.getInt8Ty(), &DynamicShared,
-                           B.CreateSub(DSmem, B.getInt32(32)));
+                           B.CreateSub(DSmem, B.getInt32(ClaimOffset + 16)));
   Type *IndexTy =
       S.F->getDataLayout().getIndexType(DynamicShared.getType());
   Slot = B.CreateIntrinsic(Intrinsic::ptrmask,
                            {DynamicShared.getType(), IndexTy},
                            {Raw, ConstantInt::get(IndexTy, -16)}, nullptr,
                            "baton.slot");
+  ClaimAddr = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Slot, ClaimOffset,
+                                       "baton.claim.addr");
   Value *BodyDSmem = B.CreateSub(
       DSmem, B.getInt32(BATON_PTB_DYNAMIC_SHARED_BYTES), "baton.body.dsmem");
   BasicBlock *Fetch0 = block("baton.fetch.first");
   BasicBlock *First = block("baton.first");
+  BasicBlock *From = B.GetInsertBlock();
+  B.CreateCondBr(Leader, Fetch0, First);
+  B.SetInsertPoint(Fetch0);
   // No claim yet: cur + 1 == lim sends the first fetch to the cursor.
-  ClaimState None = {B.getFalse(),
-                     B.CreateSub(Cursor, B.getInt32(1), "baton.before"),
-                     Cursor};
-  ClaimState AtFirst = emitFetchIf(B, Leader, Fetch0, First, B.getInt32(0),
-                                   None);
+  Value *Cursor = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_NEXT,
+                                    "baton.cursor");
+  Value *None = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 2));
+  None = B.CreateInsertElement(
+      None, B.CreateSub(Cursor, B.getInt32(1), "baton.before"), uint64_t(0));
+  None = B.CreateInsertElement(None, Cursor, uint64_t(1));
+  B.CreateAlignedStore(None, ClaimAddr, Align(8));
+  Value *Fetched0 = emitFetch(B, B.getInt32(0), B.getFalse());
+  BasicBlock *Fetch0End = B.GetInsertBlock();
+  B.CreateBr(First);
+  B.SetInsertPoint(First);
+  PHINode *AtFirst = B.CreatePHI(B.getInt1Ty(), 2, "baton.preempted.first");
+  AtFirst->addIncoming(B.getFalse(), From);
+  AtFirst->addIncoming(Fetched0, Fetch0End);
   B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
                     {B.getInt32(Plan.Id)});
   BasicBlock *Loop = block("baton.loop");
@@ -266,14 +289,8 @@ Function *PtbBuilder::build() {
   B.SetInsertPoint(Loop);
   PHINode *Parity = B.CreatePHI(B.getInt32Ty(), 2, "baton.parity");
   Parity->addIncoming(B.getInt32(0), First);
-  auto LoopPhi = [&](Value *Initial, const Twine &Name) {
-    PHINode *P = B.CreatePHI(Initial->getType(), 2, Name);
-    P->addIncoming(Initial, First);
-    return P;
-  };
-  ClaimState AtLoop = {LoopPhi(AtFirst.Preempted, "baton.preempted"),
-                       LoopPhi(AtFirst.Cur, "baton.cur"),
-                       LoopPhi(AtFirst.Lim, "baton.lim")};
+  PHINode *AtLoop = B.CreatePHI(B.getInt1Ty(), 2, "baton.preempted");
+  AtLoop->addIncoming(AtFirst, First);
   Value *Loaded = B.CreateAlignedLoad(
       FixedVectorType::get(B.getInt32Ty(), 4),
       B.CreateGEP(B.getInt8Ty(), Slot, Parity), Align(16), "baton.slot.v");
@@ -290,10 +307,13 @@ Function *PtbBuilder::build() {
 
   B.SetInsertPoint(Claim);
   Value *NextParity = B.CreateXor(Parity, B.getInt32(16), "baton.parity.next");
+  // The body's %nctaid, reloaded for each block rather than kept live.
+  BlockIndexUse BodyGridUse;
+  BodyGridUse.NCtaId = R.Use.NCtaId;
+  std::array<Value *, 3> Grid = emitLoadGrid(B, S.Task, BodyGridUse);
   BasicBlock *EarlyFetch = block("baton.fetch.early");
   BasicBlock *Body = block("baton.body");
-  ClaimState AtBody =
-      emitFetchIf(B, Early, EarlyFetch, Body, NextParity, AtLoop);
+  Value *AtBody = emitFetchIf(B, Early, EarlyFetch, Body, NextParity, AtLoop);
   B.CreateBr(S.BodyEntry);
 
   // The end of the virtual block, after the body's blocks.
@@ -301,14 +321,10 @@ Function *PtbBuilder::build() {
   BasicBlock *LateFetch = block("baton.fetch.late", Exit);
   BasicBlock *Fetched = block("baton.fetched", Exit);
   B.SetInsertPoint(Next);
-  ClaimState AtEnd =
-      emitFetchIf(B, Late, LateFetch, Fetched, NextParity, AtBody);
+  Value *AtEnd = emitFetchIf(B, Late, LateFetch, Fetched, NextParity, AtBody);
   emitBarrierD(B);
   Parity->addIncoming(NextParity, B.GetInsertBlock());
-  cast<PHINode>(AtLoop.Preempted)
-      ->addIncoming(AtEnd.Preempted, B.GetInsertBlock());
-  cast<PHINode>(AtLoop.Cur)->addIncoming(AtEnd.Cur, B.GetInsertBlock());
-  cast<PHINode>(AtLoop.Lim)->addIncoming(AtEnd.Lim, B.GetInsertBlock());
+  AtLoop->addIncoming(AtEnd, B.GetInsertBlock());
   B.CreateBr(Loop);
 
   B.SetInsertPoint(Exit);
@@ -324,7 +340,7 @@ Function *PtbBuilder::build() {
         B.getInt32(1), Align(4), AtomicOrdering::Monotonic);
   };
   Count(BATON_TASK_OFFSET_WORKERS_EXITED);
-  B.CreateCondBr(AtLoop.Preempted, StatsPreempted, Done);
+  B.CreateCondBr(AtLoop, StatsPreempted, Done);
   B.SetInsertPoint(StatsPreempted);
   Count(BATON_TASK_OFFSET_WORKERS_PREEMPTED);
   B.CreateBr(Done);

@@ -1,7 +1,8 @@
-; PTB slots live in the last 32 bytes (16-aligned) of dynamic shared memory,
-; which the PTB launch enlarges by BATON_PTB_DYNAMIC_SHARED_BYTES (64); the
-; body's own %dynamic_smem_size reads see the original size. The slice
-; variant reads the register unchanged.
+; PTB slots and the leader's claim live in the last 48 bytes (16-aligned) of
+; dynamic shared memory, which the PTB launch enlarges by
+; BATON_PTB_DYNAMIC_SHARED_BYTES (64); the body's own %dynamic_smem_size
+; reads see the original size. The slice variant reads the register
+; unchanged.
 ; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
 ; RUN: %opt -passes=baton-variants %s -o %t.bc
 ; RUN: %llc -mcpu=sm_90a %t.bc -o %t.ptx && %ptxas %t.ptx -o /dev/null
@@ -25,9 +26,10 @@ declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK: store i32 %s, ptr %p
 ; CHECK-LABEL: define ptx_kernel void @uses_dyn__baton_ptb(
 ; CHECK: %baton.dsmem = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
-; CHECK-NEXT: [[OFF:%.*]] = sub i32 %baton.dsmem, 32
+; CHECK-NEXT: [[OFF:%.*]] = sub i32 %baton.dsmem, 48
 ; CHECK-NEXT: [[RAW:%.*]] = getelementptr i8, ptr addrspace(3) @baton_dynamic_smem, i32 [[OFF]]
 ; CHECK-NEXT: %baton.slot = call ptr addrspace(3) @llvm.ptrmask.p3.i64(ptr addrspace(3) [[RAW]], i64 -16)
+; CHECK-NEXT: %baton.claim.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 32
 ; CHECK-NEXT: %baton.body.dsmem = sub i32 %baton.dsmem, 64
 ; CHECK: store <4 x i32> {{.*}}, ptr addrspace(3) {{.*}}, align 16
 ; CHECK: load <4 x i32>, ptr addrspace(3) {{.*}}, align 16

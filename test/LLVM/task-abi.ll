@@ -26,13 +26,16 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-LABEL: define ptx_kernel void @abi__baton_ptb(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 128 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 36
+; The leader's first claim starts at the cursor; the claim {cur, lim} is kept
+; in shared memory after the slots, not in registers across the body.
+; CHECK: baton.fetch.first:
+; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
+; CHECK-NEXT: %baton.cursor = load i32
+; CHECK: store <2 x i32> {{.*}}, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK-NEXT: %baton.claim.held = load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK: baton.check:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 40
 ; CHECK: %baton.chunk = call i32 @llvm.umax.i32(i32 %baton.claim.chunk, i32 1)
-; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
-; CHECK-NEXT: %baton.cursor = load i32
-; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
-; CHECK: baton.fetch.first:
-; CHECK: baton.check:
 ; CHECK: %baton.size = call i32 @llvm.umax.i32
 ; The worker stops when its SM's id is below the watermark in `preempt`.
 ; CHECK: %baton.sm = call i32 @llvm.nvvm.read.ptx.sreg.smid()
@@ -42,14 +45,23 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: baton.take:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK: atomicrmw add ptr addrspace(1) %{{.*}}, i32 %baton.size monotonic
+; CHECK: store i32 %baton.limit, ptr addrspace(3)
 ; Only x is read: in a 1-D grid it is the block itself, no urem.
 ; CHECK: baton.publish:
-; CHECK: %baton.n.row = icmp ult i32 %baton.nv, %baton.nctaid.x
+; CHECK: store i32 %baton.nv, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
+; CHECK-NEXT: %baton.nctaid.x = load i32
+; CHECK-NEXT: %baton.n.row = icmp ult i32 %baton.nv, %baton.nctaid.x
 ; CHECK-NEXT: br i1 %baton.n.row, label %baton.n.decoded, label %baton.n.rem
 ; CHECK: baton.n.rem:
 ; CHECK-NEXT: urem i32 %baton.nv, %baton.nctaid.x
 ; CHECK: baton.n.decoded:
 ; CHECK-NEXT: %baton.n.x = phi i32 [ %baton.nv, %baton.publish ], [ %baton.n.wrapped, %baton.n.rem ]
+; Later fetches load the claim again.
+; CHECK: baton.fetch.early:
+; CHECK-NEXT: load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK: baton.fetch.late:
+; CHECK-NEXT: load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
 ; CHECK: baton.stats:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 28
 ; CHECK: baton.stats.preempted:
