@@ -128,6 +128,7 @@ struct RuntimeOptions {
   /// programmatic dependent launch of the run: the driver starts it while
   /// the run's last workers leave, and it waits for the run to complete
   /// before it reads anything. About 1.3 us less device time per run.
+  /// LaunchConfig::DependentFinalize turns it off for one launch.
   bool DependentFinalize = true;
 };
 

@@ -24,7 +24,11 @@
 // read of the launch's grid; cur starts one below the cursor's value when
 // the worker starts. Barrier D (an intrinsic that may touch any memory)
 // lies between every store of the claim and the next fetch's load, so the
-// optimizer cannot carry the claim across the body in registers.
+// optimizer cannot carry the claim across the body in registers. (The code
+// generator does read %nctaid.x and %smid once per worker, not per fetch:
+// the intrinsics are pure. %smid may change if the hardware moves a
+// preempted CTA to another SM; a worker then judges the watermark by the
+// SM it started on, which can vacate the wrong SM, never run a block twice.)
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
@@ -91,15 +95,18 @@ private:
     return BasicBlock::Create(S.F->getContext(), Name, S.F,
                               Before ? Before : S.BodyEntry);
   }
-  /// A fetch returns, and takes, whether the leader's last claim saw
-  /// `preempt` (for the exit's statistics).
-  Value *emitFetch(IRBuilder<> &B, Value *Parity, Value *Preempted);
-  Value *emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
-                     BasicBlock *Join, Value *Parity, Value *Preempted);
+  void emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur, Value *Lim);
+  void emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
+                   BasicBlock *Join, Value *Parity);
   void emitBarrierD(IRBuilder<> &B);
 
   /// The leader's claim {cur, lim} lies after the two slots.
   static constexpr unsigned ClaimOffset = 32;
+  /// The slots and the claim, rounded up to the slots' 16-byte alignment,
+  /// below the end of dynamic shared memory; rounding the start down to 16
+  /// may take 15 bytes more.
+  static constexpr unsigned StateBytes = ClaimOffset + 16;
+  static_assert(StateBytes + 15 <= BATON_PTB_DYNAMIC_SHARED_BYTES);
 
   const VariantRequest &R;
   BarrierPlan Plan;
@@ -110,16 +117,15 @@ private:
   Value *End = nullptr;
 };
 
-// Leader only: take the next virtual block of the claim in shared memory,
-// or make a new claim (STOP when preempted), and publish the block with its
-// coordinates in slot[Parity].
-Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Preempted) {
+// Leader only: take the next virtual block of the claim {Cur, Lim}, or make
+// a new claim (STOP when preempted), and publish the block with its
+// coordinates in slot[Parity]. What is stored to the claim in shared memory
+// keeps it "the last block handed out, the end of the claim" for the next
+// fetch; after STOP the worker leaves, and its claim is not read again.
+void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
+                           Value *Lim) {
   BasicBlock *From = B.GetInsertBlock();
   BasicBlock *After = From->getNextNode();
-  Value *Held = B.CreateAlignedLoad(FixedVectorType::get(B.getInt32Ty(), 2),
-                                    ClaimAddr, Align(8), "baton.claim.held");
-  Value *Cur = B.CreateExtractElement(Held, uint64_t(0), "baton.cur");
-  Value *Lim = B.CreateExtractElement(Held, uint64_t(1), "baton.lim");
   Value *Following = B.CreateAdd(Cur, B.getInt32(1), "baton.following");
   BasicBlock *Check = block("baton.check", After);
   BasicBlock *Take = block("baton.take", After);
@@ -159,9 +165,9 @@ Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Preempted) {
       B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), S.Task, BATON_TASK_OFFSET_NEXT);
   Value *Taken = B.CreateAtomicRMW(AtomicRMWInst::Add, Next, Size, Align(4),
                                    AtomicOrdering::Monotonic);
-  B.CreateAlignedStore(B.CreateAdd(Taken, Size, "baton.limit"),
-                       B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ClaimAddr, 4),
-                       Align(4));
+  B.CreateAlignedStore(
+      B.CreateAdd(Taken, Size, "baton.limit"),
+      B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ClaimAddr, 4), Align(4));
   B.CreateBr(Publish);
 
   B.SetInsertPoint(Publish);
@@ -169,10 +175,6 @@ Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Preempted) {
   NV->addIncoming(Following, From);
   NV->addIncoming(B.getInt32(~0u), Check); // STOP
   NV->addIncoming(Taken, Take);
-  PHINode *Saw = B.CreatePHI(B.getInt1Ty(), 3, "baton.preempted");
-  Saw->addIncoming(Preempted, From);
-  Saw->addIncoming(B.getTrue(), Check);
-  Saw->addIncoming(B.getFalse(), Take);
   B.CreateAlignedStore(NV, ClaimAddr, Align(8));
   // The decode reads grid_x (and grid_y); the body's %nctaid are loaded
   // apart, at the top of each block.
@@ -186,26 +188,20 @@ Value *PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Preempted) {
     Vec = B.CreateInsertElement(Vec, Coord[I] ? Coord[I] : NV, uint64_t(I + 1));
   Value *Addr = B.CreateGEP(B.getInt8Ty(), Slot, Parity, "baton.addr");
   B.CreateAlignedStore(Vec, Addr, Align(16));
-  return Saw;
 }
 
-// From the end of the current block: if Cond, fetch the next virtual block
-// in Fetch (emitFetch); then go on in Join with whether the leader's last
-// claim saw `preempt`, after the fetch or, where none was made, Preempted.
-Value *PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
-                               BasicBlock *Join, Value *Parity,
-                               Value *Preempted) {
-  BasicBlock *From = B.GetInsertBlock();
+// From the end of the current block: if Cond, load the claim and fetch the
+// next virtual block in Fetch (emitFetch); then go on in Join.
+void PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
+                             BasicBlock *Join, Value *Parity) {
   B.CreateCondBr(Cond, Fetch, Join);
   B.SetInsertPoint(Fetch);
-  Value *Fetched = emitFetch(B, Parity, Preempted);
-  BasicBlock *FetchEnd = B.GetInsertBlock();
+  Value *Held = B.CreateAlignedLoad(FixedVectorType::get(B.getInt32Ty(), 2),
+                                    ClaimAddr, Align(8), "baton.claim.held");
+  emitFetch(B, Parity, B.CreateExtractElement(Held, uint64_t(0), "baton.cur"),
+            B.CreateExtractElement(Held, uint64_t(1), "baton.lim"));
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
-  PHINode *P = B.CreatePHI(B.getInt1Ty(), 2);
-  P->addIncoming(Preempted, From);
-  P->addIncoming(Fetched, FetchEnd);
-  return P;
 }
 
 void PtbBuilder::emitBarrierD(IRBuilder<> &B) {
@@ -250,7 +246,7 @@ Function *PtbBuilder::build() {
       Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size, {}, {}, nullptr,
       "baton.dsmem");
   Value *Raw = B.CreateGEP(B.getInt8Ty(), &DynamicShared,
-                           B.CreateSub(DSmem, B.getInt32(ClaimOffset + 16)));
+                           B.CreateSub(DSmem, B.getInt32(StateBytes)));
   Type *IndexTy =
       S.F->getDataLayout().getIndexType(DynamicShared.getType());
   Slot = B.CreateIntrinsic(Intrinsic::ptrmask,
@@ -258,29 +254,21 @@ Function *PtbBuilder::build() {
                            {Raw, ConstantInt::get(IndexTy, -16)}, nullptr,
                            "baton.slot");
   ClaimAddr = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Slot, ClaimOffset,
-                                       "baton.claim.addr");
+                                           "baton.claim.addr");
   Value *BodyDSmem = B.CreateSub(
       DSmem, B.getInt32(BATON_PTB_DYNAMIC_SHARED_BYTES), "baton.body.dsmem");
   BasicBlock *Fetch0 = block("baton.fetch.first");
   BasicBlock *First = block("baton.first");
-  BasicBlock *From = B.GetInsertBlock();
   B.CreateCondBr(Leader, Fetch0, First);
   B.SetInsertPoint(Fetch0);
-  // No claim yet: cur + 1 == lim sends the first fetch to the cursor.
+  // No claim yet: cur + 1 == lim sends the first fetch to the cursor, and
+  // its claim is what it stores to shared memory.
   Value *Cursor = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_NEXT,
                                     "baton.cursor");
-  Value *None = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 2));
-  None = B.CreateInsertElement(
-      None, B.CreateSub(Cursor, B.getInt32(1), "baton.before"), uint64_t(0));
-  None = B.CreateInsertElement(None, Cursor, uint64_t(1));
-  B.CreateAlignedStore(None, ClaimAddr, Align(8));
-  Value *Fetched0 = emitFetch(B, B.getInt32(0), B.getFalse());
-  BasicBlock *Fetch0End = B.GetInsertBlock();
+  emitFetch(B, B.getInt32(0),
+            B.CreateSub(Cursor, B.getInt32(1), "baton.before"), Cursor);
   B.CreateBr(First);
   B.SetInsertPoint(First);
-  PHINode *AtFirst = B.CreatePHI(B.getInt1Ty(), 2, "baton.preempted.first");
-  AtFirst->addIncoming(B.getFalse(), From);
-  AtFirst->addIncoming(Fetched0, Fetch0End);
   B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
                     {B.getInt32(Plan.Id)});
   BasicBlock *Loop = block("baton.loop");
@@ -289,8 +277,6 @@ Function *PtbBuilder::build() {
   B.SetInsertPoint(Loop);
   PHINode *Parity = B.CreatePHI(B.getInt32Ty(), 2, "baton.parity");
   Parity->addIncoming(B.getInt32(0), First);
-  PHINode *AtLoop = B.CreatePHI(B.getInt1Ty(), 2, "baton.preempted");
-  AtLoop->addIncoming(AtFirst, First);
   Value *Loaded = B.CreateAlignedLoad(
       FixedVectorType::get(B.getInt32Ty(), 4),
       B.CreateGEP(B.getInt8Ty(), Slot, Parity), Align(16), "baton.slot.v");
@@ -313,7 +299,7 @@ Function *PtbBuilder::build() {
   std::array<Value *, 3> Grid = emitLoadGrid(B, S.Task, BodyGridUse);
   BasicBlock *EarlyFetch = block("baton.fetch.early");
   BasicBlock *Body = block("baton.body");
-  Value *AtBody = emitFetchIf(B, Early, EarlyFetch, Body, NextParity, AtLoop);
+  emitFetchIf(B, Early, EarlyFetch, Body, NextParity);
   B.CreateBr(S.BodyEntry);
 
   // The end of the virtual block, after the body's blocks.
@@ -321,10 +307,9 @@ Function *PtbBuilder::build() {
   BasicBlock *LateFetch = block("baton.fetch.late", Exit);
   BasicBlock *Fetched = block("baton.fetched", Exit);
   B.SetInsertPoint(Next);
-  Value *AtEnd = emitFetchIf(B, Late, LateFetch, Fetched, NextParity, AtBody);
+  emitFetchIf(B, Late, LateFetch, Fetched, NextParity);
   emitBarrierD(B);
   Parity->addIncoming(NextParity, B.GetInsertBlock());
-  AtLoop->addIncoming(AtEnd, B.GetInsertBlock());
   B.CreateBr(Loop);
 
   B.SetInsertPoint(Exit);
@@ -340,7 +325,10 @@ Function *PtbBuilder::build() {
         B.getInt32(1), Align(4), AtomicOrdering::Monotonic);
   };
   Count(BATON_TASK_OFFSET_WORKERS_EXITED);
-  B.CreateCondBr(AtLoop, StatsPreempted, Done);
+  // A worker leaves on STOP only when its leader saw `preempt`; any other
+  // v >= end came from a claim past the end.
+  B.CreateCondBr(B.CreateICmpEQ(V, B.getInt32(~0u), "baton.preempted"),
+                 StatsPreempted, Done);
   B.SetInsertPoint(StatsPreempted);
   Count(BATON_TASK_OFFSET_WORKERS_PREEMPTED);
   B.CreateBr(Done);

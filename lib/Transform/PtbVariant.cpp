@@ -126,6 +126,11 @@ private:
 
   /// The leader's claim {cur, lim} lies after the two slots.
   static constexpr int64_t ClaimOffset = 32;
+  /// The slots and the claim, rounded up to the slots' 16-byte alignment,
+  /// below the end of dynamic shared memory; rounding the start down to 16
+  /// may take 15 bytes more.
+  static constexpr int64_t StateBytes = ClaimOffset + 16;
+  static_assert(StateBytes + 15 <= BATON_PTB_DYNAMIC_SHARED_BYTES);
 
   Module &M;
   const VariantRequest &R;
@@ -201,6 +206,7 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   B.inst("add.u32", {Lim, NV, Size});
   B.inst("st.shared.u32", {B.address(Slot, ClaimOffset + 4), Lim});
   B.label(Held);
+  // After STOP (nv = -1) the worker leaves, so that claim is never read.
   B.inst("st.shared.u32", {B.address(Slot, ClaimOffset), NV});
   std::array<std::string, 3> Coords = {N.reg("nx"), N.reg("ny"), N.reg("nz")};
   emitDecode(B, N, R.Use, N.reg("nv"), Coords, Site);
@@ -252,7 +258,6 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("or.b32", {T, T, Addr});
   B.inst("setp.eq.u32", {B.sym(N.reg("leader")), T, B.imm(0)});
   B.inst("setp.ne.u32", {B.sym(N.reg("false")), T, T});
-  B.inst("mov.pred", {B.sym(N.reg("preempted")), B.sym(N.reg("false"))});
   B.inst("and.b32", {Flags, Flags, B.imm(BATON_TASK_PREFETCH)});
   B.inst("setp.ne.u32", {B.sym(N.reg("early")), Flags, B.imm(0)});
   B.inst("setp.eq.u32", {B.sym(N.reg("late")), Flags, B.imm(0)});
@@ -266,7 +271,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("mov.u32", {DSmem, B.sym("%dynamic_smem_size")});
   B.inst("mov.u32", {Slot, B.sym(N.symbol("dynamic_smem"))});
   B.inst("add.u32", {Slot, Slot, DSmem});
-  B.inst("sub.u32", {Slot, Slot, B.imm(ClaimOffset + 16)});
+  B.inst("sub.u32", {Slot, Slot, B.imm(StateBytes)});
   B.inst("and.b32", {Slot, Slot, B.imm(-16)});
   B.inst("sub.u32", {DSmem, DSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
   B.inst("mov.u32", {Parity, B.imm(0)});
@@ -317,6 +322,10 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   emitLoadTask(B, N);
   B.inst("red.global.add.u32",
          {B.address(Task, BATON_TASK_OFFSET_WORKERS_EXITED), B.imm(1)});
+  // A worker leaves on STOP only when its leader saw `preempt`; any other
+  // v >= end came from a claim past the end.
+  B.inst("setp.eq.u32",
+         {B.sym(N.reg("preempted")), B.sym(N.reg("v")), B.imm(-1)});
   B.guarded(N.reg("preempted"), false, "red.global.add.u32",
             {B.address(Task, BATON_TASK_OFFSET_WORKERS_PREEMPTED), B.imm(1)});
   B.label(N.label("done"));

@@ -48,5 +48,10 @@ declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
 ; CHECK: %baton.ctaid.x = extractelement <4 x i32> %baton.slot.v, i64 1
 ; CHECK: %baton.ctaid.y = extractelement <4 x i32> %baton.slot.v, i64 2
 ; CHECK: %baton.ctaid.z = extractelement <4 x i32> %baton.slot.v, i64 3
+; The body's %nctaid are loaded for each virtual block, not kept live.
+; CHECK: baton.claim:
+; CHECK-NEXT: %baton.parity.next = xor i32 %baton.parity, 16
+; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 8
+; CHECK-NEXT: %baton.nctaid.z = load i32
 ; CHECK-NOT: sreg.ctaid
 ; CHECK: %c = add i32 %b, %baton.nctaid.z

@@ -52,7 +52,6 @@ declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 ; CHECK-NOT: barrier.cta.sync
 ; CHECK: br label %baton.next
 ; CHECK: baton.fetched:
-; CHECK-NEXT: phi i1
 ; CHECK-NEXT: br label %baton.drain
 ; CHECK: baton.drain:
 ; CHECK-NEXT: %baton.all = call i1 @llvm.nvvm.barrier.cta.red.and.all(i32 0, i1 true)

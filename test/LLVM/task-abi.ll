@@ -26,15 +26,19 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-LABEL: define ptx_kernel void @abi__baton_ptb(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 128 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 36
-; The leader's first claim starts at the cursor; the claim {cur, lim} is kept
-; in shared memory after the slots, not in registers across the body.
+; The leader's first claim starts at the cursor. The claim {cur, lim} lives
+; in shared memory after the slots, not in registers across the body: the
+; loop carries nothing but the slot parity.
 ; CHECK: baton.fetch.first:
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK-NEXT: %baton.cursor = load i32
-; CHECK: store <2 x i32> {{.*}}, ptr addrspace(3) %baton.claim.addr, align 8
-; CHECK-NEXT: %baton.claim.held = load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK-NEXT: %baton.before = sub i32 %baton.cursor, 1
+; CHECK-NEXT: %baton.following = add i32 %baton.before, 1
+; A block left in the claim needs no atomic.
+; CHECK-NEXT: %baton.held = icmp ult i32 %baton.following, %baton.cursor
+; CHECK-NEXT: br i1 %baton.held, label %baton.publish, label %baton.check
 ; CHECK: baton.check:
-; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 40
+; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 40
 ; CHECK: %baton.chunk = call i32 @llvm.umax.i32(i32 %baton.claim.chunk, i32 1)
 ; CHECK: %baton.size = call i32 @llvm.umax.i32
 ; The worker stops when its SM's id is below the watermark in `preempt`.
@@ -42,13 +46,19 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 24
 ; CHECK: %baton.preempt.flag = load volatile i32
 ; CHECK-NEXT: %baton.flagged = icmp ult i32 %baton.sm, %baton.preempt.flag
+; CHECK-NEXT: br i1 %baton.flagged, label %baton.publish, label %baton.take
+; A new claim stores its end (lim, claim + 4); no other path does.
 ; CHECK: baton.take:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
-; CHECK: atomicrmw add ptr addrspace(1) %{{.*}}, i32 %baton.size monotonic
-; CHECK: store i32 %baton.limit, ptr addrspace(3)
-; Only x is read: in a 1-D grid it is the block itself, no urem.
+; CHECK: [[TAKEN:%.*]] = atomicrmw add ptr addrspace(1) %{{.*}}, i32 %baton.size monotonic
+; CHECK-NEXT: [[LIM:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.claim.addr, i32 4
+; CHECK-NEXT: %baton.limit = add i32 [[TAKEN]], %baton.size
+; CHECK-NEXT: store i32 %baton.limit, ptr addrspace(3) [[LIM]], align 4
+; Every path stores the block it hands out (cur); STOP is -1.
 ; CHECK: baton.publish:
-; CHECK: store i32 %baton.nv, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK-NEXT: %baton.nv = phi i32 [ %baton.following, %baton.fetch.first ], [ -1, %baton.check ], [ [[TAKEN]], %baton.take ]
+; CHECK-NEXT: store i32 %baton.nv, ptr addrspace(3) %baton.claim.addr, align 8
+; Only x is read: in a 1-D grid it is the block itself, no urem.
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
 ; CHECK-NEXT: %baton.nctaid.x = load i32
 ; CHECK-NEXT: %baton.n.row = icmp ult i32 %baton.nv, %baton.nctaid.x
@@ -57,13 +67,18 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-NEXT: urem i32 %baton.nv, %baton.nctaid.x
 ; CHECK: baton.n.decoded:
 ; CHECK-NEXT: %baton.n.x = phi i32 [ %baton.nv, %baton.publish ], [ %baton.n.wrapped, %baton.n.rem ]
+; CHECK: baton.loop:
+; CHECK-NEXT: %baton.parity = phi i32
+; CHECK-NEXT: getelementptr i8, ptr addrspace(3) %baton.slot, i32 %baton.parity
 ; Later fetches load the claim again.
 ; CHECK: baton.fetch.early:
-; CHECK-NEXT: load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK-NEXT: %baton.claim.held = load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
 ; CHECK: baton.fetch.late:
 ; CHECK-NEXT: load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
 ; CHECK: baton.stats:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 28
+; Only STOP means the leader saw `preempt`.
+; CHECK: %baton.preempted = icmp eq i32 %baton.v, -1
 ; CHECK: baton.stats.preempted:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 32
 ; CHECK: attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }

@@ -58,6 +58,7 @@ struct Case {
   uint32_t Width; // workers or slice blocks; 0 = runtime default
   uint64_t SpinNs;
   bool FirstRunOnPrivateStream = false;
+  bool DependentFinalize = true;
 };
 
 // Sized so that each case runs for about 200 ms on an H100 (132 SMs, 4224
@@ -72,6 +73,11 @@ const Case Cases[] = {
     {"ptb 3-D, 1 worker", {50, 40, 50}, {64, 1, 1}, Mode::Ptb, 1, 1000},
     {"ptb 1-D, private 1st run", {42240000, 1, 1}, {64, 1, 1}, Mode::Ptb, 0,
      20000, /*FirstRunOnPrivateStream=*/true},
+    // What the launch router does for BE work that yields to other
+    // processes: a plain finalize on a runtime whose finalize is dependent.
+    {"ptb 1-D, private 1st run, plain finalize", {42240000, 1, 1}, {64, 1, 1},
+     Mode::Ptb, 0, 20000, /*FirstRunOnPrivateStream=*/true,
+     /*DependentFinalize=*/false},
     {"slices 1-D, one wave", {42240000, 1, 1}, {64, 1, 1}, Mode::Slices, 0,
      20000},
     {"slices 3-D, one wave", {350, 350, 345}, {4, 4, 4}, Mode::Slices, 0,
@@ -153,6 +159,7 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
   Config.LaunchMode = C.LaunchMode;
   (C.LaunchMode == Mode::Ptb ? Config.Workers : Config.SliceBlocks) = C.Width;
   Config.FirstRunOnPrivateStream = C.FirstRunOnPrivateStream;
+  Config.DependentFinalize = C.DependentFinalize;
   uint64_t Spin = C.SpinNs;
   void *Args[] = {Counts.slot(), &Spin};
 
