@@ -22,7 +22,9 @@
 # 6. repeats 4 and 5 under MPS if nvidia-cuda-mps-control exists (a private
 #    daemon, stopped afterwards), and kills the LC client once more the way
 #    NVIDIA's MPS documentation asks (`terminate_client`, then SIGKILL);
-# 7. prints a summary table last; exits nonzero if a step failed.
+# 7. prints a summary table last; exits nonzero if a step failed, or if
+#    the registry did not cut LC p99 to under half of the pair's without
+#    it (a BE process that keeps a time-sliced GPU past its pauses).
 #
 # Environment: LC_SECONDS (default 10) per setup; BATON_GPU_BUILD_DIR
 # (default build-gpu); BATON_CMAKE_ARGS. About 3 minutes after the build.
@@ -231,6 +233,27 @@ if command -v nvidia-cuda-mps-control >/dev/null; then
   unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
 fi
 
+# handover SUFFIX: does the registry cut LC p99 to under half of what the
+# same pair costs without it? Two things have undone that before, both
+# invisible to the functional checks: PTB first runs on the user's stream
+# and the dependent finalize keep a time-sliced GPU on the BE context past
+# its pauses (docs/sharing.md).
+handover=()
+handover() {
+  local with without
+  with=$(jget "$logs/baton$1-lc.json" p99_us)
+  without=$(jget "$logs/timeslice$1-lc.json" p99_us)
+  [[ -n $with && -n $without ]] || return 0
+  if awk -v a="$with" -v b="$without" 'BEGIN { exit !(a < 0.5 * b) }'; then
+    handover+=("registry against none$1, LC p99: $with / $without us: ok")
+  else
+    handover+=("registry against none$1, LC p99: $with / $without us: NOT under half (see docs/sharing.md)")
+    failed=1
+  fi
+}
+handover ""
+[[ $mps == yes ]] && handover -mps
+
 {
   echo
   echo "================ share summary ================"
@@ -241,6 +264,7 @@ fi
   printf '%-16s %8s %9s %9s %9s %12s %7s %7s  %s\n' setup requests p50 p99 max \
     "BE blocks/s" pauses resumes status
   printf '%s\n' "${results[@]}"
+  printf '%s\n' "${handover[@]}"
   echo "--- LC process killed mid-request: BE paused before, released after;"
   echo "    control: neither process uses the registry (does BE survive the kill?) ---"
   printf '%-22s %-10s %-12s %s\n' setup paused released status
