@@ -66,7 +66,8 @@
 //   baton.body:    -> <body>, whose exits branch to baton.next
 //   baton.next:    late claim into slot[parity]
 //   baton.fetched: barrier D (or baton.drain) -> baton.loop
-//   baton.exit:    leader updates workers_exited / workers_preempted; ret
+//   baton.exit:    leader counts workers_exited, and workers_preempted if
+//                  v is STOP; ret
 //
 //===----------------------------------------------------------------------===//
 #include "Variants.h"
