@@ -120,6 +120,13 @@ typedef struct baton_task {
 /* Extra dynamic shared memory of a PTB launch (see above). */
 #define BATON_PTB_DYNAMIC_SHARED_BYTES 64
 
+/* The PTB loop's state in it: two 16-byte slots, then the leader's claim
+   {cur, lim} at BATON_PTB_CLAIM_OFFSET from the slots, which start at
+   (dynamic shared base + %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16.
+   Rounding down may take 15 bytes more, which the extra bytes cover. */
+#define BATON_PTB_CLAIM_OFFSET 32
+#define BATON_PTB_STATE_BYTES 48
+
 /* Largest grid (in blocks) a variant may cover; see the note above. */
 #define BATON_MAX_VIRTUAL_BLOCKS 0xFFF00000u
 
@@ -148,6 +155,9 @@ static_assert(offsetof(baton_task, claim_chunk) ==
                   BATON_TASK_OFFSET_CLAIM_CHUNK,
               "ABI");
 static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");
+static_assert(BATON_PTB_CLAIM_OFFSET + 8 <= BATON_PTB_STATE_BYTES &&
+                  BATON_PTB_STATE_BYTES + 15 <= BATON_PTB_DYNAMIC_SHARED_BYTES,
+              "ABI");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(offsetof(baton_task, next) == BATON_TASK_OFFSET_NEXT, "ABI");
 _Static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");

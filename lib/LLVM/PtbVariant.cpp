@@ -101,20 +101,12 @@ private:
                    BasicBlock *Join, Value *Parity);
   void emitBarrierD(IRBuilder<> &B);
 
-  /// The leader's claim {cur, lim} lies after the two slots.
-  static constexpr unsigned ClaimOffset = 32;
-  /// The slots and the claim, rounded up to the slots' 16-byte alignment,
-  /// below the end of dynamic shared memory; rounding the start down to 16
-  /// may take 15 bytes more.
-  static constexpr unsigned StateBytes = ClaimOffset + 16;
-  static_assert(StateBytes + 15 <= BATON_PTB_DYNAMIC_SHARED_BYTES);
-
   const VariantRequest &R;
   BarrierPlan Plan;
   GlobalVariable &DynamicShared;
   VariantShell S;
   Value *Slot = nullptr;
-  Value *ClaimAddr = nullptr; ///< Slot + ClaimOffset
+  Value *ClaimAddr = nullptr; ///< Slot + BATON_PTB_CLAIM_OFFSET
   Value *End = nullptr;
 };
 
@@ -246,16 +238,17 @@ Function *PtbBuilder::build() {
   Value *DSmem = B.CreateIntrinsic(
       Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size, {}, {}, nullptr,
       "baton.dsmem");
-  Value *Raw = B.CreateGEP(B.getInt8Ty(), &DynamicShared,
-                           B.CreateSub(DSmem, B.getInt32(StateBytes)));
+  Value *Raw =
+      B.CreateGEP(B.getInt8Ty(), &DynamicShared,
+                  B.CreateSub(DSmem, B.getInt32(BATON_PTB_STATE_BYTES)));
   Type *IndexTy =
       S.F->getDataLayout().getIndexType(DynamicShared.getType());
   Slot = B.CreateIntrinsic(Intrinsic::ptrmask,
                            {DynamicShared.getType(), IndexTy},
                            {Raw, ConstantInt::get(IndexTy, -16)}, nullptr,
                            "baton.slot");
-  ClaimAddr = B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), Slot, ClaimOffset,
-                                           "baton.claim.addr");
+  ClaimAddr = B.CreateConstInBoundsGEP1_32(
+      B.getInt8Ty(), Slot, BATON_PTB_CLAIM_OFFSET, "baton.claim.addr");
   Value *BodyDSmem = B.CreateSub(
       DSmem, B.getInt32(BATON_PTB_DYNAMIC_SHARED_BYTES), "baton.body.dsmem");
   BasicBlock *Fetch0 = block("baton.fetch.first");

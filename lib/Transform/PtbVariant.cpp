@@ -124,14 +124,6 @@ private:
   /// Reloads the grid dimensions that the body reads as %nctaid.
   void emitLoadBodyGrid();
 
-  /// The leader's claim {cur, lim} lies after the two slots.
-  static constexpr int64_t ClaimOffset = 32;
-  /// The slots and the claim, rounded up to the slots' 16-byte alignment,
-  /// below the end of dynamic shared memory; rounding the start down to 16
-  /// may take 15 bytes more.
-  static constexpr int64_t StateBytes = ClaimOffset + 16;
-  static_assert(StateBytes + 15 <= BATON_PTB_DYNAMIC_SHARED_BYTES);
-
   Module &M;
   const VariantRequest &R;
   const GeneratedNames &N;
@@ -179,7 +171,8 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   emitLoadTask(B, N);
   emitLoadGrid(B, N, Decode);
   std::array<Operand, 2> Claim = {Cur, Lim};
-  B.inst("ld.shared.v2.u32", {B.vector(Claim), B.address(Slot, ClaimOffset)});
+  B.inst("ld.shared.v2.u32",
+         {B.vector(Claim), B.address(Slot, BATON_PTB_CLAIM_OFFSET)});
   B.inst("add.u32", {NV, Cur, B.imm(1)});
   B.inst("setp.lt.u32", {B.sym(N.reg("held")), NV, Lim});
   B.guarded(N.reg("held"), false, "bra", {B.sym(Held)});
@@ -204,10 +197,11 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   B.guarded(N.reg("preempted"), true, "atom.global.add.u32",
             {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), Size});
   B.inst("add.u32", {Lim, NV, Size});
-  B.inst("st.shared.u32", {B.address(Slot, ClaimOffset + 4), Lim});
+  B.inst("st.shared.u32",
+         {B.address(Slot, BATON_PTB_CLAIM_OFFSET + 4), Lim});
   B.label(Held);
   // After STOP (nv = -1) the worker leaves, so that claim is never read.
-  B.inst("st.shared.u32", {B.address(Slot, ClaimOffset), NV});
+  B.inst("st.shared.u32", {B.address(Slot, BATON_PTB_CLAIM_OFFSET), NV});
   std::array<std::string, 3> Coords = {N.reg("nx"), N.reg("ny"), N.reg("nz")};
   emitDecode(B, N, R.Use, N.reg("nv"), Coords, Site);
   std::vector<Operand> Elements = {NV};
@@ -271,7 +265,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("mov.u32", {DSmem, B.sym("%dynamic_smem_size")});
   B.inst("mov.u32", {Slot, B.sym(N.symbol("dynamic_smem"))});
   B.inst("add.u32", {Slot, Slot, DSmem});
-  B.inst("sub.u32", {Slot, Slot, B.imm(StateBytes)});
+  B.inst("sub.u32", {Slot, Slot, B.imm(BATON_PTB_STATE_BYTES)});
   B.inst("and.b32", {Slot, Slot, B.imm(-16)});
   B.inst("sub.u32", {DSmem, DSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
   B.inst("mov.u32", {Parity, B.imm(0)});
@@ -281,7 +275,8 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("ld.global.u32", {Lim, B.address(Task, BATON_TASK_OFFSET_NEXT)});
   B.inst("sub.u32", {Cur, Lim, B.imm(1)});
   std::array<Operand, 2> Claim = {Cur, Lim};
-  B.inst("st.shared.v2.u32", {B.address(Slot, ClaimOffset), B.vector(Claim)});
+  B.inst("st.shared.v2.u32",
+         {B.address(Slot, BATON_PTB_CLAIM_OFFSET), B.vector(Claim)});
   emitFetch("first");
   B.label(N.label("first"));
   B.inst("barrier.sync", {B.imm(Plan.Id)});
