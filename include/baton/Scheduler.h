@@ -203,6 +203,8 @@ public:
   bool idle() const;
   /// Pieces of work not yet Done, external LC work included.
   uint64_t outstanding() const;
+  /// BE work of queue \p Queue not yet Done.
+  size_t queued(uint32_t Queue) const;
 
   WorkInfo info(uint64_t Id) const;
   /// Current per-block duration estimate of kernel \p Name.

@@ -593,6 +593,11 @@ bool Scheduler::idle() const { return S->Outstanding == 0; }
 
 uint64_t Scheduler::outstanding() const { return S->Outstanding; }
 
+size_t Scheduler::queued(uint32_t Queue) const {
+  auto It = S->Queues.find(Queue);
+  return It == S->Queues.end() ? 0 : It->second.size();
+}
+
 WorkInfo Scheduler::info(uint64_t Id) const {
   auto It = S->Entries.find(Id);
   if (It == S->Entries.end())

@@ -40,6 +40,7 @@ struct SchedulerService::Impl {
   mutable std::mutex Mutex; ///< guards everything below and Sched
   std::condition_variable Wake;
   std::condition_variable Idle;
+  std::condition_variable Room; ///< BE work completed: a full queue has room
   bool Stopping = false;
   std::exception_ptr Failure;
   ServiceStats Counts;
@@ -73,6 +74,7 @@ void SchedulerService::Impl::loop() {
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   std::unique_lock Lock(Mutex);
   while (!Stopping) {
+    uint64_t Before = Sched.outstanding();
     try {
       Sched.poll();
       followPeers(/*WorkComing=*/false);
@@ -82,6 +84,8 @@ void SchedulerService::Impl::loop() {
       std::fprintf(stderr, "baton: scheduler: %s\n", E.what());
       Failure = std::current_exception();
     }
+    if (Sched.outstanding() < Before)
+      Room.notify_all();
     if (Failure || Sched.idle())
       Idle.notify_all(); // waitIdle() returns, or reports the failure
     // A failure does not stop the polling: work behind the failed launch,
@@ -134,7 +138,13 @@ uint64_t SchedulerService::submit(Work W) {
   bool Lc = W.Class == PriorityClass::LatencyCritical;
   uint64_t Id;
   {
-    std::lock_guard Lock(P->Mutex);
+    std::unique_lock Lock(P->Mutex);
+    if (!Lc && P->Sched.queued(W.Queue) >= MaxQueuedBestEffort) {
+      BATON_TRACE("queue %u full: submit waits", W.Queue);
+      P->Room.wait(Lock, [&] {
+        return P->Sched.queued(W.Queue) < MaxQueuedBestEffort;
+      });
+    }
     BATON_TRACE("submit %s '%s', %llu blocks, queue %u",
                 Lc ? "LC" : "BE", W.Kernel.Name.c_str(),
                 (unsigned long long)W.Kernel.Blocks, W.Queue);

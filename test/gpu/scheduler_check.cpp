@@ -15,6 +15,12 @@
 //    (S kept its order, however the launches were paused and resumed);
 //  * best-effort work was paused and resumed (the storm did something);
 //  * every piece of work is Done once the service is idle.
+// And once, a client that runs far ahead of paused work: while external LC
+// work holds every BE launch paused, thousands of BE launches are submitted
+// on S, more than the driver queues on one stream. They must all run, each
+// exactly once, when the LC work ends (the service bounds a BE queue; before
+// it did, a submit blocked in the driver with the service's lock held, and
+// the program hung).
 //
 //===----------------------------------------------------------------------===//
 
@@ -184,6 +190,48 @@ void runRound(Runtime &Rt, const Kernel &K, Checker &Check, Watchdog &Dog,
   std::fflush(stdout);
 }
 
+/// The client far ahead of a paused queue (see the file comment).
+void runDeepQueue(Runtime &Rt, const Kernel &K, Checker &Check,
+                  Watchdog &Dog) {
+  constexpr uint32_t Launches = 3000, Blocks = 64;
+  constexpr auto Held = std::chrono::milliseconds(200);
+  Dog.step("deep queue");
+  SchedulerService Svc(Rt);
+  Stream S;
+  DeviceBuffer Counts(size_t(Launches) * Blocks * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  S.synchronize();
+  uint64_t Lc = Svc.beginExternal(0);
+  std::thread Ender([&] {
+    std::this_thread::sleep_for(Held);
+    Svc.endExternal(Lc);
+  });
+  for (uint32_t I = 0; I < Launches; ++I) {
+    LaunchConfig Config;
+    Config.Grid = {Blocks, 1, 1};
+    Config.Block = {64, 1, 1};
+    Config.Stream = S.get();
+    CUdeviceptr Mine = Counts.get() + size_t(I) * Blocks * sizeof(uint32_t);
+    Work W = makeWork(RuntimeWork::make(K, Config, Mine, uint64_t(1000)),
+                      PriorityClass::BestEffort, /*Queue=*/1);
+    W.IssueAtOnce = true;
+    Svc.submit(std::move(W));
+  }
+  S.synchronize();
+  Ender.join();
+  Svc.waitIdle();
+  std::vector<uint8_t> Final = Counts.download(S.get());
+  size_t Off = countsOff(reinterpret_cast<const uint32_t *>(Final.data()),
+                         size_t(Launches) * Blocks);
+  Check.expect(Off == 0, "deep queue: " + std::to_string(Off) +
+                             " blocks ran other than once");
+  std::printf("deep queue: %u BE launches submitted behind %lld ms of LC "
+              "work, %llu resumes\n",
+              Launches, static_cast<long long>(Held.count()),
+              (unsigned long long)Svc.stats().Resumes);
+  std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -205,6 +253,7 @@ int main(int Argc, char **Argv) {
     Kernel K = M.kernel("record");
     for (uint64_t Seed = 1; Seed <= 4; ++Seed)
       runRound(*Rt, K, Check, Dog, Seed);
+    runDeepQueue(*Rt, K, Check, Dog);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }
