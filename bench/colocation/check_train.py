@@ -7,8 +7,9 @@ inference client that opens and closes latency-critical brackets at random,
 either pausing the training (time sharing) or vacating half the SMs (space
 sharing). Checks that every scheduled run ends with bitwise the loss of the
 run with scheduling off (every block ran exactly once), that the storms
-reached the training's launches, and that the loss fell. Exits 77 (skipped)
-where there is no GPU.
+reached the training's launches, and that the loss fell. It does so for the
+MLP's kernels in one split and in SPLITS (train_mlp.cu: 3-D grids, partial
+sums). Exits 77 (skipped) where there is no GPU.
 """
 import ctypes
 import json
@@ -24,10 +25,11 @@ import time
 import colocate  # its library loader and sizes: the benchmark's training
 
 STEPS = 30
+SPLITS = 8
 HALF_THE_SMS = 66  # of an H100 or H200 (132 SMs)
 
 
-def child(lib_path, storm):
+def child(lib_path, storm, splits):
     lib = colocate.load_training(
         lib_path, None if storm == "off" else "best-effort")
 
@@ -37,7 +39,8 @@ def child(lib_path, storm):
     lib.baton_get_routing_stats.restype = Stats
 
     sizes = colocate.parser().parse_args([])
-    if lib.train_init(sizes.batch, sizes.hidden, sizes.layers, 1) != 0:
+    if (lib.train_set_splits(splits) != 0 or
+            lib.train_init(sizes.batch, sizes.hidden, sizes.layers, 1) != 0):
         sys.exit("train_init failed")
     if lib.train_steps(1) != 0:
         sys.exit("train_steps failed")
@@ -76,8 +79,8 @@ def child(lib_path, storm):
 
 def main():
     if sys.argv[1:2] == ["--child"]:
-        _, _, lib, storm = sys.argv
-        return child(lib, storm)
+        _, _, lib, storm, splits = sys.argv
+        return child(lib, storm, int(splits))
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     if not shutil.which("nvidia-smi") or subprocess.run(
@@ -85,19 +88,6 @@ def main():
         print("SKIP: no NVIDIA GPU on this machine")
         return 77
     lib = os.path.abspath(sys.argv[1])
-    runs = {}
-    for storm in ("off", "time", "space"):
-        env = {k: v for k, v in os.environ.items() if k != "BATON_SCHEDULE"}
-        done = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), "--child", lib, storm],
-            env=env, capture_output=True, text=True, timeout=240)
-        sys.stderr.write(done.stderr)
-        if done.returncode != 0:
-            print(f"FAIL: the {storm} run exited with {done.returncode}")
-            return 1
-        runs[storm] = json.loads(done.stdout.strip().splitlines()[-1])
-        print(f"{storm}: {runs[storm]}")
-
     failed = 0
 
     def check(name, ok):
@@ -105,19 +95,41 @@ def main():
         print(("PASS: " if ok else "FAIL: ") + name)
         failed += not ok
 
-    ref = runs["off"]
-    for storm in ("time", "space"):
-        run = runs[storm]
-        check(f"{storm}-sharing storm ({run['brackets']} brackets): loss "
-              f"bitwise that of scheduling off",
-              run["last_bits"] == ref["last_bits"])
-        check(f"{storm}-sharing storm: launches were scheduled "
-              f"({run['best_effort']} best-effort)", run["best_effort"] > 0)
-    check(f"time-sharing storm paused and resumed launches "
-          f"({runs['time']['resumes']} resumes)", runs["time"]["resumes"] > 0)
-    check(f"the loss fell over {STEPS} steps "
-          f"({ref['first']:.7g} -> {ref['last']:.7g})",
-          ref["last"] < ref["first"])
+    for splits in (1, SPLITS):
+        runs = {}
+        for storm in ("off", "time", "space"):
+            env = {k: v for k, v in os.environ.items()
+                   if k != "BATON_SCHEDULE"}
+            start = time.monotonic()
+            done = subprocess.run(
+                [sys.executable, os.path.abspath(__file__), "--child", lib,
+                 storm, str(splits)],
+                env=env, capture_output=True, text=True, timeout=240)
+            sys.stderr.write(done.stderr)
+            if done.returncode != 0:
+                print(f"FAIL: the {storm} run of {splits} split(s) exited "
+                      f"with {done.returncode}")
+                return 1
+            runs[storm] = json.loads(done.stdout.strip().splitlines()[-1])
+            print(f"{splits} split(s), {storm} "
+                  f"({time.monotonic() - start:.1f} s): {runs[storm]}",
+                  flush=True)
+        ref = runs["off"]
+        form = f"{splits} split(s)"
+        for storm in ("time", "space"):
+            run = runs[storm]
+            check(f"{form}, {storm}-sharing storm ({run['brackets']} "
+                  f"brackets): loss bitwise that of scheduling off",
+                  run["last_bits"] == ref["last_bits"])
+            check(f"{form}, {storm}-sharing storm: launches were scheduled "
+                  f"({run['best_effort']} best-effort)",
+                  run["best_effort"] > 0)
+        check(f"{form}, time-sharing storm paused and resumed launches "
+              f"({runs['time']['resumes']} resumes)",
+              runs["time"]["resumes"] > 0)
+        check(f"{form}: the loss fell over {STEPS} steps "
+              f"({ref['first']:.7g} -> {ref['last']:.7g})",
+              ref["last"] < ref["first"])
     print(f"{failed} failed")
     return 1 if failed else 0
 

@@ -125,7 +125,8 @@ class Trainer(threading.Thread):
 
     def run(self):
         a = self.args
-        if self.lib.train_init(a.batch, a.hidden, a.layers, 1) != 0:
+        if (self.lib.train_set_splits(a.splits) != 0 or
+                self.lib.train_init(a.batch, a.hidden, a.layers, 1) != 0):
             self.error = "train_init failed"
             self.ready.set()
             return
@@ -477,6 +478,7 @@ def child_command(args, system, role, r):
            "--window", str(args.window), "--overrun", str(args.overrun),
            "--lc-sms", str(args.lc_sms), "--batch", str(args.batch),
            "--hidden", str(args.hidden), "--layers", str(args.layers),
+           "--splits", str(args.splits),
            "--model-layers", str(args.model_layers),
            "--infer-batch", str(args.infer_batch),
            "--cnn-depth", str(args.cnn_depth),
@@ -732,7 +734,7 @@ def orchestrate(args):
 def config_of(args):
     keys = ("models", "systems", "loads", "window", "rounds", "overrun",
             "graph", "train_for", "lc_sms", "batch", "hidden", "layers",
-            "model_layers", "infer_batch", "cnn_depth", "image_size",
+            "splits", "model_layers", "infer_batch", "cnn_depth", "image_size",
             "deadline")
     c = {k: getattr(args, k) for k in keys}
     c["service_ms"] = dict(args.service)
@@ -974,6 +976,11 @@ def parser():
                    help="training batch (MLP)")
     p.add_argument("--hidden", type=int, default=1024)
     p.add_argument("--layers", type=int, default=4)
+    p.add_argument("--splits", type=int, default=1,
+                   help="training (MLP): inner loops of the products and "
+                   "the bias gradient split in this many ranges, each a "
+                   "block of its own (train_mlp.cu): shorter blocks, which "
+                   "inference waits for when training yields")
     p.add_argument("--model-layers", type=int, default=4,
                    help="encoder layers of the BERT-style model")
     p.add_argument("--infer-batch", type=int, default=8,

@@ -5,6 +5,7 @@
 // unchanged when it is not. Loaded by colocate.py through ctypes.
 //
 // C API (all return 0 on success, -1 after printing the CUDA error):
+//   int   train_set_splits(int splits); // before train_init; 1 by default
 //   int   train_init(int batch, int hidden, int layers, unsigned seed);
 //   int   train_steps(int steps);  // runs and waits for them
 //   float train_loss(void);        // mean squared error of the last forward
@@ -13,29 +14,66 @@
 // Every kernel is deterministic (no floating-point atomics), so the loss
 // after N steps is bitwise the same however the launches were scheduled.
 //
+// Splits: a best-effort kernel yields between blocks, so how long its blocks
+// run is what latency-critical work waits for. With one split, a product's
+// block computes its 16 x 16 tile over the whole inner dimension and the
+// bias gradient's block sums all rows of its columns; with S splits, both
+// divide that loop into S ranges, each block writes its range's partial sum,
+// and sum_splits adds the S partials in order: S times the blocks, each
+// about 1/S as long, for a pass over S partial results.
+//
 // The tiled product, the bias add, column_sum and the block sum come from
 // bench/common/mlp_kernels.cuh, shared with bench/preload/trainkernels.cu.
 #include "../common/mlp_kernels.cuh"
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
 namespace {
 
-// C = alpha * op(A) op(B) + beta * C, with op(A)(i,k) = A[i*sAr + k*sAc] and
-// op(B)(k,j) = B[k*sBr + j*sBc]: strides express the transposes.
+// C_z = op(A) op(B) summed over k in [z * KSplit, (z + 1) * KSplit), for z =
+// blockIdx.z, into the M x N matrix at C + z * M * N; op(A)(i,k) =
+// A[i*sAr + k*sAc] and op(B)(k,j) = B[k*sBr + j*sBc]: strides express the
+// transposes.
 __global__ void gemm_strided(const float *A, int sAr, int sAc, const float *B,
                              int sBr, int sBc, float *C, int M, int N, int K,
-                             float Alpha, float Beta) {
+                             int KSplit) {
   int Row = blockIdx.y * Tile + threadIdx.y;
   int Col = blockIdx.x * Tile + threadIdx.x;
-  float Acc = tiledDot(A, sAr, sAc, B, sBr, sBc, M, N, K, Row, Col);
-  if (Row < M && Col < N) {
-    float &Out = C[size_t(Row) * N + Col];
-    Out = Alpha * Acc + (Beta == 0.f ? 0.f : Beta * Out);
-  }
+  int KBegin = blockIdx.z * KSplit;
+  float Acc = tiledDot(A, sAr, sAc, B, sBr, sBc, M, N,
+                       min(K, KBegin + KSplit), Row, Col, KBegin);
+  if (Row < M && Col < N)
+    C[size_t(blockIdx.z) * M * N + size_t(Row) * N + Col] = Acc;
+}
+
+// Partial[g * Cols + c] = the sum of X[r][c] over the rows r of group g =
+// blockIdx.y, [g * GroupRows, (g + 1) * GroupRows), in order.
+__global__ void column_sum_groups(const float *X, float *Partial, int Rows,
+                                  int Cols, int GroupRows) {
+  int C = blockIdx.x * blockDim.x + threadIdx.x;
+  if (C >= Cols)
+    return;
+  int First = blockIdx.y * GroupRows, Last = min(Rows, First + GroupRows);
+  float S = 0.f;
+  for (int R = First; R < Last; ++R)
+    S += X[size_t(R) * Cols + C];
+  Partial[size_t(blockIdx.y) * Cols + C] = S;
+}
+
+// Out[i] = the sum of Partial[z * Count + i] over z = 0 .. Splits-1, in order.
+__global__ void sum_splits(const float *Partial, float *Out, int Splits,
+                           size_t Count) {
+  size_t I = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (I >= Count)
+    return;
+  float S = 0.f;
+  for (int Z = 0; Z < Splits; ++Z)
+    S += Partial[size_t(Z) * Count + I];
+  Out[I] = S;
 }
 
 __device__ float gelu(float X) {
@@ -92,14 +130,16 @@ __global__ void mse_loss(const float *Y, const float *Target, float *Out,
 }
 
 struct Model {
-  int Batch = 0, Hidden = 0, Layers = 0;
+  int Batch = 0, Hidden = 0, Layers = 0, Splits = 1;
   cudaStream_t Stream = nullptr;
   std::vector<float *> W, B, DW, DB, Z, Y; // per layer
   float *Input = nullptr, *Target = nullptr, *DY = nullptr, *DZ = nullptr;
   float *Loss = nullptr;
+  float *Partial = nullptr; ///< Splits > 1: the partial sums of one result
 };
 
 Model TheModel;
+int RequestedSplits = 1;
 
 bool ok(cudaError_t E, const char *What) {
   if (E == cudaSuccess)
@@ -126,12 +166,38 @@ unsigned blocksFor(size_t N, unsigned Threads) {
   return unsigned((N + Threads - 1) / Threads);
 }
 
+void sumSplits(const Model &M, float *Out, int Splits, size_t Count) {
+  sum_splits<<<blocksFor(Count, 256), 256, 0, M.Stream>>>(M.Partial, Out,
+                                                          Splits, Count);
+}
+
+// C = op(A) op(B), in M.Splits ranges of whole tiles of K.
 void gemm(const Model &M, const float *A, int sAr, int sAc, const float *B,
           int sBr, int sBc, float *C, int Rows, int Cols, int K) {
+  int Tiles = (K + Tile - 1) / Tile;
+  int KSplit = (Tiles + M.Splits - 1) / M.Splits * Tile;
+  int Splits = (K + KSplit - 1) / KSplit;
   dim3 Block(Tile, Tile);
-  dim3 Grid((Cols + Tile - 1) / Tile, (Rows + Tile - 1) / Tile);
-  gemm_strided<<<Grid, Block, 0, M.Stream>>>(A, sAr, sAc, B, sBr, sBc, C,
-                                             Rows, Cols, K, 1.f, 0.f);
+  dim3 Grid((Cols + Tile - 1) / Tile, (Rows + Tile - 1) / Tile, Splits);
+  gemm_strided<<<Grid, Block, 0, M.Stream>>>(
+      A, sAr, sAc, B, sBr, sBc, Splits > 1 ? M.Partial : C, Rows, Cols, K,
+      KSplit);
+  if (Splits > 1)
+    sumSplits(M, C, Splits, size_t(Rows) * Cols);
+}
+
+// Out[c] = the sum of X[r][c] over the Rows rows, in M.Splits row groups.
+void columnSum(const Model &M, const float *X, float *Out, int Rows,
+               int Cols) {
+  if (M.Splits == 1) {
+    column_sum<<<blocksFor(Cols, 256), 256, 0, M.Stream>>>(X, Out, Rows, Cols);
+    return;
+  }
+  int GroupRows = (Rows + M.Splits - 1) / M.Splits;
+  int Groups = (Rows + GroupRows - 1) / GroupRows;
+  column_sum_groups<<<dim3(blocksFor(Cols, 256), Groups), 256, 0, M.Stream>>>(
+      X, M.Partial, Rows, Cols, GroupRows);
+  sumSplits(M, Out, Groups, size_t(Cols));
 }
 
 void step(const Model &M, float Lr) {
@@ -151,7 +217,7 @@ void step(const Model &M, float Lr) {
     gelu_backward<<<blocksFor(N, 256), 256, 0, M.Stream>>>(M.DY, M.Z[L], M.DZ,
                                                             N);
     gemm(M, X, 1, H, M.DZ, H, 1, M.DW[L], H, H, Bt); // X^T dZ
-    column_sum<<<blocksFor(H, 256), 256, 0, M.Stream>>>(M.DZ, M.DB[L], Bt, H);
+    columnSum(M, M.DZ, M.DB[L], Bt, H);
     if (L > 0)
       gemm(M, M.DZ, H, 1, M.W[L], 1, H, M.DY, Bt, H, H); // dZ W^T
   }
@@ -166,11 +232,22 @@ void step(const Model &M, float Lr) {
 
 extern "C" {
 
+int train_set_splits(int Splits) {
+  if (Splits < 1) {
+    std::fprintf(stderr, "train_mlp: splits must be at least 1, not %d\n",
+                 Splits);
+    return -1;
+  }
+  RequestedSplits = Splits;
+  return 0;
+}
+
 int train_init(int Batch, int Hidden, int Layers, unsigned Seed) {
   Model &M = TheModel;
   M.Batch = Batch;
   M.Hidden = Hidden;
   M.Layers = Layers;
+  M.Splits = RequestedSplits;
   if (!ok(cudaStreamCreateWithFlags(&M.Stream, cudaStreamNonBlocking),
           "cudaStreamCreate"))
     return -1;
@@ -189,6 +266,11 @@ int train_init(int Batch, int Hidden, int Layers, unsigned Seed) {
   M.DY = deviceArray(N, Seed, 0.f);
   M.DZ = deviceArray(N, Seed, 0.f);
   M.Loss = deviceArray(1, Seed, 0.f);
+  if (M.Splits > 1 &&
+      !ok(cudaMalloc(&M.Partial, size_t(M.Splits) * std::max(N, WSize) *
+                                     sizeof(float)),
+          "cudaMalloc"))
+    return -1;
   return M.Loss ? 0 : -1;
 }
 
@@ -218,7 +300,7 @@ void train_shutdown(void) {
   for (auto *List : {&M.W, &M.B, &M.DW, &M.DB, &M.Z, &M.Y})
     for (float *P : *List)
       cudaFree(P);
-  for (float *P : {M.Input, M.Target, M.DY, M.DZ, M.Loss})
+  for (float *P : {M.Input, M.Target, M.DY, M.DZ, M.Loss, M.Partial})
     cudaFree(P);
   cudaStreamDestroy(M.Stream);
   M = Model{};

@@ -25,19 +25,20 @@ namespace {
 
 constexpr int Tile = 16;
 
-// Element (Row, Col) of op(A) op(B), op(A) of size M x K and op(B) K x N: A
-// is read at A[r * RowA + k * ColA] and B at B[k * RowB + c * ColB], so one
-// loop serves A B, A^T B and A B^T. A block of Tile x Tile threads stages
-// Tile-wide slices of both in shared memory (rows padded by one against bank
-// conflicts). Every thread of the block calls it, as it waits at barriers,
-// those outside C too.
+// Element (Row, Col) of op(A) op(B), op(A) of size M x K and op(B) K x N,
+// summed over k in [KBegin, K): A is read at A[r * RowA + k * ColA] and B at
+// B[k * RowB + c * ColB], so one loop serves A B, A^T B and A B^T. A block
+// of Tile x Tile threads stages Tile-wide slices of both in shared memory
+// (rows padded by one against bank conflicts). Every thread of the block
+// calls it, as it waits at barriers, those outside C too.
 __device__ inline float tiledDot(const float *A, int RowA, int ColA,
                                  const float *B, int RowB, int ColB, int M,
-                                 int N, int K, int Row, int Col) {
+                                 int N, int K, int Row, int Col,
+                                 int KBegin = 0) {
   __shared__ float TileA[Tile][Tile + 1];
   __shared__ float TileB[Tile][Tile + 1];
   float Sum = 0.f;
-  for (int K0 = 0; K0 < K; K0 += Tile) {
+  for (int K0 = KBegin; K0 < K; K0 += Tile) {
     int KA = K0 + threadIdx.x, KB = K0 + threadIdx.y;
     TileA[threadIdx.y][threadIdx.x] =
         Row < M && KA < K ? A[size_t(Row) * RowA + size_t(KA) * ColA] : 0.f;
