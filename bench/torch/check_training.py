@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """GPU correctness test of baton.torch: training results are unchanged.
 
-For each model (a GPT-2-style language model, a small CNN, and the GPT
-again with Inductor's persistent TMA matmul template as the only GEMM
-candidate where it applies), in one process, with deterministic settings
+For each model (a GPT-2-style language model, a small CNN, the GPT again
+with Inductor's persistent TMA matmul template as the only GEMM candidate
+where it applies, with flex_attention, and compiled with dynamic shapes),
+in one process, with deterministic settings
 and the same compiled kernels:
 
   1. reference: N steps with Baton installed but nothing routed
@@ -25,7 +26,8 @@ model matches and kernels were routed, 1 on a mismatch, 2 if nothing was
 routed (or, for gpt-tma, no TMA kernel was), 3 if the reference itself is
 not deterministic (the test would prove nothing in any of these cases).
 
-  python3 bench/torch/check_training.py [--models gpt,cnn,gpt-tma] [--steps 12]
+  python3 bench/torch/check_training.py [--models gpt,cnn,gpt-tma,gpt-flex,gpt-dyn]
+                                        [--steps 12]
                                         [--out DIR] [--budget 330]
 
 Needs PYTHONPATH with the built package (bench/torch/run.sh sets it).
@@ -133,17 +135,20 @@ def tma_compile_settings(on):
 
 
 def check_model(name, args):
-    """name: "gpt", "cnn", or "gpt-tma" (the GPT with Inductor's persistent
+    """name: "gpt", "cnn", "gpt-tma" (the GPT with Inductor's persistent
     TMA matmul template for its GEMMs: device-side TMA descriptors in
-    global scratch)."""
-    kind = name.split("-")[0]
-    tma = name.endswith("-tma")
+    global scratch), "gpt-flex" (causal flex_attention: Inductor's flex
+    attention templates) or "gpt-dyn" (compiled with dynamic shapes: sizes
+    are kernel arguments, and grids are computed from them)."""
+    kind, _, variant = name.partition("-")
+    tma = variant == "tma"
     log(f"{name}: building")
-    model, opt = workloads.build(kind, "check")
+    model, opt = workloads.build(
+        kind, "check", attention="flex" if variant == "flex" else "sdpa")
     # Dynamo would reuse the code compiled for an earlier model of the same
     # class (gpt-tma after gpt) without compiling it again.
     torch._dynamo.reset()
-    compiled = torch.compile(model)
+    compiled = torch.compile(model, dynamic=True if variant == "dyn" else None)
     step = workloads.make_step(compiled, opt)
     data = workloads.batches(kind, "check", 4)
     model_state = copy.deepcopy(model.state_dict())
@@ -239,7 +244,7 @@ def check_model(name, args):
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--models", default="gpt,cnn,gpt-tma")
+    p.add_argument("--models", default="gpt,cnn,gpt-tma,gpt-flex,gpt-dyn")
     p.add_argument("--budget", type=float, default=330,
                    help="seconds: a model is not started after this")
     p.add_argument("--steps", type=int, default=12)

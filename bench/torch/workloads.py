@@ -29,22 +29,35 @@ CNN_SIZES = {
 }
 
 
+def causal(b, h, q, kv):
+    return q >= kv
+
+
 class Block(nn.Module):
-    def __init__(self, d, heads):
+    """A pre-norm transformer block. `attention`: "sdpa"
+    (scaled_dot_product_attention) or "flex" (flex_attention with the
+    model's block mask: Inductor's flex attention templates, forward and
+    backward)."""
+
+    def __init__(self, d, heads, attention="sdpa"):
         super().__init__()
-        self.heads = heads
+        self.heads, self.attention = heads, attention
         self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
         self.qkv = nn.Linear(d, 3 * d)
         self.proj = nn.Linear(d, d)
         self.fc = nn.Linear(d, 4 * d)
         self.fc2 = nn.Linear(4 * d, d)
 
-    def forward(self, x):
+    def forward(self, x, block_mask=None):
         b, t, d = x.shape
         q, k, v = self.qkv(self.ln1(x)).split(d, dim=2)
         q, k, v = (z.view(b, t, self.heads, d // self.heads).transpose(1, 2)
                    for z in (q, k, v))
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        if self.attention == "flex":
+            from torch.nn.attention.flex_attention import flex_attention
+            y = flex_attention(q, k, v, block_mask=block_mask)
+        else:
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
         x = x + self.proj(y.transpose(1, 2).reshape(b, t, d))
         return x + self.fc2(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
 
@@ -52,11 +65,14 @@ class Block(nn.Module):
 class GPT(nn.Module):
     """GPT-2 style (nanoGPT's layout: pre-norm blocks, tied embedding)."""
 
-    def __init__(self, layers, d, heads, seq, vocab, **_):
+    def __init__(self, layers, d, heads, seq, vocab, attention="sdpa", **_):
         super().__init__()
+        self.seq = seq
+        self.block_mask = None  # flex: made on the GPU by build()
         self.tok = nn.Embedding(vocab, d)
         self.pos = nn.Embedding(seq, d)
-        self.blocks = nn.ModuleList(Block(d, heads) for _ in range(layers))
+        self.blocks = nn.ModuleList(Block(d, heads, attention)
+                                    for _ in range(layers))
         self.ln = nn.LayerNorm(d)
         self.head = nn.Linear(d, vocab, bias=False)
         self.head.weight = self.tok.weight
@@ -70,7 +86,7 @@ class GPT(nn.Module):
         t = idx.shape[1]
         x = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))
         for block in self.blocks:
-            x = block(x)
+            x = block(x, self.block_mask)
         logits = self.head(self.ln(x))
         return F.cross_entropy(logits.float().view(-1, logits.shape[-1]),
                                targets.view(-1))
@@ -119,11 +135,19 @@ def sizes(kind, scale):
     return (GPT_SIZES if kind == "gpt" else CNN_SIZES)[scale]
 
 
-def build(kind, scale, seed=0, device="cuda"):
-    """The model (uncompiled, on the GPU) and its optimizer."""
+def build(kind, scale, seed=0, device="cuda", attention="sdpa"):
+    """The model (uncompiled, on the GPU) and its optimizer. `attention`
+    (GPT only): "sdpa" or "flex" (causal flex_attention)."""
     torch.manual_seed(seed)
     cfg = sizes(kind, scale)
-    model = (GPT(**cfg) if kind == "gpt" else CNN(**cfg)).to(device)
+    model = (GPT(**cfg, attention=attention) if kind == "gpt"
+             else CNN(**cfg)).to(device)
+    if kind == "gpt" and attention == "flex":
+        # Made outside the compiled region, as flex_attention's
+        # documentation recommends: the mask is an input of the graph.
+        from torch.nn.attention.flex_attention import create_block_mask
+        model.block_mask = create_block_mask(causal, None, None, model.seq,
+                                             model.seq, device=device)
     if kind == "cnn":
         model = model.to(memory_format=torch.channels_last)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-4, weight_decay=0.01,
