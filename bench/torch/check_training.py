@@ -141,6 +141,9 @@ def check_model(name, args):
     attention templates) or "gpt-dyn" (compiled with dynamic shapes: sizes
     are kernel arguments, and grids are computed from them)."""
     kind, _, variant = name.partition("-")
+    if (kind, variant) not in (("gpt", ""), ("cnn", ""), ("gpt", "tma"),
+                               ("gpt", "flex"), ("gpt", "dyn")):
+        raise ValueError(f"unknown model {name!r}")
     tma = variant == "tma"
     log(f"{name}: building")
     model, opt = workloads.build(
@@ -237,6 +240,10 @@ def check_model(name, args):
         if k["state"] == "ready" and k["scheduled"]:
             for f in k.get("features", ()):
                 features[f] = features.get(f, 0) + 1
+            # Inductor names its flex attention kernels after the op.
+            if "flex_attention" in k["name"]:
+                features["flex-attention"] = features.get("flex-attention",
+                                                          0) + 1
     results["features"] = features
     return ok, routed, deterministic, results
 
@@ -291,6 +298,10 @@ def main():
         elif kind.endswith("-tma") and "tma" not in results["features"]:
             verdict, code = ("NOT EXERCISED (no routed kernel used TMA: "
                              "Inductor offered no TMA template here)"), 2
+        elif (kind.endswith("-flex") and
+              "flex-attention" not in results["features"]):
+            verdict, code = ("NOT EXERCISED (no flex attention kernel was "
+                             "routed)"), 2
         else:
             verdict, code = "PASS", 0
         kinds = ", ".join(f"{f} {n}" for f, n in sorted(

@@ -55,6 +55,9 @@ class Block(nn.Module):
                    for z in (q, k, v))
         if self.attention == "flex":
             from torch.nn.attention.flex_attention import flex_attention
+            if block_mask is None:  # flex_attention would attend to all
+                raise ValueError("flex attention needs the model's causal "
+                                 "block mask (made by build())")
             y = flex_attention(q, k, v, block_mask=block_mask)
         else:
             y = F.scaled_dot_product_attention(q, k, v, is_causal=True)

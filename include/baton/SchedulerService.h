@@ -15,16 +15,16 @@
 // and rethrown by the next waitIdle(); the failed work is given up and
 // everything else goes on. submit() throws only for the work it was given.
 //
-// A best-effort queue holds at most MaxQueuedBestEffort launches not yet
-// done: submit() of one more waits (without the lock) until one completes,
-// as a CUDA launch waits when its stream's queue is full. Launches issued to
-// a client's stream put commands there (a paused one: an event record and a
-// wait on the device), and the driver blocks a call that finds the stream's
-// queue full. A submit() blocked in the driver that way, holding the lock,
-// would keep the service thread from resuming the very launch the stream
-// waits for; the bound keeps the scheduler's commands well below the
-// driver's queue depth. So a thread that holds LC work open must not submit
-// BE work to a full queue: it would wait for itself.
+// A best-effort queue holds at most MaxQueuedBestEffort IssueAtOnce
+// launches not yet done: submit() of one more waits (without the lock)
+// until one leaves the queue, as a CUDA launch waits when its stream's queue
+// is full. IssueAtOnce launches put commands on the client's stream at once
+// (a paused one an event record and a wait on the device), and the driver
+// blocks a call that finds the stream's queue full. A submit() blocked in
+// the driver that way, holding the lock, would keep the service thread from
+// resuming the very launch the stream waits for. So a thread that holds LC
+// work open must not submit IssueAtOnce work to a full queue: it would wait
+// for itself.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_SCHEDULERSERVICE_H
@@ -51,10 +51,12 @@ struct ServiceStats {
 
 class SchedulerService {
 public:
-  /// Launches one best-effort queue may have outstanding before submit()
-  /// waits (see above). Each queues at most three commands on its stream,
-  /// so that even a full queue leaves room for the client's own work below
-  /// the driver's queue depth (about a thousand commands).
+  /// IssueAtOnce launches one best-effort queue may have outstanding before
+  /// submit() waits (see above). A paused one queues two commands on its
+  /// stream, one of the few running behind the queue's head up to five:
+  /// about 600 at most, well below the depth at which the driver was seen
+  /// to block (about 1,000 paused launches, some 2,000 commands, on an
+  /// H200; the depth is not documented).
   static constexpr size_t MaxQueuedBestEffort = 256;
 
   /// \p PollInterval bounds how long a completion waits to be acted on;
@@ -69,8 +71,8 @@ public:
   SchedulerService(const SchedulerService &) = delete;
   SchedulerService &operator=(const SchedulerService &) = delete;
 
-  /// Thread-safe. Returns the work's id. BE work waits first while its
-  /// queue holds MaxQueuedBestEffort launches.
+  /// Thread-safe. Returns the work's id. IssueAtOnce BE work waits first
+  /// while its queue holds MaxQueuedBestEffort launches.
   uint64_t submit(Work W);
   /// Scheduler::beginExternal / endExternal, thread-safe: bracket LC work
   /// the client launches itself.

@@ -32,6 +32,19 @@ struct SchedulerService::Impl {
   void loop();
   void rethrowFailure();
   void followPeers(bool WorkComing);
+  /// Wakes submitters waiting for room in a queue, if any: called after
+  /// anything that may have taken BE work out of a queue (completions, and
+  /// work given up when a launch, pause or resume fails, which any replan
+  /// may do). Called with the lock held.
+  void notifyRoom() {
+    if (RoomWaiters)
+      Room.notify_all();
+  }
+  /// notifyRoom() at the end of a scope that holds the lock, thrown or not.
+  struct RoomNotice {
+    Impl &I;
+    ~RoomNotice() { I.notifyRoom(); }
+  };
 
   RuntimeExecutor Exec;
   Scheduler Sched;
@@ -40,7 +53,8 @@ struct SchedulerService::Impl {
   mutable std::mutex Mutex; ///< guards everything below and Sched
   std::condition_variable Wake;
   std::condition_variable Idle;
-  std::condition_variable Room; ///< BE work completed: a full queue has room
+  std::condition_variable Room; ///< BE work left a queue: it may have room
+  size_t RoomWaiters = 0;       ///< submitters waiting on Room
   bool Stopping = false;
   std::exception_ptr Failure;
   ServiceStats Counts;
@@ -74,7 +88,6 @@ void SchedulerService::Impl::loop() {
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   std::unique_lock Lock(Mutex);
   while (!Stopping) {
-    uint64_t Before = Sched.outstanding();
     try {
       Sched.poll();
       followPeers(/*WorkComing=*/false);
@@ -84,8 +97,7 @@ void SchedulerService::Impl::loop() {
       std::fprintf(stderr, "baton: scheduler: %s\n", E.what());
       Failure = std::current_exception();
     }
-    if (Sched.outstanding() < Before)
-      Room.notify_all();
+    notifyRoom();
     if (Failure || Sched.idle())
       Idle.notify_all(); // waitIdle() returns, or reports the failure
     // A failure does not stop the polling: work behind the failed launch,
@@ -129,6 +141,7 @@ SchedulerService::~SchedulerService() {
   {
     std::lock_guard Lock(P->Mutex);
     P->Stopping = true;
+    P->notifyRoom();
   }
   P->Wake.notify_all();
   P->Thread.join();
@@ -139,12 +152,17 @@ uint64_t SchedulerService::submit(Work W) {
   uint64_t Id;
   {
     std::unique_lock Lock(P->Mutex);
-    if (!Lc && P->Sched.queued(W.Queue) >= MaxQueuedBestEffort) {
+    if (!Lc && W.IssueAtOnce &&
+        P->Sched.queued(W.Queue) >= MaxQueuedBestEffort) {
       BATON_TRACE("queue %u full: submit waits", W.Queue);
+      ++P->RoomWaiters;
       P->Room.wait(Lock, [&] {
-        return P->Sched.queued(W.Queue) < MaxQueuedBestEffort;
+        return P->Stopping ||
+               P->Sched.queued(W.Queue) < MaxQueuedBestEffort;
       });
+      --P->RoomWaiters;
     }
+    Impl::RoomNotice Notice{*P};
     BATON_TRACE("submit %s '%s', %llu blocks, queue %u",
                 Lc ? "LC" : "BE", W.Kernel.Name.c_str(),
                 (unsigned long long)W.Kernel.Blocks, W.Queue);
@@ -161,6 +179,7 @@ uint64_t SchedulerService::beginExternal(uint32_t Sms) {
   uint64_t Id;
   {
     std::lock_guard Lock(P->Mutex);
+    Impl::RoomNotice Notice{*P};
     Id = P->Sched.beginExternal(Sms);
     ++P->Counts.LatencyCritical;
     BATON_TRACE("begin external LC %llu on %u SMs", (unsigned long long)Id,
@@ -174,6 +193,7 @@ void SchedulerService::endExternal(uint64_t Id) {
   {
     std::lock_guard Lock(P->Mutex);
     BATON_TRACE("end external LC %llu", (unsigned long long)Id);
+    Impl::RoomNotice Notice{*P};
     P->Sched.endExternal(Id);
   }
   P->Wake.notify_all();
@@ -182,6 +202,7 @@ void SchedulerService::endExternal(uint64_t Id) {
 void SchedulerService::yieldWhile(std::function<bool()> Busy) {
   {
     std::lock_guard Lock(P->Mutex);
+    Impl::RoomNotice Notice{*P};
     P->PeersBusy = std::move(Busy);
     P->followPeers(/*WorkComing=*/false);
   }
