@@ -2,8 +2,9 @@
 //
 // Scheduler makes every decision inside submit() and poll() and is not
 // thread-safe. A SchedulerService owns a Scheduler over a RuntimeExecutor
-// and a thread that polls it, so that any thread of a program (the launch
-// shim behind `<<<...>>>`, a language binding) may submit work:
+// (or over an executor its caller owns) and a thread that polls it, so
+// that any thread of a program (the launch shim behind `<<<...>>>`, a
+// language binding) may submit work:
 //
 //  * submit() acts at once: an LC launch is issued, and BE work asked to
 //    yield, before it returns; it never waits for BE work to stop.
@@ -65,6 +66,11 @@ public:
   /// queue close to the driver's own latency at the cost of a busy thread.
   explicit SchedulerService(
       Runtime &R, const SchedulerOptions &Options = {},
+      std::chrono::microseconds PollInterval = std::chrono::microseconds(0));
+  /// The same over any executor (a test's stand-in for the device), which
+  /// must outlive the service.
+  explicit SchedulerService(
+      Executor &Exec, const SchedulerOptions &Options = {},
       std::chrono::microseconds PollInterval = std::chrono::microseconds(0));
   /// Waits for all submitted work, then stops the service thread.
   ~SchedulerService();

@@ -25,9 +25,10 @@ using namespace baton;
 using namespace baton::sched;
 
 struct SchedulerService::Impl {
-  Impl(Runtime &R, const SchedulerOptions &Options,
-       std::chrono::microseconds Interval)
-      : Exec(R), Sched(Exec, Options), Interval(Interval) {}
+  Impl(std::unique_ptr<Executor> Owned, Executor &Exec,
+       const SchedulerOptions &Options, std::chrono::microseconds Interval)
+      : Owned(std::move(Owned)), Exec(Exec), Sched(Exec, Options),
+        Interval(Interval) {}
 
   void loop();
   void rethrowFailure();
@@ -46,7 +47,8 @@ struct SchedulerService::Impl {
     ~RoomNotice() { I.notifyRoom(); }
   };
 
-  RuntimeExecutor Exec;
+  std::unique_ptr<Executor> Owned; ///< the RuntimeExecutor, if made here
+  Executor &Exec;
   Scheduler Sched;
   std::chrono::microseconds Interval;
 
@@ -126,8 +128,17 @@ void SchedulerService::Impl::rethrowFailure() {
 }
 
 SchedulerService::SchedulerService(Runtime &R, const SchedulerOptions &Options,
+                                   std::chrono::microseconds PollInterval) {
+  auto Exec = std::make_unique<RuntimeExecutor>(R);
+  Executor &E = *Exec;
+  P = std::make_unique<Impl>(std::move(Exec), E, Options, PollInterval);
+  P->Thread = std::thread([this] { P->loop(); });
+}
+
+SchedulerService::SchedulerService(Executor &Exec,
+                                   const SchedulerOptions &Options,
                                    std::chrono::microseconds PollInterval)
-    : P(std::make_unique<Impl>(R, Options, PollInterval)) {
+    : P(std::make_unique<Impl>(nullptr, Exec, Options, PollInterval)) {
   P->Thread = std::thread([this] { P->loop(); });
 }
 

@@ -1,0 +1,169 @@
+//===- SchedulerServiceTest.cpp - The service's bound on a BE queue -------===//
+//
+// SchedulerService over a stand-in executor whose launches finish only when
+// the test lets them: a best-effort queue of IssueAtOnce work holds at most
+// MaxQueuedBestEffort launches, a submit of one more waits until one leaves
+// the queue, however it leaves (completion, or work given up when a resume
+// fails outside the service thread's poll), and other work is not bounded.
+// The GPU side of the bound is scheduler_check's deep-queue round.
+//
+//===----------------------------------------------------------------------===//
+
+#include "baton/SchedulerService.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <stdexcept>
+#include <thread>
+
+using namespace baton::sched;
+using namespace std::chrono_literals;
+
+namespace {
+
+class SteadyClock : public Clock {
+public:
+  Nanos now() const override {
+    return std::chrono::steady_clock::now().time_since_epoch();
+  }
+};
+
+/// Launches run until Released is set, then are Done at the next poll. The
+/// service calls it with its lock held only, so the state needs no lock of
+/// its own; the test talks to it through the atomics.
+class HeldExecutor : public Executor {
+public:
+  std::atomic<bool> Released{false};
+  std::atomic<bool> FailNextResume{false};
+
+  const DeviceFacts &facts() const override { return Facts; }
+  const Clock &clock() const override { return Time; }
+  void launch(const LaunchRequest &R) override {
+    States[R.Id] = R.StartPaused ? State::Paused : State::Running;
+  }
+  void requestPause(uint64_t Id) override {
+    if (States.at(Id) == State::Running)
+      States[Id] = State::Pausing;
+  }
+  void resume(uint64_t Id, uint32_t, uint64_t) override {
+    if (FailNextResume.exchange(false))
+      throw std::runtime_error("resume failed (test)");
+    States.at(Id) = State::Running;
+  }
+  void resumeAsOriginal(uint64_t Id, uint64_t) override {
+    States.at(Id) = State::Running;
+  }
+  void vacate(uint64_t, uint32_t) override {}
+  std::vector<Completion> poll() override {
+    std::vector<Completion> Out;
+    for (auto &[Id, S] : States) {
+      if (S == State::Pausing) {
+        S = State::Paused;
+        Out.push_back({Id, Completion::Paused, Time.now(), 1us, 0});
+      } else if (S == State::Running && Released) {
+        S = State::Finished;
+        Out.push_back({Id, Completion::Done, Time.now(), 1us, 1});
+      }
+    }
+    return Out;
+  }
+
+private:
+  enum class State { Running, Pausing, Paused, Finished };
+  DeviceFacts Facts;
+  SteadyClock Time;
+  std::map<uint64_t, State> States;
+};
+
+Work beWork(bool IssueAtOnce) {
+  Work W;
+  W.Kernel.Name = "train";
+  W.Kernel.Blocks = 1000;
+  W.Kernel.ThreadsPerBlock = 256;
+  W.Kernel.HasPtb = true;
+  W.Kernel.HasSlice = true;
+  W.Class = PriorityClass::BestEffort;
+  W.Queue = 1;
+  W.IssueAtOnce = IssueAtOnce;
+  return W;
+}
+
+/// Submits \p Count pieces of BE work from a thread of its own.
+class Submitter {
+public:
+  Submitter(SchedulerService &Svc, size_t Count, bool IssueAtOnce)
+      : Thread([&Svc, Count, IssueAtOnce, this] {
+          for (size_t I = 0; I < Count; ++I) {
+            Svc.submit(beWork(IssueAtOnce));
+            ++Submitted;
+          }
+        }) {}
+  ~Submitter() { Thread.join(); }
+
+  /// Whether Submitted reaches \p N within \p Limit.
+  bool reaches(size_t N, std::chrono::milliseconds Limit = 5000ms) const {
+    auto End = std::chrono::steady_clock::now() + Limit;
+    while (Submitted < N && std::chrono::steady_clock::now() < End)
+      std::this_thread::sleep_for(1ms);
+    return Submitted >= N;
+  }
+
+  std::atomic<size_t> Submitted{0};
+
+private:
+  std::thread Thread;
+};
+
+constexpr size_t Bound = SchedulerService::MaxQueuedBestEffort;
+
+TEST(SchedulerService, AFullQueueMakesSubmitWaitUntilALaunchCompletes) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  {
+    Submitter S(Svc, Bound + 10, /*IssueAtOnce=*/true);
+    ASSERT_TRUE(S.reaches(Bound));
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(S.Submitted, Bound) << "a submit past the bound did not wait";
+    Exec.Released = true;
+    EXPECT_TRUE(S.reaches(Bound + 10)) << "the waiting submit was not woken";
+  }
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, WorkGivenUpOutsideThePollWakesAWaitingSubmit) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  // LC work holds the queue paused: its launches are issued paused.
+  uint64_t Lc = Svc.beginExternal(0);
+  {
+    Submitter S(Svc, Bound + 1, /*IssueAtOnce=*/true);
+    ASSERT_TRUE(S.reaches(Bound));
+    std::this_thread::sleep_for(20ms);
+    ASSERT_EQ(S.Submitted, Bound);
+    // The end of the LC work resumes the queue's head on this thread; the
+    // resume fails and the head is given up, leaving room in the queue.
+    Exec.FailNextResume = true;
+    Svc.endExternal(Lc);
+    EXPECT_TRUE(S.reaches(Bound + 1, 2000ms))
+        << "the waiting submit slept through a launch given up";
+    Exec.Released = true;
+  }
+  EXPECT_THROW(Svc.waitIdle(), std::runtime_error);
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, WorkNotIssuedAtOnceIsNotBounded) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  {
+    Submitter S(Svc, Bound + 10, /*IssueAtOnce=*/false);
+    EXPECT_TRUE(S.reaches(Bound + 10));
+    Exec.Released = true;
+  }
+  Svc.waitIdle();
+}
+
+} // namespace
