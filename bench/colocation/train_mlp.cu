@@ -243,11 +243,21 @@ int train_set_splits(int Splits) {
 }
 
 int train_init(int Batch, int Hidden, int Layers, unsigned Seed) {
+  if (Batch < 1 || Hidden < 1 || Layers < 1) {
+    std::fprintf(stderr,
+                 "train_mlp: batch, hidden and layers must be at least 1, "
+                 "not %d, %d, %d\n",
+                 Batch, Hidden, Layers);
+    return -1;
+  }
   Model &M = TheModel;
   M.Batch = Batch;
   M.Hidden = Hidden;
   M.Layers = Layers;
-  M.Splits = RequestedSplits;
+  // No loop is split finer than into its tiles (or rows), so neither is
+  // the partial sums' buffer sized for more.
+  M.Splits = std::min(RequestedSplits, (std::max(Batch, Hidden) + Tile - 1) /
+                                           Tile);
   if (!ok(cudaStreamCreateWithFlags(&M.Stream, cudaStreamNonBlocking),
           "cudaStreamCreate"))
     return -1;
