@@ -130,6 +130,11 @@ typedef struct baton_task {
 /* Largest grid (in blocks) a variant may cover; see the note above. */
 #define BATON_MAX_VIRTUAL_BLOCKS 0xFFF00000u
 
+/* The virtual block a PTB leader publishes when it saw `preempt`: at or
+   past every `end`, so its worker leaves, and told from a claim past the end
+   at the exit (workers_preempted). */
+#define BATON_PTB_STOP 0xFFFFFFFFu
+
 /* Suffixes of the variant kernels; part of the ABI (the runtime finds
    variants by name). */
 #define BATON_SLICE_SUFFIX "__baton_slice"
@@ -155,6 +160,7 @@ static_assert(offsetof(baton_task, claim_chunk) ==
                   BATON_TASK_OFFSET_CLAIM_CHUNK,
               "ABI");
 static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");
+static_assert(BATON_PTB_STOP >= BATON_MAX_VIRTUAL_BLOCKS, "ABI");
 static_assert(BATON_PTB_CLAIM_OFFSET + 8 <= BATON_PTB_STATE_BYTES &&
                   BATON_PTB_STATE_BYTES + 15 <= BATON_PTB_DYNAMIC_SHARED_BYTES,
               "ABI");

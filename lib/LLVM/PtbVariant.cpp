@@ -166,7 +166,7 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
   B.SetInsertPoint(Publish);
   PHINode *NV = B.CreatePHI(B.getInt32Ty(), 3, "baton.nv");
   NV->addIncoming(Following, From);
-  NV->addIncoming(B.getInt32(~0u), Check); // STOP
+  NV->addIncoming(B.getInt32(BATON_PTB_STOP), Check);
   NV->addIncoming(Taken, Take);
   B.CreateAlignedStore(NV, ClaimAddr, Align(8));
   // The decode reads grid_x (and grid_y); the body's %nctaid are loaded
@@ -321,7 +321,8 @@ Function *PtbBuilder::build() {
   Count(BATON_TASK_OFFSET_WORKERS_EXITED);
   // A worker leaves on STOP only when its leader saw `preempt`; any other
   // v >= end came from a claim past the end.
-  B.CreateCondBr(B.CreateICmpEQ(V, B.getInt32(~0u), "baton.preempted"),
+  B.CreateCondBr(B.CreateICmpEQ(V, B.getInt32(BATON_PTB_STOP),
+                                "baton.preempted"),
                  StatsPreempted, Done);
   B.SetInsertPoint(StatsPreempted);
   Count(BATON_TASK_OFFSET_WORKERS_PREEMPTED);

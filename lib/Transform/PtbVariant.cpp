@@ -109,6 +109,9 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
 
 namespace {
 
+/// BATON_PTB_STOP as a PTX immediate: -1, the way the u32 operands print it.
+constexpr int64_t Stop = int32_t(BATON_PTB_STOP);
+
 class PtbBuilder {
 public:
   PtbBuilder(Module &M, const VariantRequest &R, const BarrierPlan &Plan)
@@ -193,14 +196,14 @@ void PtbBuilder::emitFetch(std::string_view Site) {
   B.inst("ld.volatile.global.u32",
          {NV, B.address(Task, BATON_TASK_OFFSET_PREEMPT)});
   B.inst("setp.lt.u32", {B.sym(N.reg("preempted")), B.sym(N.reg("sm")), NV});
-  B.inst("mov.u32", {NV, B.imm(-1)});
+  B.inst("mov.u32", {NV, B.imm(Stop)});
   B.guarded(N.reg("preempted"), true, "atom.global.add.u32",
             {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), Size});
   B.inst("add.u32", {Lim, NV, Size});
   B.inst("st.shared.u32",
          {B.address(Slot, BATON_PTB_CLAIM_OFFSET + 4), Lim});
   B.label(Held);
-  // After STOP (nv = -1) the worker leaves, so that claim is never read.
+  // After STOP the worker leaves, so that claim is never read.
   B.inst("st.shared.u32", {B.address(Slot, BATON_PTB_CLAIM_OFFSET), NV});
   std::array<std::string, 3> Coords = {N.reg("nx"), N.reg("ny"), N.reg("nz")};
   emitDecode(B, N, R.Use, N.reg("nv"), Coords, Site);
@@ -320,7 +323,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   // A worker leaves on STOP only when its leader saw `preempt`; any other
   // v >= end came from a claim past the end.
   B.inst("setp.eq.u32",
-         {B.sym(N.reg("preempted")), B.sym(N.reg("v")), B.imm(-1)});
+         {B.sym(N.reg("preempted")), B.sym(N.reg("v")), B.imm(Stop)});
   B.guarded(N.reg("preempted"), false, "red.global.add.u32",
             {B.address(Task, BATON_TASK_OFFSET_WORKERS_PREEMPTED), B.imm(1)});
   B.label(N.label("done"));
