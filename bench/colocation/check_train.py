@@ -39,8 +39,8 @@ def child(lib_path, storm, splits):
     lib.baton_get_routing_stats.restype = Stats
 
     sizes = colocate.parser().parse_args([])
-    if (lib.train_set_splits(splits) != 0 or
-            lib.train_init(sizes.batch, sizes.hidden, sizes.layers, 1) != 0):
+    if lib.train_init(sizes.batch, sizes.hidden, sizes.layers, splits,
+                      1) != 0:
         sys.exit("train_init failed")
     if lib.train_steps(1) != 0:
         sys.exit("train_steps failed")

@@ -125,8 +125,8 @@ class Trainer(threading.Thread):
 
     def run(self):
         a = self.args
-        if (self.lib.train_set_splits(a.splits) != 0 or
-                self.lib.train_init(a.batch, a.hidden, a.layers, 1) != 0):
+        if self.lib.train_init(a.batch, a.hidden, a.layers, a.splits,
+                               1) != 0:
             self.error = "train_init failed"
             self.ready.set()
             return

@@ -5,8 +5,8 @@
 // unchanged when it is not. Loaded by colocate.py through ctypes.
 //
 // C API (all return 0 on success, -1 after printing the CUDA error):
-//   int   train_set_splits(int splits); // before train_init; 1 by default
-//   int   train_init(int batch, int hidden, int layers, unsigned seed);
+//   int   train_init(int batch, int hidden, int layers, int splits,
+//                    unsigned seed);
 //   int   train_steps(int steps);  // runs and waits for them
 //   float train_loss(void);        // mean squared error of the last forward
 //   void  train_shutdown(void);
@@ -139,7 +139,6 @@ struct Model {
 };
 
 Model TheModel;
-int RequestedSplits = 1;
 
 bool ok(cudaError_t E, const char *What) {
   if (E == cudaSuccess)
@@ -232,22 +231,13 @@ void step(const Model &M, float Lr) {
 
 extern "C" {
 
-int train_set_splits(int Splits) {
-  if (Splits < 1) {
-    std::fprintf(stderr, "train_mlp: splits must be at least 1, not %d\n",
-                 Splits);
-    return -1;
-  }
-  RequestedSplits = Splits;
-  return 0;
-}
-
-int train_init(int Batch, int Hidden, int Layers, unsigned Seed) {
-  if (Batch < 1 || Hidden < 1 || Layers < 1) {
+int train_init(int Batch, int Hidden, int Layers, int Splits,
+               unsigned Seed) {
+  if (Batch < 1 || Hidden < 1 || Layers < 1 || Splits < 1) {
     std::fprintf(stderr,
-                 "train_mlp: batch, hidden and layers must be at least 1, "
-                 "not %d, %d, %d\n",
-                 Batch, Hidden, Layers);
+                 "train_mlp: batch, hidden, layers and splits must be at "
+                 "least 1, not %d, %d, %d, %d\n",
+                 Batch, Hidden, Layers, Splits);
     return -1;
   }
   Model &M = TheModel;
@@ -256,8 +246,7 @@ int train_init(int Batch, int Hidden, int Layers, unsigned Seed) {
   M.Layers = Layers;
   // No loop is split finer than into its tiles (or rows), so neither is
   // the partial sums' buffer sized for more.
-  M.Splits = std::min(RequestedSplits, (std::max(Batch, Hidden) + Tile - 1) /
-                                           Tile);
+  M.Splits = std::min(Splits, (std::max(Batch, Hidden) + Tile - 1) / Tile);
   if (!ok(cudaStreamCreateWithFlags(&M.Stream, cudaStreamNonBlocking),
           "cudaStreamCreate"))
     return -1;
