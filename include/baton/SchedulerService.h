@@ -11,6 +11,14 @@
 //  * the service thread carries out what completions lead to: BE work
 //    resumed (or grown) when LC work ends, the next launch of a BE queue
 //    started when the one before it completes.
+//  * beginExternal() and endExternal() only post the change to the service
+//    thread, which applies it at the start of its next pass (submit() and
+//    waitIdle() apply what is posted first, too). They are on the critical
+//    path of a request and never wait for the lock: it may be held through
+//    a submit's driver calls or a poll, and the pauses and resumes that a
+//    bracket leads to are driver calls of their own (a bert request at 10%
+//    load beside training on an H100 spent 32 us in each of begin and end
+//    when they were made on the caller's thread, docs/benchmarks.md).
 //
 // Errors from the executor (a failed launch) are printed when they happen
 // and rethrown by the next waitIdle(); the failed work is given up and
@@ -80,8 +88,13 @@ public:
   /// Thread-safe. Returns the work's id. IssueAtOnce BE work waits first
   /// while its queue holds MaxQueuedBestEffort launches.
   uint64_t submit(Work W);
-  /// Scheduler::beginExternal / endExternal, thread-safe: bracket LC work
-  /// the client launches itself.
+  /// Bracket LC work the client launches itself, as Scheduler's
+  /// beginExternal / endExternal do, thread-safe. Both return at once (see
+  /// above): BE work yields within a pass of the service thread, and BE
+  /// work submitted after beginExternal() returned is planned with the LC
+  /// work in effect. The id is the bracket's own, for endExternal() only;
+  /// ending one that is not open throws std::invalid_argument. A bracket
+  /// begun and ended within one pass makes nothing yield.
   uint64_t beginExternal(uint32_t Sms = 0);
   void endExternal(uint64_t Id);
   /// LC work that this process does not see: that of other processes

@@ -83,7 +83,10 @@ void baton_set_stream_class(cudaStream_t stream, baton_class cls);
    launches yield to it from baton_lc_begin() until baton_lc_end(). `sms` is
    how many SMs it needs; 0 (or all) pauses best-effort work, fewer shrinks
    it to the rest. Call baton_lc_begin() before launching the work, and
-   baton_lc_end() once it has completed. Returns 0 with scheduling off. */
+   baton_lc_end() once it has completed. Neither waits for the scheduler:
+   both hand the change to its thread, which makes best-effort work yield
+   or resume within one of its passes (microseconds), while the caller goes
+   on launching. Returns 0 with scheduling off. */
 unsigned long long baton_lc_begin(unsigned sms);
 void baton_lc_end(unsigned long long work);
 /* Waits until every scheduled launch has completed (cudaDeviceSynchronize

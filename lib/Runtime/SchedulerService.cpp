@@ -3,7 +3,9 @@
 // One mutex guards the scheduler and its executor; submitters and the
 // service thread take turns. The thread polls the executor while work is
 // outstanding (continuously, or every PollInterval) and sleeps while the
-// scheduler is idle.
+// scheduler is idle. Brackets of external LC work do not take that mutex:
+// they are posted to a mailbox, which has a small mutex of its own and
+// doubles as the service thread's doorbell.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +20,14 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
 #include <thread>
+#include <unordered_map>
 #include <utility>
+#include <vector>
 
 using namespace baton;
 using namespace baton::sched;
@@ -33,6 +41,18 @@ struct SchedulerService::Impl {
   void loop();
   void rethrowFailure();
   void followPeers(bool WorkComing);
+  /// Applies the brackets posted since the last call. Called with the lock
+  /// held.
+  void takeMail();
+  /// takeMail() for a client's call: a failure is reported as the service
+  /// thread reports its own (waitIdle() rethrows it), not to this client.
+  void takeMailReporting();
+  /// Wakes the service thread; its next pass also takes the mail.
+  void ring();
+  /// Releases \p Lock until ring() is called (or, with \p For, that long
+  /// has passed), then takes it again.
+  void sleep(std::unique_lock<std::mutex> &Lock,
+             std::optional<std::chrono::microseconds> For = std::nullopt);
   /// Wakes submitters waiting for room in a queue, if any: called after
   /// anything that may have taken BE work out of a queue (completions, and
   /// work given up when a launch, pause or resume fails, which any replan
@@ -52,8 +72,25 @@ struct SchedulerService::Impl {
   Scheduler Sched;
   std::chrono::microseconds Interval;
 
+  /// A bracket posted by beginExternal() or endExternal().
+  struct Posted {
+    uint64_t Bracket;
+    uint32_t Sms;
+    bool Ends;
+  };
+  /// Guards the members below it up to Mutex; may be taken while Mutex is
+  /// held, never the other way round.
+  std::mutex MailMutex;
+  std::condition_variable Bell;
+  bool Rung = false;
+  std::vector<Posted> Mail;
+  std::set<uint64_t> OpenBrackets; ///< begun, end not yet posted
+  uint64_t NextBracket = 1;
+  uint64_t BracketsBegun = 0;
+
   mutable std::mutex Mutex; ///< guards everything below and Sched
-  std::condition_variable Wake;
+  /// The scheduler's id of each bracket whose begin has been taken.
+  std::unordered_map<uint64_t, uint64_t> Brackets;
   std::condition_variable Idle;
   std::condition_variable Room; ///< BE work left a queue: it may have room
   size_t RoomWaiters = 0;       ///< submitters waiting on Room
@@ -85,12 +122,84 @@ void SchedulerService::Impl::followPeers(bool WorkComing) {
   }
 }
 
+void SchedulerService::Impl::takeMail() {
+  std::vector<Posted> Taken;
+  {
+    std::lock_guard Lock(MailMutex);
+    Taken.swap(Mail);
+  }
+  // A bracket that has begun and ended since the last pass is over: nothing
+  // needs to yield to it.
+  std::set<uint64_t> Over;
+  for (const Posted &P : Taken)
+    if (P.Ends && !Brackets.count(P.Bracket))
+      Over.insert(P.Bracket);
+  // Every post is applied even if one throws: an end left out would keep
+  // BE work paused for good.
+  std::exception_ptr First;
+  for (const Posted &P : Taken) {
+    if (Over.count(P.Bracket))
+      continue;
+    try {
+      if (!P.Ends) {
+        uint64_t Id = Sched.beginExternal(P.Sms);
+        Brackets.emplace(P.Bracket, Id);
+        BATON_TRACE("begin external LC %llu on %u SMs",
+                    (unsigned long long)Id, P.Sms);
+      } else if (auto It = Brackets.find(P.Bracket); It != Brackets.end()) {
+        uint64_t Id = It->second;
+        Brackets.erase(It);
+        BATON_TRACE("end external LC %llu", (unsigned long long)Id);
+        Sched.endExternal(Id);
+      }
+    } catch (...) {
+      if (!First)
+        First = std::current_exception();
+    }
+  }
+  if (First)
+    std::rethrow_exception(First);
+}
+
+void SchedulerService::Impl::takeMailReporting() {
+  try {
+    takeMail();
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "baton: scheduler: %s\n", E.what());
+    Failure = std::current_exception();
+  }
+}
+
+void SchedulerService::Impl::ring() {
+  {
+    std::lock_guard Lock(MailMutex);
+    Rung = true;
+  }
+  Bell.notify_one();
+}
+
+void SchedulerService::Impl::sleep(
+    std::unique_lock<std::mutex> &Lock,
+    std::optional<std::chrono::microseconds> For) {
+  Lock.unlock();
+  {
+    std::unique_lock Bellhop(MailMutex);
+    if (For)
+      Bell.wait_for(Bellhop, *For, [&] { return Rung; });
+    else
+      Bell.wait(Bellhop, [&] { return Rung; });
+    Rung = false;
+  }
+  Lock.lock();
+}
+
 void SchedulerService::Impl::loop() {
   // Linux rounds sleeps up by the thread's timer slack (50 us by default).
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
   std::unique_lock Lock(Mutex);
   while (!Stopping) {
     try {
+      takeMail();
       Sched.poll();
       followPeers(/*WorkComing=*/false);
     } catch (const std::exception &E) {
@@ -105,10 +214,13 @@ void SchedulerService::Impl::loop() {
     // A failure does not stop the polling: work behind the failed launch,
     // and clients blocked in a stream synchronisation behind it, still
     // depend on this thread.
+    // Whatever may end an idle spell (a submit, a bracket, the destructor)
+    // rings after making its change, and a ring is kept until this thread
+    // takes it: none is lost between the test and the sleep.
     if (Sched.idle()) {
-      Wake.wait(Lock, [&] { return Stopping || !Sched.idle(); });
+      sleep(Lock);
     } else if (Interval.count() > 0) {
-      Wake.wait_for(Lock, Interval);
+      sleep(Lock, Interval);
     } else {
       // Poll again in a few microseconds: the next BE launch of a queue is
       // resumed only once this thread sees the one before it finish, so
@@ -154,7 +266,7 @@ SchedulerService::~SchedulerService() {
     P->Stopping = true;
     P->notifyRoom();
   }
-  P->Wake.notify_all();
+  P->ring();
   P->Thread.join();
 }
 
@@ -174,6 +286,8 @@ uint64_t SchedulerService::submit(Work W) {
       --P->RoomWaiters;
     }
     Impl::RoomNotice Notice{*P};
+    // A bracket begun before this submit was called must be in effect.
+    P->takeMailReporting();
     BATON_TRACE("submit %s '%s', %llu blocks, queue %u",
                 Lc ? "LC" : "BE", W.Kernel.Name.c_str(),
                 (unsigned long long)W.Kernel.Blocks, W.Queue);
@@ -182,32 +296,35 @@ uint64_t SchedulerService::submit(Work W) {
     Id = P->Sched.submit(std::move(W));
     ++(Lc ? P->Counts.LatencyCritical : P->Counts.BestEffort);
   }
-  P->Wake.notify_all();
+  P->ring();
   return Id;
 }
 
 uint64_t SchedulerService::beginExternal(uint32_t Sms) {
-  uint64_t Id;
+  uint64_t Bracket;
   {
-    std::lock_guard Lock(P->Mutex);
-    Impl::RoomNotice Notice{*P};
-    Id = P->Sched.beginExternal(Sms);
-    ++P->Counts.LatencyCritical;
-    BATON_TRACE("begin external LC %llu on %u SMs", (unsigned long long)Id,
-                Sms);
+    std::lock_guard Lock(P->MailMutex);
+    Bracket = P->NextBracket++;
+    ++P->BracketsBegun;
+    P->OpenBrackets.insert(Bracket);
+    P->Mail.push_back({Bracket, Sms, /*Ends=*/false});
+    P->Rung = true;
   }
-  P->Wake.notify_all();
-  return Id;
+  P->Bell.notify_one();
+  return Bracket;
 }
 
-void SchedulerService::endExternal(uint64_t Id) {
+void SchedulerService::endExternal(uint64_t Bracket) {
   {
-    std::lock_guard Lock(P->Mutex);
-    BATON_TRACE("end external LC %llu", (unsigned long long)Id);
-    Impl::RoomNotice Notice{*P};
-    P->Sched.endExternal(Id);
+    std::lock_guard Lock(P->MailMutex);
+    if (!P->OpenBrackets.erase(Bracket))
+      throw std::invalid_argument("baton::sched::SchedulerService: no "
+                                  "external LC work " +
+                                  std::to_string(Bracket) + " in progress");
+    P->Mail.push_back({Bracket, 0, /*Ends=*/true});
+    P->Rung = true;
   }
-  P->Wake.notify_all();
+  P->Bell.notify_one();
 }
 
 void SchedulerService::yieldWhile(std::function<bool()> Busy) {
@@ -217,11 +334,17 @@ void SchedulerService::yieldWhile(std::function<bool()> Busy) {
     P->PeersBusy = std::move(Busy);
     P->followPeers(/*WorkComing=*/false);
   }
-  P->Wake.notify_all();
+  P->ring();
 }
 
 void SchedulerService::waitIdle() {
   std::unique_lock Lock(P->Mutex);
+  {
+    // An open bracket is work in progress, as it was when begun on the
+    // caller's thread; its end is taken by the service thread.
+    Impl::RoomNotice Notice{*P};
+    P->takeMailReporting();
+  }
   P->Idle.wait(Lock, [&] { return P->Sched.idle() || P->Failure; });
   P->rethrowFailure();
 }
@@ -232,10 +355,15 @@ WorkInfo SchedulerService::info(uint64_t Id) const {
 }
 
 ServiceStats SchedulerService::stats() const {
-  std::lock_guard Lock(P->Mutex);
-  ServiceStats S = P->Counts;
-  S.Resumes = P->Sched.resumes();
-  S.Pauses = P->Sched.pauses();
-  S.SloMisses = P->Sched.sloMisses();
+  ServiceStats S;
+  {
+    std::lock_guard Lock(P->Mutex);
+    S = P->Counts;
+    S.Resumes = P->Sched.resumes();
+    S.Pauses = P->Sched.pauses();
+    S.SloMisses = P->Sched.sloMisses();
+  }
+  std::lock_guard Lock(P->MailMutex);
+  S.LatencyCritical += P->BracketsBegun;
   return S;
 }

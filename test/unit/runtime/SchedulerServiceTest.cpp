@@ -1,11 +1,14 @@
-//===- SchedulerServiceTest.cpp - The service's bound on a BE queue -------===//
+//===- SchedulerServiceTest.cpp - SchedulerService's own contract ---------===//
 //
 // SchedulerService over a stand-in executor whose launches finish only when
-// the test lets them: a best-effort queue of IssueAtOnce work holds at most
-// MaxQueuedBestEffort launches, a submit of one more waits until one leaves
-// the queue, however it leaves (completion, or work given up when a resume
-// fails outside the service thread's poll), and other work is not bounded.
-// The GPU side of the bound is scheduler_check's deep-queue round.
+// the test lets them, and whose poll the test can hold:
+//  * a best-effort queue of IssueAtOnce work holds at most
+//    MaxQueuedBestEffort launches, a submit of one more waits until one
+//    leaves the queue, however it leaves (completion, or work given up when
+//    a resume fails outside the service thread's poll), and other work is
+//    not bounded (the GPU side: scheduler_check's deep-queue round);
+//  * external LC brackets return while the service thread holds its lock,
+//    and still make BE work yield and resume.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +41,12 @@ class HeldExecutor : public Executor {
 public:
   std::atomic<bool> Released{false};
   std::atomic<bool> FailNextResume{false};
+  /// While set, poll() does not return (the service thread keeps its lock);
+  /// InHeldPoll tells that the thread is in there.
+  std::atomic<bool> HoldPoll{false};
+  std::atomic<bool> InHeldPoll{false};
+  std::atomic<int> PauseRequests{0};
+  std::atomic<int> Resumes{0};
 
   const DeviceFacts &facts() const override { return Facts; }
   const Clock &clock() const override { return Time; }
@@ -45,12 +54,14 @@ public:
     States[R.Id] = R.StartPaused ? State::Paused : State::Running;
   }
   void requestPause(uint64_t Id) override {
+    ++PauseRequests;
     if (States.at(Id) == State::Running)
       States[Id] = State::Pausing;
   }
   void resume(uint64_t Id, uint32_t, uint64_t) override {
     if (FailNextResume.exchange(false))
       throw std::runtime_error("resume failed (test)");
+    ++Resumes;
     States.at(Id) = State::Running;
   }
   void resumeAsOriginal(uint64_t Id, uint64_t) override {
@@ -58,6 +69,10 @@ public:
   }
   void vacate(uint64_t, uint32_t) override {}
   std::vector<Completion> poll() override {
+    InHeldPoll = HoldPoll.load();
+    while (HoldPoll)
+      std::this_thread::sleep_for(100us);
+    InHeldPoll = false;
     std::vector<Completion> Out;
     for (auto &[Id, S] : States) {
       if (S == State::Pausing) {
@@ -81,7 +96,9 @@ private:
 Work beWork(bool IssueAtOnce) {
   Work W;
   W.Kernel.Name = "train";
-  W.Kernel.Blocks = 1000;
+  // Many waves: one wave would run as the original while the device is
+  // quiet, which no bracket can pause.
+  W.Kernel.Blocks = 100000;
   W.Kernel.ThreadsPerBlock = 256;
   W.Kernel.HasPtb = true;
   W.Kernel.HasSlice = true;
@@ -89,6 +106,18 @@ Work beWork(bool IssueAtOnce) {
   W.Queue = 1;
   W.IssueAtOnce = IssueAtOnce;
   return W;
+}
+
+/// Whether \p Holds becomes true within \p Limit.
+template <typename Predicate>
+bool eventually(Predicate Holds, std::chrono::milliseconds Limit = 5000ms) {
+  auto End = std::chrono::steady_clock::now() + Limit;
+  while (!Holds()) {
+    if (std::chrono::steady_clock::now() >= End)
+      return false;
+    std::this_thread::sleep_for(1ms);
+  }
+  return true;
 }
 
 /// Submits \p Count pieces of BE work from a thread of its own.
@@ -143,8 +172,9 @@ TEST(SchedulerService, WorkGivenUpOutsideThePollWakesAWaitingSubmit) {
     ASSERT_TRUE(S.reaches(Bound));
     std::this_thread::sleep_for(20ms);
     ASSERT_EQ(S.Submitted, Bound);
-    // The end of the LC work resumes the queue's head on this thread; the
-    // resume fails and the head is given up, leaving room in the queue.
+    // The end of the LC work, taken by the service thread, resumes the
+    // queue's head; the resume fails and the head is given up, leaving room
+    // in the queue.
     Exec.FailNextResume = true;
     Svc.endExternal(Lc);
     EXPECT_TRUE(S.reaches(Bound + 1, 2000ms))
@@ -164,6 +194,69 @@ TEST(SchedulerService, WorkNotIssuedAtOnceIsNotBounded) {
     Exec.Released = true;
   }
   Svc.waitIdle();
+}
+
+TEST(SchedulerService, BracketsDoNotWaitForTheServiceThreadsLock) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.submit(beWork(/*IssueAtOnce=*/false)); // running: the thread polls
+  Exec.HoldPoll = true;
+  ASSERT_TRUE(eventually([&] { return Exec.InHeldPoll.load(); }));
+  std::atomic<bool> Returned{false};
+  std::thread Client([&] {
+    uint64_t Bracket = Svc.beginExternal(0);
+    Svc.endExternal(Bracket);
+    Returned = true;
+  });
+  bool Prompt = eventually([&] { return Returned.load(); }, 2000ms);
+  Exec.HoldPoll = false;
+  Client.join();
+  EXPECT_TRUE(Prompt) << "a bracket waited for a poll in progress";
+  Exec.Released = true;
+  Svc.waitIdle();
+  // Begun and ended within one pass of the thread, it paused nothing.
+  EXPECT_EQ(Exec.PauseRequests, 0);
+  EXPECT_EQ(Svc.stats().LatencyCritical, 1u);
+}
+
+TEST(SchedulerService, BracketsPauseAndResumeBestEffortWork) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.submit(beWork(/*IssueAtOnce=*/false));
+  uint64_t Bracket = Svc.beginExternal(0);
+  EXPECT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }))
+      << "BE work did not yield to the bracket";
+  Svc.endExternal(Bracket);
+  EXPECT_TRUE(eventually([&] { return Exec.Resumes > 0; }))
+      << "BE work was not resumed after the bracket";
+  Exec.Released = true;
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, EndingABracketThatIsNotOpenThrows) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  EXPECT_THROW(Svc.endExternal(12345), std::invalid_argument);
+  uint64_t Bracket = Svc.beginExternal(0);
+  Svc.endExternal(Bracket);
+  EXPECT_THROW(Svc.endExternal(Bracket), std::invalid_argument);
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, WaitIdleWaitsForAnOpenBracket) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  uint64_t Bracket = Svc.beginExternal(0);
+  std::atomic<bool> Idle{false};
+  std::thread Waiter([&] {
+    Svc.waitIdle();
+    Idle = true;
+  });
+  std::this_thread::sleep_for(20ms);
+  EXPECT_FALSE(Idle) << "waitIdle returned with a bracket open";
+  Svc.endExternal(Bracket);
+  EXPECT_TRUE(eventually([&] { return Idle.load(); }));
+  Waiter.join();
 }
 
 } // namespace
