@@ -199,6 +199,11 @@ public:
   /// the next poll(), here and in endExternal().
   uint64_t beginExternal(uint32_t Sms = 0);
   void endExternal(uint64_t Id);
+  /// External LC work that began and ended before the client could tell
+  /// (SchedulerService takes both ends of a short bracket at once): it
+  /// pauses nothing, but counts as LC work seen now, as if bracketed, for
+  /// the quiet spell (QuietAfter) and the SMs LC work needs.
+  void noteExternal(uint32_t Sms = 0);
   /// True when every submitted piece of work is Done.
   bool idle() const;
   /// Pieces of work not yet Done, external LC work included.

@@ -589,6 +589,12 @@ void Scheduler::endExternal(uint64_t Id) {
   S->replanDeferringFailures();
 }
 
+void Scheduler::noteExternal(uint32_t Sms) {
+  if (Sms != 0 && Sms < S->device().Multiprocessors)
+    S->LargestLcSms = std::max(S->LargestLcSms, Sms);
+  S->LastLcDone = S->Exec.clock().now();
+}
+
 bool Scheduler::idle() const { return S->Outstanding == 0; }
 
 uint64_t Scheduler::outstanding() const { return S->Outstanding; }

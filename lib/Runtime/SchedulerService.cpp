@@ -129,7 +129,7 @@ void SchedulerService::Impl::takeMail() {
     Taken.swap(Mail);
   }
   // A bracket that has begun and ended since the last pass is over: nothing
-  // needs to yield to it.
+  // needs to yield to it, but it was LC work all the same.
   std::set<uint64_t> Over;
   for (const Posted &P : Taken)
     if (P.Ends && !Brackets.count(P.Bracket))
@@ -138,10 +138,11 @@ void SchedulerService::Impl::takeMail() {
   // BE work paused for good.
   std::exception_ptr First;
   for (const Posted &P : Taken) {
-    if (Over.count(P.Bracket))
-      continue;
     try {
-      if (!P.Ends) {
+      if (Over.count(P.Bracket)) {
+        if (!P.Ends)
+          Sched.noteExternal(P.Sms);
+      } else if (!P.Ends) {
         uint64_t Id = Sched.beginExternal(P.Sms);
         Brackets.emplace(P.Bracket, Id);
         BATON_TRACE("begin external LC %llu on %u SMs",

@@ -8,7 +8,9 @@
 //    a resume fails outside the service thread's poll), and other work is
 //    not bounded (the GPU side: scheduler_check's deep-queue round);
 //  * external LC brackets return while the service thread holds its lock,
-//    and still make BE work yield and resume.
+//    and still make BE work yield and resume; BE work submitted inside one
+//    is issued paused, and waitIdle() waits for it, whichever thread takes
+//    the bracket first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,11 +49,15 @@ public:
   std::atomic<bool> InHeldPoll{false};
   std::atomic<int> PauseRequests{0};
   std::atomic<int> Resumes{0};
+  std::atomic<int> Polls{0};          ///< poll() calls returned
+  std::atomic<int> IssuedRunning{0};  ///< launches not started paused
 
   const DeviceFacts &facts() const override { return Facts; }
   const Clock &clock() const override { return Time; }
   void launch(const LaunchRequest &R) override {
     States[R.Id] = R.StartPaused ? State::Paused : State::Running;
+    if (!R.StartPaused)
+      ++IssuedRunning;
   }
   void requestPause(uint64_t Id) override {
     ++PauseRequests;
@@ -83,6 +89,7 @@ public:
         Out.push_back({Id, Completion::Done, Time.now(), 1us, 1});
       }
     }
+    ++Polls;
     return Out;
   }
 
@@ -200,6 +207,11 @@ TEST(SchedulerService, BracketsDoNotWaitForTheServiceThreadsLock) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
   Svc.submit(beWork(/*IssueAtOnce=*/false)); // running: the thread polls
+  // Released however the test ends: the service's destructor needs a pass.
+  struct Unhold {
+    HeldExecutor &E;
+    ~Unhold() { E.HoldPoll = false; }
+  } Unhold{Exec};
   Exec.HoldPoll = true;
   ASSERT_TRUE(eventually([&] { return Exec.InHeldPoll.load(); }));
   std::atomic<bool> Returned{false};
@@ -209,13 +221,17 @@ TEST(SchedulerService, BracketsDoNotWaitForTheServiceThreadsLock) {
     Returned = true;
   });
   bool Prompt = eventually([&] { return Returned.load(); }, 2000ms);
+  int Held = Exec.Polls;
   Exec.HoldPoll = false;
   Client.join();
   EXPECT_TRUE(Prompt) << "a bracket waited for a poll in progress";
-  Exec.Released = true;
-  Svc.waitIdle();
+  // The held poll returns, then a whole pass (mail, poll) runs while the
+  // work still runs: only then may it finish.
+  EXPECT_TRUE(eventually([&] { return Exec.Polls >= Held + 2; }));
   // Begun and ended within one pass of the thread, it paused nothing.
   EXPECT_EQ(Exec.PauseRequests, 0);
+  Exec.Released = true;
+  Svc.waitIdle();
   EXPECT_EQ(Svc.stats().LatencyCritical, 1u);
 }
 
@@ -256,6 +272,52 @@ TEST(SchedulerService, WaitIdleWaitsForAnOpenBracket) {
   EXPECT_FALSE(Idle) << "waitIdle returned with a bracket open";
   Svc.endExternal(Bracket);
   EXPECT_TRUE(eventually([&] { return Idle.load(); }));
+  Waiter.join();
+}
+
+TEST(SchedulerService, BestEffortWorkSubmittedInABracketIsIssuedPaused) {
+  HeldExecutor Exec;
+  Exec.Released = true;
+  SchedulerService Svc(Exec);
+  // The service thread may take the begin first, or the submit: either
+  // way the launch must be issued paused. Repeated, since a submit that
+  // did not take the mail would lose only some races.
+  for (int I = 0; I < 200; ++I) {
+    uint64_t Bracket = Svc.beginExternal(0);
+    Svc.submit(beWork(/*IssueAtOnce=*/true));
+    bool Paused = Exec.IssuedRunning == 0;
+    Svc.endExternal(Bracket);
+    Svc.waitIdle();
+    ASSERT_TRUE(Paused) << "iteration " << I
+                        << ": a BE launch ran inside a bracket";
+  }
+}
+
+TEST(SchedulerService, WaitIdleCalledRightAfterABracketBeganWaitsForIt) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  std::atomic<int> Go{0}, Returned{0};
+  std::atomic<bool> Stop{false};
+  std::thread Waiter([&] {
+    for (int Seen = 0;;) {
+      while (Go == Seen && !Stop)
+        ;
+      if (Stop)
+        return;
+      ++Seen;
+      Svc.waitIdle();
+      Returned = Seen;
+    }
+  });
+  for (int I = 1; I <= 50; ++I) {
+    uint64_t Bracket = Svc.beginExternal(0);
+    Go = I; // waitIdle() at once, likely before the service thread's pass
+    std::this_thread::sleep_for(2ms);
+    EXPECT_NE(Returned, I) << "waitIdle returned with a bracket open";
+    Svc.endExternal(Bracket);
+    EXPECT_TRUE(eventually([&] { return Returned == I; }));
+  }
+  Stop = true;
   Waiter.join();
 }
 

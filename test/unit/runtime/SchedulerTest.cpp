@@ -501,6 +501,33 @@ TEST(SchedulerSim, QuietDeviceRunsOneWaveAsTheOriginal) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST(SchedulerSim, NotedExternalWorkEndsTheQuietSpellAndPausesNothing) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.FullWidthWhenQuiet = true;
+  O.OriginalForOneWaveWhenQuiet = true;
+  Scheduler S{Sim, O};
+  auto issued = [&](uint64_t Blocks) {
+    Work W = be(Blocks, 10us, 1, "tile");
+    W.IssueAtOnce = true;
+    return S.submit(std::move(W));
+  };
+  uint64_t Quiet = issued(48);
+  EXPECT_EQ(S.info(Quiet).LaunchForm, Form::Original);
+  uint64_t Running = issued(640);
+  // A bracket that began and ended unseen: nothing yields to it, and one
+  // wave is PTB again after it, as after bracketed LC work.
+  S.noteExternal();
+  EXPECT_EQ(S.pauses(), 0u);
+  EXPECT_EQ(S.info(Running).State, WorkState::Running);
+  simulateToEnd(Sim, S);
+  uint64_t After = issued(48);
+  EXPECT_EQ(S.info(After).LaunchForm, Form::Ptb);
+  simulateToEnd(Sim, S);
+  for (uint64_t Id : {Quiet, Running, After})
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST_F(SchedulerSimTest, WithoutReserveLongBlocksWouldMissTheBound) {
   // The same arrival against the first, unmeasured launch: the queueing
   // delay is the 300 us block, so the reserve above is what keeps it short.
