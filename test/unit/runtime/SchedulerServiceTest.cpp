@@ -301,7 +301,7 @@ TEST(SchedulerService, WaitIdleCalledRightAfterABracketBeganWaitsForIt) {
   std::thread Waiter([&] {
     for (int Seen = 0;;) {
       while (Go == Seen && !Stop)
-        ;
+        std::this_thread::yield();
       if (Stop)
         return;
       ++Seen;
