@@ -184,11 +184,11 @@ void SchedulerService::Impl::sleep(
     std::optional<std::chrono::microseconds> For) {
   Lock.unlock();
   {
-    std::unique_lock Bellhop(MailMutex);
+    std::unique_lock MailLock(MailMutex);
     if (For)
-      Bell.wait_for(Bellhop, *For, [&] { return Rung; });
+      Bell.wait_for(MailLock, *For, [&] { return Rung; });
     else
-      Bell.wait(Bellhop, [&] { return Rung; });
+      Bell.wait(MailLock, [&] { return Rung; });
     Rung = false;
   }
   Lock.lock();
