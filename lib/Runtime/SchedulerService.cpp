@@ -134,28 +134,34 @@ void SchedulerService::Impl::takeMail() {
   for (const Posted &P : Taken)
     if (P.Ends && !Brackets.count(P.Bracket))
       Over.insert(P.Bracket);
-  // Every post is applied even if one throws: an end left out would keep
-  // BE work paused for good.
+  // Begins before ends: one request's end and the next one's begin, taken
+  // together, then leave BE work paused instead of resuming it only to
+  // pause it again. Every post is applied even if one throws: an end left
+  // out would keep BE work paused for good.
   std::exception_ptr First;
-  for (const Posted &P : Taken) {
-    try {
-      if (Over.count(P.Bracket)) {
-        if (!P.Ends)
-          Sched.noteExternal(P.Sms);
-      } else if (!P.Ends) {
-        uint64_t Id = Sched.beginExternal(P.Sms);
-        Brackets.emplace(P.Bracket, Id);
-        BATON_TRACE("begin external LC %llu on %u SMs",
-                    (unsigned long long)Id, P.Sms);
-      } else if (auto It = Brackets.find(P.Bracket); It != Brackets.end()) {
-        uint64_t Id = It->second;
-        Brackets.erase(It);
-        BATON_TRACE("end external LC %llu", (unsigned long long)Id);
-        Sched.endExternal(Id);
+  for (bool Ends : {false, true}) {
+    for (const Posted &P : Taken) {
+      if (P.Ends != Ends)
+        continue;
+      try {
+        if (Over.count(P.Bracket)) {
+          if (!P.Ends)
+            Sched.noteExternal(P.Sms);
+        } else if (!P.Ends) {
+          uint64_t Id = Sched.beginExternal(P.Sms);
+          Brackets.emplace(P.Bracket, Id);
+          BATON_TRACE("begin external LC %llu on %u SMs",
+                      (unsigned long long)Id, P.Sms);
+        } else if (auto It = Brackets.find(P.Bracket); It != Brackets.end()) {
+          uint64_t Id = It->second;
+          Brackets.erase(It);
+          BATON_TRACE("end external LC %llu", (unsigned long long)Id);
+          Sched.endExternal(Id);
+        }
+      } catch (...) {
+        if (!First)
+          First = std::current_exception();
       }
-    } catch (...) {
-      if (!First)
-        First = std::current_exception();
     }
   }
   if (First)

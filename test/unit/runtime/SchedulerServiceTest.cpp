@@ -249,6 +249,32 @@ TEST(SchedulerService, BracketsPauseAndResumeBestEffortWork) {
   Svc.waitIdle();
 }
 
+TEST(SchedulerService, BackToBackBracketsKeepBestEffortWorkPaused) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  struct Unhold {
+    HeldExecutor &E;
+    ~Unhold() { E.HoldPoll = false; }
+  } Unhold{Exec};
+  Svc.submit(beWork(/*IssueAtOnce=*/false));
+  uint64_t First = Svc.beginExternal(0);
+  ASSERT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }));
+  // One request ends and the next begins while the thread is in a poll:
+  // its next pass takes both.
+  Exec.HoldPoll = true;
+  ASSERT_TRUE(eventually([&] { return Exec.InHeldPoll.load(); }));
+  Svc.endExternal(First);
+  uint64_t Second = Svc.beginExternal(0);
+  int Held = Exec.Polls;
+  Exec.HoldPoll = false;
+  ASSERT_TRUE(eventually([&] { return Exec.Polls >= Held + 2; }));
+  EXPECT_EQ(Exec.Resumes, 0) << "BE work resumed between two brackets";
+  Svc.endExternal(Second);
+  EXPECT_TRUE(eventually([&] { return Exec.Resumes > 0; }));
+  Exec.Released = true;
+  Svc.waitIdle();
+}
+
 TEST(SchedulerService, EndingABracketThatIsNotOpenThrows) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
