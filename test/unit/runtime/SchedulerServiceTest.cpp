@@ -100,6 +100,13 @@ private:
   std::map<uint64_t, State> States;
 };
 
+/// Lets a held poll return however a test ends: the service's destructor
+/// needs a pass of its thread.
+struct UnholdOnExit {
+  HeldExecutor &Exec;
+  ~UnholdOnExit() { Exec.HoldPoll = false; }
+};
+
 Work beWork(bool IssueAtOnce) {
   Work W;
   W.Kernel.Name = "train";
@@ -207,11 +214,7 @@ TEST(SchedulerService, BracketsDoNotWaitForTheServiceThreadsLock) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
   Svc.submit(beWork(/*IssueAtOnce=*/false)); // running: the thread polls
-  // Released however the test ends: the service's destructor needs a pass.
-  struct Unhold {
-    HeldExecutor &E;
-    ~Unhold() { E.HoldPoll = false; }
-  } Unhold{Exec};
+  UnholdOnExit Unhold{Exec};
   Exec.HoldPoll = true;
   ASSERT_TRUE(eventually([&] { return Exec.InHeldPoll.load(); }));
   std::atomic<bool> Returned{false};
@@ -252,10 +255,7 @@ TEST(SchedulerService, BracketsPauseAndResumeBestEffortWork) {
 TEST(SchedulerService, BackToBackBracketsKeepBestEffortWorkPaused) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
-  struct Unhold {
-    HeldExecutor &E;
-    ~Unhold() { E.HoldPoll = false; }
-  } Unhold{Exec};
+  UnholdOnExit Unhold{Exec};
   Svc.submit(beWork(/*IssueAtOnce=*/false));
   uint64_t First = Svc.beginExternal(0);
   ASSERT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }));
