@@ -7,6 +7,7 @@ and a round that would end past --deadline, 500 s, is not started):
   cd bench/colocation && python3 colocate.py \\
       --lib ../../build/bench/colocation/libbaton_train_mlp.so --out OUT
   python3 plot.py OUT/results.json OUT
+(request_phases.py times one request's phases, host and device, per mode.)
 
 Latency-critical job: a PyTorch model's forward pass, fp16, batch 8 (a
 BERT-style encoder, `bert`, and a ResNet-34-style CNN on 224x224 images in
