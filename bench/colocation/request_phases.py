@@ -20,8 +20,6 @@ BATON_SCHEDULE when it loads) and compare modes within one machine
 (docs/benchmarks.md, twenty-fifth session).
 """
 import argparse
-import random
-import statistics
 import sys
 import time
 
@@ -30,11 +28,6 @@ import colocate
 MODES = ("alone", "bracket", "time", "space")
 PHASES = ("lc_begin", "launch", "synchronize", "lc_end", "request",
           "device (events)")
-
-
-def percentile_us(values, p):
-    values = sorted(values)
-    return 1e6 * values[min(len(values) - 1, int(p * len(values)))]
 
 
 def main():
@@ -64,7 +57,9 @@ def main():
     before = torch.cuda.Event(enable_timing=True)
     after = torch.cuda.Event(enable_timing=True)
 
-    def request(record=None):
+    records = []
+
+    def request():
         t0 = time.perf_counter()
         work = lib.baton_lc_begin(lc_sms) if lc_sms is not None else 0
         t1 = time.perf_counter()
@@ -77,11 +72,11 @@ def main():
         if lc_sms is not None:
             lib.baton_lc_end(work)
         t4 = time.perf_counter()
-        if record is not None:
-            record.append((t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0,
-                           before.elapsed_time(after) / 1e3))
+        records.append((t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0,
+                        before.elapsed_time(after) / 1e3))
 
     service = colocate.service_time(request, warmups=20)
+    records.clear()
     trainer = None
     if args.mode in ("time", "space"):
         trainer = colocate.Trainer(lib, sizes)
@@ -90,22 +85,10 @@ def main():
         if trainer.error:
             sys.exit("training: " + trainer.error)
 
-    rng = random.Random(7)
-    rate = args.load / service
-    records, latencies = [], []
-    start = time.perf_counter()
-    t = rng.expovariate(rate)
-    while t <= args.seconds:
-        arrival = start + t
-        # As colocate.py's serve(): sleep until close to the arrival, spin.
-        ahead = arrival - time.perf_counter()
-        if ahead > 3e-4:
-            time.sleep(ahead - 2e-4)
-        while time.perf_counter() < arrival:
-            pass
-        request(records)
-        latencies.append(time.perf_counter() - arrival)
-        t += rng.expovariate(rate)  # a late request queues, as it would
+    # colocate.py's arrivals and serving loop, one window at one load.
+    sizes.loads, sizes.window, sizes.overrun = [args.load], args.seconds, 0
+    window, = colocate.serve(sizes, request, service, keep_latencies=True)
+    latencies = [us / 1e6 for us in window["latencies_us"]]
 
     steps = 0
     if trainer:
@@ -120,9 +103,9 @@ def main():
     print(f"  {'phase':16} {'p50':>6} {'p90':>6} {'p99':>6}  (us)")
     rows = [(name, [r[i] for r in records]) for i, name in enumerate(PHASES)]
     for name, values in rows + [("latency", latencies)]:
-        print(f"  {name:16} {percentile_us(values, .5):6.0f} "
-              f"{percentile_us(values, .9):6.0f} "
-              f"{percentile_us(values, .99):6.0f}")
+        print(f"  {name:16}" + "".join(
+            f" {1e6 * colocate.percentile(values, q):6.0f}"
+            for q in (.5, .9, .99)))
 
 
 if __name__ == "__main__":
