@@ -10,7 +10,8 @@
 //  * external LC brackets return while the service thread holds its lock,
 //    and still make BE work yield and resume; BE work submitted inside one
 //    is issued paused, and waitIdle() waits for it, whichever thread takes
-//    the bracket first.
+//    the bracket first;
+//  * while all work waits for a bracket to end, nothing is polled.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,6 +47,9 @@ public:
   /// While set, poll() does not return (the service thread keeps its lock);
   /// InHeldPoll tells that the thread is in there.
   std::atomic<bool> HoldPoll{false};
+  /// As HoldPoll, for a poll that finds a launch pausing: the thread is
+  /// held on a pass that the device still keeps busy.
+  std::atomic<bool> HoldPollWhilePausing{false};
   std::atomic<bool> InHeldPoll{false};
   std::atomic<int> PauseRequests{0};
   std::atomic<int> Resumes{0};
@@ -75,8 +79,9 @@ public:
   }
   void vacate(uint64_t, uint32_t) override {}
   std::vector<Completion> poll() override {
-    InHeldPoll = HoldPoll.load();
-    while (HoldPoll)
+    auto Held = [&] { return HoldPoll || (HoldPollWhilePausing && pausing()); };
+    InHeldPoll = Held();
+    while (Held())
       std::this_thread::sleep_for(100us);
     InHeldPoll = false;
     std::vector<Completion> Out;
@@ -95,6 +100,12 @@ public:
 
 private:
   enum class State { Running, Pausing, Paused, Finished };
+  bool pausing() const {
+    for (const auto &[Id, S] : States)
+      if (S == State::Pausing)
+        return true;
+    return false;
+  }
   DeviceFacts Facts;
   SteadyClock Time;
   std::map<uint64_t, State> States;
@@ -104,7 +115,7 @@ private:
 /// needs a pass of its thread.
 struct UnholdOnExit {
   HeldExecutor &Exec;
-  ~UnholdOnExit() { Exec.HoldPoll = false; }
+  ~UnholdOnExit() { Exec.HoldPoll = Exec.HoldPollWhilePausing = false; }
 };
 
 Work beWork(bool IssueAtOnce) {
@@ -257,20 +268,40 @@ TEST(SchedulerService, BackToBackBracketsKeepBestEffortWorkPaused) {
   SchedulerService Svc(Exec);
   UnholdOnExit Unhold{Exec};
   Svc.submit(beWork(/*IssueAtOnce=*/false));
+  // One request ends and the next begins while the thread is in the poll
+  // that finds the BE work pausing for the first: its next pass takes both.
+  Exec.HoldPollWhilePausing = true;
   uint64_t First = Svc.beginExternal(0);
-  ASSERT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }));
-  // One request ends and the next begins while the thread is in a poll:
-  // its next pass takes both.
-  Exec.HoldPoll = true;
   ASSERT_TRUE(eventually([&] { return Exec.InHeldPoll.load(); }));
   Svc.endExternal(First);
   uint64_t Second = Svc.beginExternal(0);
   int Held = Exec.Polls;
-  Exec.HoldPoll = false;
+  Exec.HoldPollWhilePausing = false;
   ASSERT_TRUE(eventually([&] { return Exec.Polls >= Held + 2; }));
   EXPECT_EQ(Exec.Resumes, 0) << "BE work resumed between two brackets";
   Svc.endExternal(Second);
   EXPECT_TRUE(eventually([&] { return Exec.Resumes > 0; }));
+  Exec.Released = true;
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, NothingIsPolledWhileAllWorkWaitsForABracket) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.submit(beWork(/*IssueAtOnce=*/false));
+  ASSERT_TRUE(eventually([&] { return Exec.Polls > 0; }));
+  uint64_t Bracket = Svc.beginExternal(0);
+  ASSERT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }));
+  // The pass that finds the launch paused, and perhaps one that was under
+  // way; none after it until the bracket ends.
+  std::this_thread::sleep_for(5ms);
+  int Paused = Exec.Polls;
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(Exec.Polls, Paused) << "polled with nothing on the device";
+  Svc.endExternal(Bracket);
+  EXPECT_TRUE(eventually([&] { return Exec.Resumes > 0; }));
+  EXPECT_TRUE(eventually([&] { return Exec.Polls > Paused + 1; }))
+      << "the resumed launch is not polled";
   Exec.Released = true;
   Svc.waitIdle();
 }
