@@ -143,6 +143,15 @@ struct SchedulerOptions {
   /// spell waits for at most the head and that window, as with
   /// FullWidthWhenQuiet.
   bool OriginalForOneWaveWhenQuiet = true;
+  /// While the device is quiet, a BE launch issued to run at once (or
+  /// resumed having run nothing) runs as the original kernel if the BE
+  /// originals then on the device, it included, are expected to take no
+  /// longer than this in all (their whole-device durations summed). A job
+  /// whose LC peer is idle then pays no variant's cost for its shorter
+  /// kernels, and the first LC work after a quiet spell waits for about
+  /// this long at most for them, besides the one-wave originals above.
+  /// 0: off.
+  Nanos OriginalsWhenQuietUpTo{0};
   /// Work a PTB worker should get per claim on its launch's cursor. Kernels
   /// of shorter blocks claim several at once (claim_chunk, up to
   /// BATON_MAX_CLAIM_CHUNK, fewer near the end of the grid), so that their

@@ -100,7 +100,8 @@ LaunchRouter::LaunchRouter()
         // SchedulerOptions windows; BATON_CLAIM_INTERVAL_US: work per PTB
         // claim (0: one block a claim); BATON_RESERVE_WHILE_LC=1:
         // ReserveWhileLcAbout; BATON_PREEMPTION_BOUND_US: the bound;
-        // BATON_ONE_WAVE_ORIGINALS=0: OriginalForOneWaveWhenQuiet off. For
+        // BATON_ONE_WAVE_ORIGINALS=0: OriginalForOneWaveWhenQuiet off;
+        // BATON_QUIET_ORIGINALS_UP_TO_US: OriginalsWhenQuietUpTo. For
         // tuning.
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
           O.LaunchesAhead = static_cast<uint32_t>(*N);
@@ -114,6 +115,8 @@ LaunchRouter::LaunchRouter()
           O.PreemptionBound = std::chrono::microseconds(*N);
         if (auto N = envNumber("BATON_ONE_WAVE_ORIGINALS"))
           O.OriginalForOneWaveWhenQuiet = *N != 0;
+        if (auto N = envNumber("BATON_QUIET_ORIGINALS_UP_TO_US"))
+          O.OriginalsWhenQuietUpTo = std::chrono::microseconds(*N);
         return O;
       }()) {}
 

@@ -100,8 +100,12 @@ struct Scheduler::State {
                     uint32_t FreeSms);
   WidthChoice widthFor(const Entry &E, uint32_t FreeSms) const;
   /// \p Choice (widthFor's) for a launch issued to run now, not paused;
-  /// see SchedulerOptions::OriginalForOneWaveWhenQuiet.
+  /// see SchedulerOptions::OriginalForOneWaveWhenQuiet and
+  /// OriginalsWhenQuietUpTo.
   WidthChoice runningNow(const Entry &E, const WidthChoice &Choice) const;
+  /// Expected whole-device time of the BE launches running as originals,
+  /// \p Besides left out.
+  Nanos beOriginalsOnDevice(const Entry &Besides) const;
   /// Whether a running launch given SMs back is paused to be resumed at
   /// full width, rather than left to finish on the SMs it kept.
   bool worthRegrowing(const Entry &E) const;
@@ -336,10 +340,31 @@ WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
 WidthChoice Scheduler::State::runningNow(const Entry &E,
                                          const WidthChoice &Choice) const {
   const KernelShape &K = E.W.Kernel;
-  if (!Options.OriginalForOneWaveWhenQuiet || !quiet() ||
-      !isOneBlockPerWorker(K, Choice))
+  if (Choice.LaunchForm == Form::Original || !quiet())
     return Choice;
-  return originalChoice(device(), K, Durations.block(K.Name));
+  Nanos Block = Durations.block(K.Name);
+  WidthChoice Original = originalChoice(device(), K, Block);
+  if (Options.OriginalForOneWaveWhenQuiet && isOneBlockPerWorker(K, Choice))
+    return Original;
+  if (Options.OriginalsWhenQuietUpTo.count() > 0 &&
+      beOriginalsOnDevice(E) + Original.ExpectedLatency <=
+          Options.OriginalsWhenQuietUpTo)
+    return Original;
+  return Choice;
+}
+
+Nanos Scheduler::State::beOriginalsOnDevice(const Entry &Besides) const {
+  Nanos Sum{0};
+  for (const auto &[Queue, Ids] : Queues)
+    for (uint64_t Id : Ids) {
+      const Entry &E = Entries.at(Id);
+      if (&E != &Besides && E.Info.State == WorkState::Running &&
+          E.Info.LaunchForm == Form::Original)
+        Sum += wholeDeviceDuration(device(), E.W.Kernel,
+                                   Durations.block(E.W.Kernel.Name),
+                                   Form::Original);
+    }
+  return Sum;
 }
 
 bool Scheduler::State::worthRegrowing(const Entry &E) const {
@@ -413,7 +438,10 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
   E.Chained = After != 0;
   ++Resumes;
   ++E.Info.Launches;
-  if (std::exchange(E.NotStarted, false)) {
+  // Only a PTB launch can run its original instead (a slice may be issued
+  // already).
+  if (std::exchange(E.NotStarted, false) &&
+      E.Info.LaunchForm == Form::Ptb) {
     WidthChoice Now = runningNow(E, Choice);
     if (Now.LaunchForm == Form::Original) {
       E.Info.LaunchForm = Form::Original;

@@ -501,6 +501,53 @@ TEST(SchedulerSim, QuietDeviceRunsOneWaveAsTheOriginal) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST(SchedulerSim, QuietDeviceRunsShortLaunchesAsOriginalsWithinABudget) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.OriginalsWhenQuietUpTo = 250us;
+  Scheduler S{Sim, O};
+  auto issued = [&](uint64_t Blocks, const char *Name) {
+    Work W = be(Blocks, 10us, 1, Name);
+    W.IssueAtOnce = true;
+    return S.submit(std::move(W));
+  };
+  // Unmeasured, a block counts as 10 us: 1280 blocks, 64 a wave, are 200 us
+  // as the original. A second such launch behind the first would put 400 us
+  // of originals on the device: it runs, but as PTB.
+  uint64_t Head = issued(1280, "medium");
+  uint64_t Over = issued(1280, "medium");
+  EXPECT_EQ(S.info(Head).LaunchForm, Form::Original);
+  EXPECT_EQ(S.info(Over).State, WorkState::Running);
+  EXPECT_EQ(S.info(Over).LaunchForm, Form::Ptb);
+  simulateToEnd(Sim, S);
+  // Two of 30 us fit together; one of 500 us never fits.
+  uint64_t ShortHead = issued(192, "short");
+  uint64_t ShortNext = issued(192, "short");
+  EXPECT_EQ(S.info(ShortHead).LaunchForm, Form::Original);
+  EXPECT_EQ(S.info(ShortNext).LaunchForm, Form::Original);
+  simulateToEnd(Sim, S);
+  uint64_t Long = issued(3200, "long");
+  EXPECT_EQ(S.info(Long).LaunchForm, Form::Ptb);
+  // A sliced launch issued paused behind it stays sliced when resumed:
+  // only a PTB launch can run its original instead.
+  issued(3200, "long");
+  Work Sliced = be(192, 10us, 1, "sliced");
+  Sliced.Kernel.HasPtb = false;
+  Sliced.IssueAtOnce = true;
+  uint64_t Slices = S.submit(std::move(Sliced));
+  EXPECT_EQ(S.info(Slices).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+  EXPECT_EQ(S.info(Slices).LaunchForm, Form::Slices);
+  // LC work ends the quiet spell: short launches are PTB again.
+  uint64_t Lc = S.submit(lightLc(20us));
+  runUntilDone(Sim, S, Lc);
+  uint64_t After = issued(192, "short");
+  EXPECT_EQ(S.info(After).LaunchForm, Form::Ptb);
+  simulateToEnd(Sim, S);
+  for (uint64_t Id : {Head, Over, ShortHead, ShortNext, Long, Slices, After})
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST(SchedulerSim, NotedExternalWorkEndsTheQuietSpellAndPausesNothing) {
   SimulatedExecutor Sim{smallDevice()};
   SchedulerOptions O = options();
