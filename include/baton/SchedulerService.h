@@ -98,6 +98,14 @@ public:
   /// begun and ended within one pass makes nothing yield.
   uint64_t beginExternal(uint32_t Sms = 0);
   void endExternal(uint64_t Id);
+  /// The end of a bracket takes effect \p Linger after it is taken, unless
+  /// another bracket begins first: one request's end and the next one's
+  /// begin, close together (requests back to back at high load), then
+  /// leave BE work paused instead of resuming it only to pause it again,
+  /// at the cost of that much idle GPU after a request that no other
+  /// follows. 0 (the default): ends take effect at once. For ends taken
+  /// from now on.
+  void lingerAfterBrackets(std::chrono::microseconds Linger);
   /// LC work that this process does not see: that of other processes
   /// sharing the GPU (baton/share.h). While \p Busy returns true and the
   /// service has other work, BE work yields to it as to beginExternal(0)

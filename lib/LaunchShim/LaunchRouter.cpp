@@ -118,7 +118,12 @@ LaunchRouter::LaunchRouter()
         if (auto N = envNumber("BATON_QUIET_ORIGINALS_UP_TO_US"))
           O.OriginalsWhenQuietUpTo = std::chrono::microseconds(*N);
         return O;
-      }()) {}
+      }()) {
+  // BATON_LC_LINGER_US: SchedulerService::lingerAfterBrackets, for the
+  // brackets of baton_lc_begin/baton_lc_end. For tuning.
+  if (auto N = envNumber("BATON_LC_LINGER_US"))
+    Service.lingerAfterBrackets(std::chrono::microseconds(*N));
+}
 
 LaunchRouter *LaunchRouter::get() {
   static LaunchRouter *Instance = []() -> LaunchRouter * {

@@ -44,6 +44,8 @@ struct SchedulerService::Impl {
   /// Applies the brackets posted since the last call. Called with the lock
   /// held.
   void takeMail();
+  /// Ends the brackets whose end lingers (see lingerAfterBrackets).
+  void endLingering();
   /// takeMail() for a client's call: a failure is reported as the service
   /// thread reports its own (waitIdle() rethrows it), not to this client.
   void takeMailReporting();
@@ -91,6 +93,10 @@ struct SchedulerService::Impl {
   mutable std::mutex Mutex; ///< guards everything below and Sched
   /// The scheduler's id of each bracket whose begin has been taken.
   std::unordered_map<uint64_t, uint64_t> Brackets;
+  std::chrono::microseconds Linger{0}; ///< see lingerAfterBrackets()
+  /// Brackets whose end has been taken but lingers until LingerUntil.
+  std::vector<uint64_t> Lingering;
+  std::chrono::steady_clock::time_point LingerUntil;
   std::condition_variable Idle;
   std::condition_variable Room; ///< BE work left a queue: it may have room
   size_t RoomWaiters = 0;       ///< submitters waiting on Room
@@ -140,33 +146,59 @@ void SchedulerService::Impl::takeMail() {
   // pause it again. Every post is applied even if one throws: an end left
   // out would keep BE work paused for good.
   std::exception_ptr First;
-  for (bool Ends : {false, true}) {
-    for (const Posted &P : Taken) {
-      if (P.Ends != Ends)
-        continue;
-      try {
-        if (Over.count(P.Bracket)) {
-          if (!P.Ends)
-            Sched.noteExternal(P.Sms);
-        } else if (!P.Ends) {
-          uint64_t Id = Sched.beginExternal(P.Sms);
-          Brackets.emplace(P.Bracket, Id);
-          BATON_TRACE("begin external LC %llu on %u SMs",
-                      (unsigned long long)Id, P.Sms);
-        } else if (auto It = Brackets.find(P.Bracket); It != Brackets.end()) {
-          uint64_t Id = It->second;
-          Brackets.erase(It);
-          BATON_TRACE("end external LC %llu", (unsigned long long)Id);
-          Sched.endExternal(Id);
-        }
-      } catch (...) {
-        if (!First)
-          First = std::current_exception();
-      }
+  auto Guarded = [&](auto Apply) {
+    try {
+      Apply();
+    } catch (...) {
+      if (!First)
+        First = std::current_exception();
     }
+  };
+  bool Began = false;
+  for (const Posted &P : Taken) {
+    if (P.Ends)
+      continue;
+    Guarded([&] {
+      if (Over.count(P.Bracket)) {
+        Sched.noteExternal(P.Sms);
+        return;
+      }
+      uint64_t Id = Sched.beginExternal(P.Sms);
+      Brackets.emplace(P.Bracket, Id);
+      Began = true;
+      BATON_TRACE("begin external LC %llu on %u SMs", (unsigned long long)Id,
+                  P.Sms);
+    });
+  }
+  auto Now = std::chrono::steady_clock::now();
+  // A new bracket holds BE work paused now: lingering ends have done their
+  // job. Otherwise they end once their time is up.
+  if (Began || Now >= LingerUntil)
+    Guarded([&] { endLingering(); });
+  for (const Posted &P : Taken) {
+    auto It = Brackets.find(P.Bracket);
+    if (!P.Ends || It == Brackets.end())
+      continue;
+    uint64_t Id = It->second;
+    Brackets.erase(It);
+    if (Linger.count() > 0 && !Began) {
+      BATON_TRACE("end external LC %llu lingers", (unsigned long long)Id);
+      Lingering.push_back(Id);
+      LingerUntil = Now + Linger;
+      continue;
+    }
+    BATON_TRACE("end external LC %llu", (unsigned long long)Id);
+    Guarded([&] { Sched.endExternal(Id); });
   }
   if (First)
     std::rethrow_exception(First);
+}
+
+void SchedulerService::Impl::endLingering() {
+  for (uint64_t Id : std::exchange(Lingering, {})) {
+    BATON_TRACE("end external LC %llu", (unsigned long long)Id);
+    Sched.endExternal(Id);
+  }
 }
 
 void SchedulerService::Impl::takeMailReporting() {
@@ -229,13 +261,17 @@ void SchedulerService::Impl::loop() {
       sleep(Lock);
     } else if (!Sched.awaitsDevice() && !PeersWork) {
       // Nothing on the device: the work left waits for a bracket to end,
-      // which rings. Polling would find nothing, and a thread polling beside
-      // the LC request's own submission slows it. Peers' LC work that
-      // begins meanwhile is looked for now and then.
+      // which rings, or for a lingering end. Polling would find nothing,
+      // and a thread polling beside the LC request's own submission slows
+      // it. Peers' LC work that begins meanwhile is looked for now and then.
+      std::optional<std::chrono::microseconds> For;
       if (PeersBusy)
-        sleep(Lock, PeersCheckInterval);
-      else
-        sleep(Lock);
+        For = PeersCheckInterval;
+      if (!Lingering.empty())
+        For = std::min(For.value_or(std::chrono::microseconds::max()),
+                       std::chrono::ceil<std::chrono::microseconds>(
+                           LingerUntil - std::chrono::steady_clock::now()));
+      sleep(Lock, For);
     } else if (Interval.count() > 0) {
       sleep(Lock, Interval);
     } else {
@@ -342,6 +378,11 @@ void SchedulerService::endExternal(uint64_t Bracket) {
     P->Rung = true;
   }
   P->Bell.notify_one();
+}
+
+void SchedulerService::lingerAfterBrackets(std::chrono::microseconds Linger) {
+  std::lock_guard Lock(P->Mutex);
+  P->Linger = Linger;
 }
 
 void SchedulerService::yieldWhile(std::function<bool()> Busy) {

@@ -11,7 +11,9 @@
 //    and still make BE work yield and resume; BE work submitted inside one
 //    is issued paused, and waitIdle() waits for it, whichever thread takes
 //    the bracket first;
-//  * while all work waits for a bracket to end, nothing is polled.
+//  * while all work waits for a bracket to end, nothing is polled;
+//  * a bracket's end lingers when asked to, and a bracket begun meanwhile
+//    keeps BE work paused.
 //
 //===----------------------------------------------------------------------===//
 
@@ -302,6 +304,30 @@ TEST(SchedulerService, NothingIsPolledWhileAllWorkWaitsForABracket) {
   EXPECT_TRUE(eventually([&] { return Exec.Resumes > 0; }));
   EXPECT_TRUE(eventually([&] { return Exec.Polls > Paused + 1; }))
       << "the resumed launch is not polled";
+  Exec.Released = true;
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, ABracketsEndLingers) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.lingerAfterBrackets(100ms);
+  Svc.submit(beWork(/*IssueAtOnce=*/false));
+  uint64_t First = Svc.beginExternal(0);
+  ASSERT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }));
+  Svc.endExternal(First);
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(Exec.Resumes, 0) << "BE work resumed within the linger";
+  // A bracket begun within the linger: BE work stays paused past it.
+  uint64_t Second = Svc.beginExternal(0);
+  std::this_thread::sleep_for(150ms);
+  EXPECT_EQ(Exec.Resumes, 0) << "BE work resumed between two brackets";
+  auto Ended = std::chrono::steady_clock::now();
+  Svc.endExternal(Second);
+  ASSERT_TRUE(eventually([&] { return Exec.Resumes > 0; }));
+  EXPECT_GE(std::chrono::steady_clock::now() - Ended, 100ms)
+      << "the last end did not linger";
+  EXPECT_EQ(Exec.PauseRequests, 1) << "paused again between the brackets";
   Exec.Released = true;
   Svc.waitIdle();
 }
