@@ -290,13 +290,14 @@ TEST(SchedulerService, BackToBackBracketsKeepBestEffortWorkPaused) {
 TEST(SchedulerService, NothingIsPolledWhileAllWorkWaitsForABracket) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
-  Svc.submit(beWork(/*IssueAtOnce=*/false));
+  uint64_t Be = Svc.submit(beWork(/*IssueAtOnce=*/false));
   ASSERT_TRUE(eventually([&] { return Exec.Polls > 0; }));
   uint64_t Bracket = Svc.beginExternal(0);
-  ASSERT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }));
-  // The pass that finds the launch paused, and perhaps one that was under
-  // way; none after it until the bracket ends.
-  std::this_thread::sleep_for(5ms);
+  // The service's lock is free only between passes: once the launch is
+  // seen paused, the pass that saw it is over, and no poll follows until
+  // the bracket ends.
+  ASSERT_TRUE(
+      eventually([&] { return Svc.info(Be).State == WorkState::Paused; }));
   int Paused = Exec.Polls;
   std::this_thread::sleep_for(20ms);
   EXPECT_EQ(Exec.Polls, Paused) << "polled with nothing on the device";
@@ -311,7 +312,10 @@ TEST(SchedulerService, NothingIsPolledWhileAllWorkWaitsForABracket) {
 TEST(SchedulerService, ABracketsEndLingers) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
-  Svc.lingerAfterBrackets(100ms);
+  // Long enough that a loaded machine does not stretch the test's own
+  // steps past it.
+  constexpr auto Linger = 300ms;
+  Svc.lingerAfterBrackets(Linger);
   Svc.submit(beWork(/*IssueAtOnce=*/false));
   uint64_t First = Svc.beginExternal(0);
   ASSERT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }));
@@ -320,12 +324,12 @@ TEST(SchedulerService, ABracketsEndLingers) {
   EXPECT_EQ(Exec.Resumes, 0) << "BE work resumed within the linger";
   // A bracket begun within the linger: BE work stays paused past it.
   uint64_t Second = Svc.beginExternal(0);
-  std::this_thread::sleep_for(150ms);
+  std::this_thread::sleep_for(Linger + 100ms);
   EXPECT_EQ(Exec.Resumes, 0) << "BE work resumed between two brackets";
   auto Ended = std::chrono::steady_clock::now();
   Svc.endExternal(Second);
   ASSERT_TRUE(eventually([&] { return Exec.Resumes > 0; }));
-  EXPECT_GE(std::chrono::steady_clock::now() - Ended, 100ms)
+  EXPECT_GE(std::chrono::steady_clock::now() - Ended, Linger)
       << "the last end did not linger";
   EXPECT_EQ(Exec.PauseRequests, 1) << "paused again between the brackets";
   Exec.Released = true;
