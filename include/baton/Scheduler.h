@@ -217,11 +217,6 @@ public:
   bool idle() const;
   /// Pieces of work not yet Done, external LC work included.
   uint64_t outstanding() const;
-  /// True while some launch is running or pausing on the device, so that a
-  /// poll() may find it stopped. False when all outstanding work waits for
-  /// the client (external LC work, BE work paused or queued behind it):
-  /// nothing changes until the client submits or ends external work.
-  bool awaitsDevice() const;
   /// BE work of queue \p Queue not yet Done.
   size_t queued(uint32_t Queue) const;
 

@@ -69,10 +69,9 @@ public:
   static constexpr size_t MaxQueuedBestEffort = 256;
 
   /// \p PollInterval bounds how long a completion waits to be acted on;
-  /// 0 (the default) polls every few microseconds while a launch is on the
-  /// device, which keeps the gap between two launches of a best-effort
+  /// 0 (the default) polls every few microseconds while work is
+  /// outstanding, which keeps the gap between two launches of a best-effort
   /// queue close to the driver's own latency at the cost of a busy thread.
-  /// While all work waits for a bracket (endExternal) the thread sleeps.
   explicit SchedulerService(
       Runtime &R, const SchedulerOptions &Options = {},
       std::chrono::microseconds PollInterval = std::chrono::microseconds(0));
@@ -111,8 +110,7 @@ public:
   /// service has other work, BE work yields to it as to beginExternal(0)
   /// (time sharing). \p Busy is called with the service's lock held, by
   /// submit() of BE work and on every poll of the service thread, which
-  /// polls only while work is outstanding (every 100 us while all of it
-  /// waits for a bracket): it must be cheap (a few atomic
+  /// polls only while work is outstanding: it must be cheap (a few atomic
   /// reads) and must not call the service. Replaces an earlier one; an empty
   /// function removes it.
   void yieldWhile(std::function<bool()> Busy);

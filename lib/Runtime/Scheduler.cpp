@@ -625,20 +625,6 @@ void Scheduler::noteExternal(uint32_t Sms) {
 
 bool Scheduler::idle() const { return S->Outstanding == 0; }
 
-bool Scheduler::awaitsDevice() const {
-  auto OnDevice = [&](uint64_t Id) {
-    WorkState State = S->Entries.at(Id).Info.State;
-    return State == WorkState::Running || State == WorkState::Pausing;
-  };
-  for (const auto &[Id, Choice] : S->ActiveLc)
-    if (!S->External.count(Id) && OnDevice(Id))
-      return true;
-  for (const auto &[Queue, Ids] : S->Queues)
-    if (std::any_of(Ids.begin(), Ids.end(), OnDevice))
-      return true;
-  return false;
-}
-
 uint64_t Scheduler::outstanding() const { return S->Outstanding; }
 
 size_t Scheduler::queued(uint32_t Queue) const {

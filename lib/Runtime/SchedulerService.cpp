@@ -1,9 +1,9 @@
 //===- SchedulerService.cpp - The scheduler on a thread of its own --------===//
 //
 // One mutex guards the scheduler and its executor; submitters and the
-// service thread take turns. The thread polls the executor while a launch
-// is on the device (continuously, or every PollInterval) and sleeps while
-// the scheduler is idle or all its work waits for a bracket to end. Brackets of external LC work do not take that mutex:
+// service thread take turns. The thread polls the executor while work is
+// outstanding (continuously, or every PollInterval) and sleeps while the
+// scheduler is idle. Brackets of external LC work do not take that mutex:
 // they are posted to a mailbox, which has a small mutex of its own and
 // doubles as the service thread's doorbell.
 //
@@ -104,7 +104,6 @@ struct SchedulerService::Impl {
   std::exception_ptr Failure;
   ServiceStats Counts;
   std::function<bool()> PeersBusy; ///< see yieldWhile()
-  static constexpr std::chrono::microseconds PeersCheckInterval{100};
   uint64_t PeersWork = 0; ///< external work standing for peers, 0 if none
   std::thread Thread;
 };
@@ -195,10 +194,19 @@ void SchedulerService::Impl::takeMail() {
 }
 
 void SchedulerService::Impl::endLingering() {
+  // Every end is applied even if one throws, as in takeMail().
+  std::exception_ptr First;
   for (uint64_t Id : std::exchange(Lingering, {})) {
     BATON_TRACE("end external LC %llu", (unsigned long long)Id);
-    Sched.endExternal(Id);
+    try {
+      Sched.endExternal(Id);
+    } catch (...) {
+      if (!First)
+        First = std::current_exception();
+    }
   }
+  if (First)
+    std::rethrow_exception(First);
 }
 
 void SchedulerService::Impl::takeMailReporting() {
@@ -259,19 +267,6 @@ void SchedulerService::Impl::loop() {
     // takes it: none is lost between the test and the sleep.
     if (Sched.idle()) {
       sleep(Lock);
-    } else if (!Sched.awaitsDevice() && !PeersWork) {
-      // Nothing on the device: the work left waits for a bracket to end,
-      // which rings, or for a lingering end. Polling would find nothing,
-      // and a thread polling beside the LC request's own submission slows
-      // it. Peers' LC work that begins meanwhile is looked for now and then.
-      std::optional<std::chrono::microseconds> For;
-      if (PeersBusy)
-        For = PeersCheckInterval;
-      if (!Lingering.empty())
-        For = std::min(For.value_or(std::chrono::microseconds::max()),
-                       std::chrono::ceil<std::chrono::microseconds>(
-                           LingerUntil - std::chrono::steady_clock::now()));
-      sleep(Lock, For);
     } else if (Interval.count() > 0) {
       sleep(Lock, Interval);
     } else {

@@ -11,9 +11,10 @@
 //    and still make BE work yield and resume; BE work submitted inside one
 //    is issued paused, and waitIdle() waits for it, whichever thread takes
 //    the bracket first;
-//  * while all work waits for a bracket to end, nothing is polled;
 //  * a bracket's end lingers when asked to, and a bracket begun meanwhile
-//    keeps BE work paused.
+//    keeps BE work paused;
+//  * a launch that fails while BE work waits for a bracket is reported
+//    before the bracket ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -287,28 +288,6 @@ TEST(SchedulerService, BackToBackBracketsKeepBestEffortWorkPaused) {
   Svc.waitIdle();
 }
 
-TEST(SchedulerService, NothingIsPolledWhileAllWorkWaitsForABracket) {
-  HeldExecutor Exec;
-  SchedulerService Svc(Exec);
-  uint64_t Be = Svc.submit(beWork(/*IssueAtOnce=*/false));
-  ASSERT_TRUE(eventually([&] { return Exec.Polls > 0; }));
-  uint64_t Bracket = Svc.beginExternal(0);
-  // The service's lock is free only between passes: once the launch is
-  // seen paused, the pass that saw it is over, and no poll follows until
-  // the bracket ends.
-  ASSERT_TRUE(
-      eventually([&] { return Svc.info(Be).State == WorkState::Paused; }));
-  int Paused = Exec.Polls;
-  std::this_thread::sleep_for(20ms);
-  EXPECT_EQ(Exec.Polls, Paused) << "polled with nothing on the device";
-  Svc.endExternal(Bracket);
-  EXPECT_TRUE(eventually([&] { return Exec.Resumes > 0; }));
-  EXPECT_TRUE(eventually([&] { return Exec.Polls > Paused + 1; }))
-      << "the resumed launch is not polled";
-  Exec.Released = true;
-  Svc.waitIdle();
-}
-
 TEST(SchedulerService, ABracketsEndLingers) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
@@ -332,6 +311,79 @@ TEST(SchedulerService, ABracketsEndLingers) {
   EXPECT_GE(std::chrono::steady_clock::now() - Ended, Linger)
       << "the last end did not linger";
   EXPECT_EQ(Exec.PauseRequests, 1) << "paused again between the brackets";
+  Exec.Released = true;
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, ALingeringEndIsAppliedWithNothingElseToDo) {
+  HeldExecutor Exec;
+  auto Start = std::chrono::steady_clock::now();
+  {
+    SchedulerService Svc(Exec);
+    Svc.lingerAfterBrackets(50ms);
+    uint64_t First = Svc.beginExternal(0);
+    Svc.endExternal(First);
+    Svc.waitIdle();
+    uint64_t Second = Svc.beginExternal(0);
+    Svc.endExternal(Second);
+  } // the destructor waits for the second end's linger
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, 2000ms);
+}
+
+/// As RuntimeExecutor: a launch found failed is reported Done, and its
+/// error is rethrown by the next poll().
+class FailingLcExecutor : public HeldExecutor {
+public:
+  void launch(const LaunchRequest &R) override {
+    HeldExecutor::launch(R);
+    if (R.HighPriority)
+      FailingLc = R.Id;
+  }
+  std::vector<Completion> poll() override {
+    if (std::exchange(ErrorPending, false))
+      throw std::runtime_error("launch failed (test)");
+    std::vector<Completion> Out = HeldExecutor::poll();
+    if (FailingLc) {
+      Out.push_back({std::exchange(FailingLc, 0), Completion::Done,
+                     clock().now(), 1us, 0});
+      ErrorPending = true;
+    }
+    return Out;
+  }
+
+private:
+  uint64_t FailingLc = 0;
+  bool ErrorPending = false;
+};
+
+TEST(SchedulerService, ALaunchFailingUnderABracketIsReportedAtOnce) {
+  FailingLcExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.submit(beWork(/*IssueAtOnce=*/false));
+  uint64_t Bracket = Svc.beginExternal(0);
+  ASSERT_TRUE(eventually([&] { return Exec.PauseRequests > 0; }));
+  // The request's own kernel, submitted as LC work, fails on the device
+  // while BE work is paused: waitIdle() reports it without waiting for the
+  // bracket to end.
+  Work Lc = beWork(/*IssueAtOnce=*/false);
+  Lc.Class = PriorityClass::LatencyCritical;
+  Lc.Kernel.Blocks = 10;
+  Svc.submit(std::move(Lc));
+  std::atomic<bool> Returned{false};
+  std::atomic<bool> Threw{false};
+  std::thread Waiter([&] {
+    try {
+      Svc.waitIdle();
+    } catch (const std::runtime_error &) {
+      Threw = true;
+    }
+    Returned = true;
+  });
+  bool Prompt = eventually([&] { return Returned.load(); }, 2000ms);
+  Svc.endExternal(Bracket);
+  Waiter.join();
+  EXPECT_TRUE(Prompt) << "the failure waited for the bracket's end";
+  EXPECT_TRUE(Threw);
   Exec.Released = true;
   Svc.waitIdle();
 }
