@@ -44,8 +44,6 @@ struct SchedulerService::Impl {
   /// Applies the brackets posted since the last call. Called with the lock
   /// held.
   void takeMail();
-  /// Ends the brackets whose end lingers (see lingerAfterBrackets).
-  void endLingering();
   /// takeMail() for a client's call: a failure is reported as the service
   /// thread reports its own (waitIdle() rethrows it), not to this client.
   void takeMailReporting();
@@ -169,11 +167,17 @@ void SchedulerService::Impl::takeMail() {
                   P.Sms);
     });
   }
+  auto End = [&](uint64_t Id) {
+    BATON_TRACE("end external LC %llu", (unsigned long long)Id);
+    Guarded([&] { Sched.endExternal(Id); });
+  };
   auto Now = std::chrono::steady_clock::now();
-  // A new bracket holds BE work paused now: lingering ends have done their
-  // job. Otherwise they end once their time is up.
+  // A new bracket holds BE work paused now: lingering ends (see
+  // lingerAfterBrackets) have done their job. Otherwise they end once their
+  // time is up.
   if (Began || Now >= LingerUntil)
-    Guarded([&] { endLingering(); });
+    for (uint64_t Id : std::exchange(Lingering, {}))
+      End(Id);
   for (const Posted &P : Taken) {
     auto It = Brackets.find(P.Bracket);
     if (!P.Ends || It == Brackets.end())
@@ -186,24 +190,7 @@ void SchedulerService::Impl::takeMail() {
       LingerUntil = Now + Linger;
       continue;
     }
-    BATON_TRACE("end external LC %llu", (unsigned long long)Id);
-    Guarded([&] { Sched.endExternal(Id); });
-  }
-  if (First)
-    std::rethrow_exception(First);
-}
-
-void SchedulerService::Impl::endLingering() {
-  // Every end is applied even if one throws, as in takeMail().
-  std::exception_ptr First;
-  for (uint64_t Id : std::exchange(Lingering, {})) {
-    BATON_TRACE("end external LC %llu", (unsigned long long)Id);
-    try {
-      Sched.endExternal(Id);
-    } catch (...) {
-      if (!First)
-        First = std::current_exception();
-    }
+    End(Id);
   }
   if (First)
     std::rethrow_exception(First);
