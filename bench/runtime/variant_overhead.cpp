@@ -1,6 +1,6 @@
 //===- variant_overhead.cpp - Cost of the variants when never preempted ----===//
 //
-// Usage: variant_overhead MANIFEST XFORMED_DIR [REPS]
+// Usage: variant_overhead MANIFEST XFORMED_DIR [REPS] [--claims]
 //
 // For each manifest kernel that has variants, times the original kernel, the
 // slice variant (one wave per slice) and the PTB variant (all co-resident
@@ -10,14 +10,24 @@
 // (after warm-up) per mode, the ratios to the original, and their geometric
 // means over all kernels.
 //
+// --claims adds, per PTB kernel, the ratio at claims of 1, 2, 4 and 8
+// blocks, each with late claims (after the block) and early ones
+// (LaunchConfig::Prefetch), and the registers of the original and the PTB
+// variant: what a worker's claim costs against what the hardware's block
+// dispatch costs. The row is timed in rounds of one launch of each
+// configuration, the original included, while the columns are timed one
+// mode after another: over a long sweep the GPU drifts (the row's `late1`
+// is the PTB column's configuration).
+//
 //===----------------------------------------------------------------------===//
 
 #include "Manifest.h"
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <cstdio>
+#include <map>
+#include <string_view>
 
 using namespace baton;
 using namespace baton::test;
@@ -37,34 +47,99 @@ struct Events {
   CUevent Start = nullptr, Stop = nullptr;
 };
 
-double medianMicros(Runtime &Rt, const Kernel &K, LaunchConfig Config,
-                    LaunchArgs &Args, unsigned Reps) {
-  Events E;
-  std::vector<double> Micros;
-  for (unsigned I = 0; I < Reps + 3; ++I) {
-    check(driver().cuEventRecord(E.Start, Config.Stream), "cuEventRecord");
-    Launch L = Rt.launch(K, Config, Args.pointers());
-    check(driver().cuEventRecord(E.Stop, Config.Stream), "cuEventRecord");
-    check(driver().cuEventSynchronize(E.Stop), "cuEventSynchronize");
-    float Ms = 0;
-    check(driver().cuEventElapsedTime(&Ms, E.Start, E.Stop),
-          "cuEventElapsedTime");
-    if (I >= 3) // warm-up: module load, first touch of the buffers
-      Micros.push_back(double(Ms) * 1e3);
-  }
+/// Runs before the timed ones: module load, first touch of the buffers.
+constexpr unsigned WarmUps = 3;
+
+/// One launch of \p K as \p Config, timed on its stream (us).
+double launchMicros(Runtime &Rt, const Kernel &K, const LaunchConfig &Config,
+                    LaunchArgs &Args, Events &E) {
+  check(driver().cuEventRecord(E.Start, Config.Stream), "cuEventRecord");
+  Launch L = Rt.launch(K, Config, Args.pointers());
+  check(driver().cuEventRecord(E.Stop, Config.Stream), "cuEventRecord");
+  check(driver().cuEventSynchronize(E.Stop), "cuEventSynchronize");
+  float Ms = 0;
+  check(driver().cuEventElapsedTime(&Ms, E.Start, E.Stop),
+        "cuEventElapsedTime");
+  return double(Ms) * 1e3;
+}
+
+double median(std::vector<double> Micros) {
   std::nth_element(Micros.begin(), Micros.begin() + Micros.size() / 2,
                    Micros.end());
   return Micros[Micros.size() / 2];
 }
 
+double medianMicros(Runtime &Rt, const Kernel &K, const LaunchConfig &Config,
+                    LaunchArgs &Args, unsigned Reps) {
+  Events E;
+  std::vector<double> Micros;
+  for (unsigned I = 0; I < Reps + WarmUps; ++I) {
+    double Us = launchMicros(Rt, K, Config, Args, E);
+    if (I >= WarmUps)
+      Micros.push_back(Us);
+  }
+  return median(std::move(Micros));
+}
+
+int registers(CUfunction F) {
+  int N = 0;
+  check(driver().cuFuncGetAttribute(&N, CU_FUNC_ATTRIBUTE_NUM_REGS, F),
+        "cuFuncGetAttribute");
+  return N;
+}
+
+/// The --claims table's row for one PTB kernel: late and early claims of
+/// 1, 2, 4 and 8 blocks, as ratios to the original. Timed in rounds of one
+/// launch of each, so that the GPU's drift over the sweep falls on every
+/// configuration alike.
+void printClaims(Runtime &Rt, const Kernel &K, LaunchConfig Config,
+                 LaunchArgs &Args, unsigned Reps) {
+  Config.LaunchMode = Mode::Original;
+  std::vector<LaunchConfig> Configs{Config};
+  Config.LaunchMode = Mode::Ptb;
+  for (bool Early : {false, true})
+    for (uint32_t Chunk : {1u, 2u, 4u, 8u}) {
+      Config.Prefetch = Early;
+      Config.ClaimChunk = Chunk;
+      Configs.push_back(Config);
+    }
+  Events E;
+  std::vector<std::vector<double>> Micros(Configs.size());
+  for (unsigned I = 0; I < Reps + WarmUps; ++I)
+    for (size_t C = 0; C < Configs.size(); ++C) {
+      double Us = launchMicros(Rt, K, Configs[C], Args, E);
+      if (I >= WarmUps)
+        Micros[C].push_back(Us);
+    }
+  double Orig = median(Micros[0]);
+  std::printf("  claims: regs %d -> %d, %u workers, original %.1f us;",
+              registers(K.function(Mode::Original)),
+              registers(K.function(Mode::Ptb)), Rt.defaultWidth(K, Config),
+              Orig);
+  for (size_t C = 1; C < Configs.size(); ++C)
+    std::printf(" %s%u %.3f", Configs[C].Prefetch ? "early" : "late",
+                Configs[C].ClaimChunk, median(Micros[C]) / Orig);
+  std::printf("\n");
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
-  if (Argc < 3 || Argc > 4) {
-    std::fprintf(stderr, "usage: %s MANIFEST XFORMED_DIR [REPS]\n", Argv[0]);
+  std::vector<std::string> Positional;
+  bool Claims = false;
+  for (int I = 1; I < Argc; ++I) {
+    if (std::string_view(Argv[I]) == "--claims")
+      Claims = true;
+    else
+      Positional.emplace_back(Argv[I]);
+  }
+  if (Positional.size() < 2 || Positional.size() > 3) {
+    std::fprintf(stderr, "usage: %s MANIFEST XFORMED_DIR [REPS] [--claims]\n",
+                 Argv[0]);
     return 2;
   }
-  unsigned Reps = Argc == 4 ? unsigned(std::stoul(Argv[3])) : 15;
+  unsigned Reps =
+      Positional.size() == 3 ? unsigned(std::stoul(Positional[2])) : 15;
   try {
     auto Rt = runtimeOrSkip();
     if (!Rt)
@@ -77,13 +152,13 @@ int main(int Argc, char **Argv) {
     std::map<std::string, Module> Modules;
     double LogSlice = 0, LogPtb = 0;
     unsigned NSlice = 0, NPtb = 0;
-    for (const ManifestLine &Line : readManifest(Argv[1])) {
+    for (const ManifestLine &Line : readManifest(Positional[0])) {
       Dog.step(Line.Module + " " + Line.Kernel);
       auto It = Modules.find(Line.Module);
       if (It == Modules.end())
         It = Modules
                  .emplace(Line.Module,
-                          Rt->loadFile(std::filesystem::path(Argv[2]) /
+                          Rt->loadFile(std::filesystem::path(Positional[1]) /
                                        Line.Module))
                  .first;
       Kernel K = It->second.kernel(Line.Kernel);
@@ -114,6 +189,8 @@ int main(int Argc, char **Argv) {
       std::printf("%-28s %-30s %10.1f %10.1f %7.2f %10.1f %7.2f\n",
                   Line.Module.c_str(), Line.Kernel.c_str(), Orig, Slice,
                   Slice / Orig, Ptb, Ptb / Orig);
+      if (Claims && K.hasVariant(Mode::Ptb))
+        printClaims(*Rt, K, Config, Args, Reps);
       std::fflush(stdout);
     }
     std::printf("geometric mean ratio: slices %.3f over %u kernels, ptb %.3f "

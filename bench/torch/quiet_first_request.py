@@ -10,11 +10,17 @@ one-wave launches and, with BATON_QUIET_ORIGINALS_UP_TO_US, short launches
 run as the originals, which no request can stop.
 
     python3 bench/torch/quiet_first_request.py [--gap-ms 150] [--requests 40]
-        [--train gpt] [--train-scale large] [--no-training]
+        [--train gpt] [--train-scale large] [--no-training] [--graph]
 
 Prints the latency's p50/p90/max over the requests, the service time alone
 (measured before training starts), and the training steps/s meanwhile.
 Compare settings in fresh processes on one machine.
+
+--graph replays the encoder (uncompiled, as colocate.py's bert) from a CUDA
+graph on the thread's stream in a latency_critical() bracket, and also
+prints the request's device time: CUDA events on that stream right before
+and after the replay, so the host's wake-up after the gap is left out and
+what remains is the wait for the SMs and the work itself.
 """
 import argparse
 import os
@@ -39,14 +45,21 @@ def main():
     p.add_argument("--model-layers", type=int, default=4)
     p.add_argument("--infer-batch", type=int, default=8)
     p.add_argument("--no-training", action="store_true")
+    p.add_argument("--graph", action="store_true")
     args = p.parse_args()
 
     import torch
     import baton.torch
     baton.torch.enable("latency-critical")
     baton.torch.set_schedule("never")  # until training is warm
-    request, service = ct.prepare_inference(
-        args, torch.cuda.current_stream(), bracket=True)
+    device_us = []
+    if args.graph:
+        request, service = graph_request(args, device_us)
+    else:
+        request, service = ct.prepare_inference(
+            args, torch.cuda.current_stream(), bracket=True)
+    device_alone = sorted(device_us)
+    device_us.clear()
     trainer = None
     if not args.no_training:
         trainer = ct.TrainThread(args, baton_priority="best-effort")
@@ -79,6 +92,36 @@ def main():
           f"{os.environ.get('BATON_QUIET_ORIGINALS_UP_TO_US', '-')}")
     print("latency us: p50 {:.0f}  p90 {:.0f}  max {:.0f}".format(
         co.percentile(us, .5), co.percentile(us, .9), us[-1]))
+    if args.graph:
+        dev = sorted(device_us[-len(us):])
+        print("device us:  p50 {:.0f}  p90 {:.0f}  max {:.0f}  (alone, 3 ms "
+              "apart: p50 {:.0f})".format(
+                  co.percentile(dev, .5), co.percentile(dev, .9), dev[-1],
+                  co.percentile(device_alone, .5)))
+
+
+def graph_request(args, device_us):
+    """The encoder replayed from a CUDA graph on this thread's stream in a
+    latency_critical() bracket; each request appends its device time (us)
+    to `device_us`. Returns the request and its service time alone."""
+    import torch
+    import baton.torch
+    stream = torch.cuda.current_stream()
+    forward, how = co.forward_on(args, "bert", stream)
+    if how != "graph":
+        sys.exit(f"--graph: {how}")
+    start = torch.cuda.Event(enable_timing=True)
+    end = torch.cuda.Event(enable_timing=True)
+
+    def request():
+        with baton.torch.latency_critical():
+            start.record(stream)
+            forward()
+            end.record(stream)
+            stream.synchronize()
+        device_us.append(1e3 * start.elapsed_time(end))
+
+    return request, co.service_time(request, warmups=20)
 
 
 if __name__ == "__main__":

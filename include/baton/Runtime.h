@@ -113,9 +113,13 @@ enum class PreemptSignal {
 struct RuntimeOptions {
   int Device = 0;
   PreemptSignal Signal = PreemptSignal::StreamWrite;
-  /// Slice launches kept in flight ahead of the one running. Two keep the GPU
-  /// busy across the host's reaction time; a pause then waits for at most
-  /// this many slices.
+  /// Slice launches kept in flight ahead of the one running; a pause then
+  /// waits for at most this many slices. Each slice is retired by a host
+  /// function queued behind it on its stream, so the next slice starts only
+  /// once the driver's callback thread has run that function: slices much
+  /// shorter than that round trip leave the GPU idle between them (on the
+  /// H100, one-wave slices of 12 us took 4.3x the original's time;
+  /// docs/benchmarks.md, twenty-seventh session).
   uint32_t SliceWindow = 2;
   /// Private streams kept ready per stream priority. A launch holds one from
   /// its first run off its user's stream until it completes; a launch
