@@ -69,16 +69,29 @@ double median(std::vector<double> Micros) {
   return Micros[Micros.size() / 2];
 }
 
+/// Median device time (us) of each of \p Configs over \p Reps rounds of one
+/// launch of each, after the warm-up rounds.
+std::vector<double> medianMicros(Runtime &Rt, const Kernel &K,
+                                 const std::vector<LaunchConfig> &Configs,
+                                 LaunchArgs &Args, unsigned Reps) {
+  Events E;
+  std::vector<std::vector<double>> Micros(Configs.size());
+  for (unsigned I = 0; I < Reps + WarmUps; ++I)
+    for (size_t C = 0; C < Configs.size(); ++C) {
+      double Us = launchMicros(Rt, K, Configs[C], Args, E);
+      if (I >= WarmUps)
+        Micros[C].push_back(Us);
+    }
+  std::vector<double> Medians;
+  for (std::vector<double> &M : Micros)
+    Medians.push_back(median(std::move(M)));
+  return Medians;
+}
+
 double medianMicros(Runtime &Rt, const Kernel &K, const LaunchConfig &Config,
                     LaunchArgs &Args, unsigned Reps) {
-  Events E;
-  std::vector<double> Micros;
-  for (unsigned I = 0; I < Reps + WarmUps; ++I) {
-    double Us = launchMicros(Rt, K, Config, Args, E);
-    if (I >= WarmUps)
-      Micros.push_back(Us);
-  }
-  return median(std::move(Micros));
+  return medianMicros(Rt, K, std::vector<LaunchConfig>{Config}, Args, Reps)
+      .front();
 }
 
 int registers(CUfunction F) {
@@ -103,22 +116,15 @@ void printClaims(Runtime &Rt, const Kernel &K, LaunchConfig Config,
       Config.ClaimChunk = Chunk;
       Configs.push_back(Config);
     }
-  Events E;
-  std::vector<std::vector<double>> Micros(Configs.size());
-  for (unsigned I = 0; I < Reps + WarmUps; ++I)
-    for (size_t C = 0; C < Configs.size(); ++C) {
-      double Us = launchMicros(Rt, K, Configs[C], Args, E);
-      if (I >= WarmUps)
-        Micros[C].push_back(Us);
-    }
-  double Orig = median(Micros[0]);
+  std::vector<double> Medians = medianMicros(Rt, K, Configs, Args, Reps);
+  double Orig = Medians[0];
   std::printf("  claims: regs %d -> %d, %u workers, original %.1f us;",
               registers(K.function(Mode::Original)),
               registers(K.function(Mode::Ptb)), Rt.defaultWidth(K, Config),
               Orig);
   for (size_t C = 1; C < Configs.size(); ++C)
     std::printf(" %s%u %.3f", Configs[C].Prefetch ? "early" : "late",
-                Configs[C].ClaimChunk, median(Micros[C]) / Orig);
+                Configs[C].ClaimChunk, Medians[C] / Orig);
   std::printf("\n");
 }
 

@@ -93,7 +93,7 @@ def main():
     print("latency us: p50 {:.0f}  p90 {:.0f}  max {:.0f}".format(
         co.percentile(us, .5), co.percentile(us, .9), us[-1]))
     if args.graph:
-        dev = sorted(device_us[-len(us):])
+        dev = sorted(device_us)  # cleared after the service time
         print("device us:  p50 {:.0f}  p90 {:.0f}  max {:.0f}  (alone, 3 ms "
               "apart: p50 {:.0f})".format(
                   co.percentile(dev, .5), co.percentile(dev, .9), dev[-1],

@@ -99,6 +99,9 @@ struct Scheduler::State {
   void planFollower(uint64_t Id, Entry &E, uint64_t AheadId, bool YieldAll,
                     uint32_t FreeSms);
   WidthChoice widthFor(const Entry &E, uint32_t FreeSms) const;
+  /// Whether external LC work on \p Sms SMs shares space (fewer than all,
+  /// 0 meaning all); if so, those SMs count towards the most LC work needs.
+  bool noteExternalSms(uint32_t Sms);
   /// \p Choice (widthFor's) for a launch issued to run now, not paused;
   /// see SchedulerOptions::OriginalForOneWaveWhenQuiet and
   /// OriginalsWhenQuietUpTo.
@@ -353,6 +356,13 @@ WidthChoice Scheduler::State::runningNow(const Entry &E,
   return Choice;
 }
 
+bool Scheduler::State::noteExternalSms(uint32_t Sms) {
+  if (Sms == 0 || Sms >= device().Multiprocessors)
+    return false;
+  LargestLcSms = std::max(LargestLcSms, Sms);
+  return true;
+}
+
 Nanos Scheduler::State::beOriginalsOnDevice(const Entry &Besides) const {
   Nanos Sum{0};
   for (const auto &[Queue, Ids] : Queues)
@@ -595,12 +605,9 @@ uint64_t Scheduler::beginExternal(uint32_t Sms) {
   E.Info.Class = PriorityClass::LatencyCritical;
   E.Info.State = WorkState::Running;
   E.Info.SubmittedAt = S->Exec.clock().now();
-  uint32_t All = S->device().Multiprocessors;
   SharingChoice Choice;
-  if (Sms != 0 && Sms < All) {
+  if (S->noteExternalSms(Sms))
     Choice = {Sharing::Space, Sms};
-    S->LargestLcSms = std::max(S->LargestLcSms, Sms);
-  }
   E.Info.HowShared = Choice.How;
   S->ActiveLc[Id] = Choice;
   S->External.insert(Id);
@@ -618,8 +625,7 @@ void Scheduler::endExternal(uint64_t Id) {
 }
 
 void Scheduler::noteExternal(uint32_t Sms) {
-  if (Sms != 0 && Sms < S->device().Multiprocessors)
-    S->LargestLcSms = std::max(S->LargestLcSms, Sms);
+  S->noteExternalSms(Sms);
   S->LastLcDone = S->Exec.clock().now();
 }
 
