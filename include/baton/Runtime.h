@@ -113,17 +113,15 @@ enum class PreemptSignal {
 struct RuntimeOptions {
   int Device = 0;
   PreemptSignal Signal = PreemptSignal::StreamWrite;
-  /// Slice launches kept in flight ahead of the one running; a pause then
-  /// waits for at most this many slices. Each slice is retired by a host
-  /// function queued behind it on its stream, so the next slice starts only
-  /// once the driver's callback thread has run that function: slices much
-  /// shorter than that round trip leave the GPU idle between them (on the
-  /// H100, one-wave slices of 12 us took 4.3x the original's time;
-  /// docs/benchmarks.md, twenty-seventh session).
+  /// Slice launches kept in flight ahead of the one running (one until the
+  /// launch's first slice has run); a pause then waits for at most this
+  /// many slices. Slices much shorter than the host's reaction to a
+  /// finished slice still leave the GPU idle between them.
   uint32_t SliceWindow = 2;
   /// Private streams kept ready per stream priority. A launch holds one from
-  /// its first run off its user's stream until it completes; a launch
-  /// started paused takes it when resumed. Streams are created only while
+  /// its first run off its user's stream until it completes (a slice
+  /// launch two, until it is destroyed); a launch started paused takes it
+  /// when resumed. Streams are created only while
   /// no launch is in flight (creating one can wait for a paused launch), so
   /// a launch that finds none free fails with an error saying so.
   uint32_t PrivateStreams = 64;

@@ -205,6 +205,12 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// Private stream of resumed runs and slices, from Runtime.Streams; a
   /// PTB launch gives it back once Done.
   CUstream Inner = nullptr;
+  /// Slices: a second private stream, taken with Inner, on which the
+  /// retirement (a host function) of every slice but the first waits for
+  /// SliceEnd, so that it does not hold the next slice back on Inner
+  /// (SliceLaunch.cpp).
+  CUstream Retire = nullptr;
+  CUevent SliceEnd = nullptr; ///< Slices: recorded after each slice
   /// LaunchesInFlight counts this launch (its user stream may wait).
   bool CountedInFlight = false;
   /// Recorded on the user's stream at start, unless the first run went there.

@@ -97,15 +97,19 @@ LaunchImpl::~LaunchImpl() {
   // it went.
   bool Slicing = Config.LaunchMode == Mode::Slices;
   bool Settled = State == LaunchState::Done && !Slicing;
-  if (!Settled && Slicing && Inner)
+  if (!Settled && Slicing && Inner) {
     D.cuStreamSynchronize(Inner);
-  else if (!Settled && Drained)
+    if (Retire) // the host functions that name `this`
+      D.cuStreamSynchronize(Retire);
+  } else if (!Settled && Drained) {
     D.cuEventSynchronize(Drained);
-  for (CUevent E : {UserReady, ControlReady, Drained})
+  }
+  for (CUevent E : {UserReady, ControlReady, Drained, SliceEnd})
     if (E)
       Runtime.releaseEvent(E);
-  if (Inner)
-    Runtime.Streams.release(Inner);
+  for (CUstream S : {Inner, Retire})
+    if (S)
+      Runtime.Streams.release(S);
   if (Slot)
     Runtime.Tasks.release(Slot, freshTaskLeft());
   if (CountedInFlight)
@@ -261,6 +265,10 @@ void LaunchImpl::createEvents() {
 void LaunchImpl::acquireInner() {
   const DriverApi &D = driver();
   Inner = Runtime.Streams.acquire(StreamPriority, Kernel->Name);
+  if (Config.LaunchMode == Mode::Slices) {
+    Retire = Runtime.Streams.acquire(StreamPriority, Kernel->Name);
+    SliceEnd = Runtime.acquireEvent();
+  }
   check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
   if (ControlReadyRecorded)
     check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
