@@ -113,10 +113,10 @@ enum class PreemptSignal {
 struct RuntimeOptions {
   int Device = 0;
   PreemptSignal Signal = PreemptSignal::StreamWrite;
-  /// Slice launches kept in flight ahead of the one running (one until the
-  /// launch's first slice has run); a pause then waits for at most this
-  /// many slices. Slices much shorter than the host's reaction to a
-  /// finished slice still leave the GPU idle between them.
+  /// Slices of a slice launch issued and not yet finished, the running one
+  /// included; a pause waits for at most this many. Slices much shorter
+  /// than the host's reaction to a finished slice leave the GPU idle
+  /// between them.
   uint32_t SliceWindow = 2;
   /// Private streams kept ready per stream priority. A launch holds one from
   /// its first run off its user's stream until it completes (a slice

@@ -206,11 +206,12 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// PTB launch gives it back once Done.
   CUstream Inner = nullptr;
   /// Slices: a second private stream, taken with Inner, on which the
-  /// retirement (a host function) of every slice but the first waits for
-  /// SliceEnd, so that it does not hold the next slice back on Inner
-  /// (SliceLaunch.cpp).
+  /// retirement (a host function) of each slice issued after one has
+  /// retired waits for SliceEnd, so that it does not hold the next slice
+  /// back on Inner (SliceLaunch.cpp).
   CUstream Retire = nullptr;
-  CUevent SliceEnd = nullptr; ///< Slices: recorded after each slice
+  /// Slices: recorded after each slice retired on Retire.
+  CUevent SliceEnd = nullptr;
   /// LaunchesInFlight counts this launch (its user stream may wait).
   bool CountedInFlight = false;
   /// Recorded on the user's stream at start, unless the first run went there.
@@ -262,11 +263,12 @@ private:
   std::optional<TaskShape> freshTaskLeft() const;
   void createEvents();
   /// Takes the private stream of a launch that does not run first on the
-  /// user's stream, and queues its wait for the user's stream and the
-  /// task's initialisation. A launch that starts paused does this only when
-  /// resumed: a stream blocked in a wait can hold up, on the device, every
-  /// stream that shares its hardware queue, so none is left waiting for a
-  /// launch that is not running.
+  /// user's stream (and, for slices, Retire and SliceEnd), and queues its
+  /// wait for the user's stream and the task's initialisation. These are
+  /// Inner's only waits on other streams. A launch that starts paused does
+  /// this only when resumed: a stream blocked in a wait can hold up, on the
+  /// device, every stream that shares its hardware queue, so none is left
+  /// waiting for a launch that is not running.
   void acquireInner();
   void startOriginal(std::span<void *const> Args);
   /// Queues the kernel in Function (the original) on \p On over the
@@ -276,7 +278,9 @@ private:
   /// Queues a run of the PTB workers and the finalize kernel on \p On, and
   /// records Drained after them.
   void issuePtb(CUstream On);
-  void issueSlice(uint32_t Begin, uint32_t Count);
+  /// Queues the slice [Begin, Begin + Count) on Inner and its retirement on
+  /// Inner or, behind SliceEnd, on Retire (SliceLaunch.cpp).
+  void issueSlice(uint32_t Begin, uint32_t Count, bool RetireOnInner);
   void resumeSlices();
   void waitForSlices();
   /// Slices: nothing is left in flight that a waiter must wait for (with

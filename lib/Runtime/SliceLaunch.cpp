@@ -8,17 +8,17 @@
 // the host knows which slice is last.
 //
 // A host function retires each slice. Queued behind the slice on the
-// slices' stream it would hold the next slice back until the driver's
-// callback thread had run it (on the H100, one-wave slices of 12 us took
-// 4.3x the original's time that way, 2.35x without). So every slice but
-// the first is retired on a second private stream, behind an event
-// recorded after the slice. The first slice's retirement stays on the
-// slices' stream, and no second slice is issued before it ran: until then
-// the slices' stream may wait for the user's stream (a launch queued behind
+// slices' stream it holds the next slice back until the driver's callback
+// thread has run it (on the H100, one-wave slices of 12 us took 4.3x the
+// original's time with every retirement there, 2.35x with every one on a
+// second stream). So slices issued once a slice has retired are retired on
+// a second private stream, behind an event recorded after the slice.
+// Those issued before stay on the slices' stream: until the first slice has
+// run, that stream may wait for the user's stream (a launch queued behind
 // a paused one), and the second stream must never wait with it, since
-// every stream blocked in a wait on the device counts against the
-// hardware queues (docs/scheduling.md, "Deadlocks avoided"). Afterwards
-// the second stream waits only for slices queued behind running ones.
+// every stream blocked in a wait on the device counts against the hardware
+// queues (docs/scheduling.md, "Deadlocks avoided"). Afterwards the second
+// stream waits only for slices queued behind running ones.
 //
 // At most RuntimeOptions::SliceWindow slices are in flight. A pause stops
 // issuing and waits for those to retire, so a slice launch pauses within
@@ -49,21 +49,22 @@ bool LaunchImpl::feedSlices() {
   std::lock_guard Feed(FeedMutex);
   for (;;) {
     uint32_t Begin, Count;
+    bool AnyRetired;
     {
       std::lock_guard S(Slices.Mutex);
       if (Slices.Failure || Slices.Issued == End)
         return false;
-      // One slice in flight until the first has retired (file comment).
-      uint32_t Window = Slices.Completed ? Runtime.Options.SliceWindow : 1;
-      if (Slices.PauseRequested || Slices.InFlight.size() >= Window)
+      if (Slices.PauseRequested ||
+          Slices.InFlight.size() >= Runtime.Options.SliceWindow)
         return true;
+      AnyRetired = Slices.Completed != 0;
       Begin = Slices.Issued;
       Count = sliceWidth(Begin, End, Width);
       Slices.Issued += Count;
       Slices.InFlight.push_back(Count);
     }
     try {
-      issueSlice(Begin, Count);
+      issueSlice(Begin, Count, /*RetireOnInner=*/!AnyRetired);
     } catch (...) {
       {
         std::lock_guard S(Slices.Mutex);
@@ -77,7 +78,8 @@ bool LaunchImpl::feedSlices() {
   }
 }
 
-void LaunchImpl::issueSlice(uint32_t Begin, uint32_t Count) {
+void LaunchImpl::issueSlice(uint32_t Begin, uint32_t Count,
+                            bool RetireOnInner) {
   const DriverApi &D = driver();
   std::string Name = Kernel->Name + BATON_SLICE_SUFFIX;
   check(D.cuStreamWriteValue32(Inner, Slot->Task + BATON_TASK_OFFSET_BEGIN,
@@ -92,7 +94,7 @@ void LaunchImpl::issueSlice(uint32_t Begin, uint32_t Count) {
                                  CU_STREAM_WRITE_VALUE_DEFAULT),
           "cuStreamWriteValue32 (done)", Name);
   CUstream RetireOn = Inner;
-  if (Begin != 0) {
+  if (!RetireOnInner) {
     check(D.cuEventRecord(SliceEnd, Inner), "cuEventRecord (slice end)",
           Name);
     check(D.cuStreamWaitEvent(Retire, SliceEnd, 0), "cuStreamWaitEvent",
