@@ -2,6 +2,7 @@
 # lit configuration for Baton's tool tests: each test is a small PTX (or, with
 # the LLVM front end, IR / CUDA) file that starts with its RUN lines.
 import os
+import re
 import lit.formats
 
 config.name = "Baton"
@@ -19,6 +20,11 @@ config.substitutions.append(("%ptxas-path", config.ptxas))
 config.substitutions.append(("%ptxas", config.ptxas + " -arch=sm_90a"))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%corpus", os.path.join(config.baton_src_root, "test", "corpus")))
+# The task ABI version, as include/baton/task.h defines it (side-module
+# indexes record it).
+with open(os.path.join(config.baton_src_root, "include", "baton", "task.h")) as task_h:
+    task_abi = re.search(r"#define BATON_TASK_ABI_VERSION (\d+)", task_h.read()).group(1)
+config.substitutions.append(("%task-abi", task_abi))
 
 # Fatbin extraction tests (test/Fatbin) build their inputs with nvcc;
 # side-module tests (test/SideModule) also use fatbinary and ptxas.

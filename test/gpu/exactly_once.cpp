@@ -26,6 +26,9 @@
 // does while latency-critical work runs) and resumes them one by one while
 // another thread is blocked synchronising that stream: a resume must not
 // wait for that thread (it once created its private stream, which can).
+// The plain-finalize and copy-engine-flag cases run a few of the PTB cases
+// again with RuntimeOptions::DependentFinalize off and with
+// PreemptSignal::Memcpy.
 // The very last case launches two shapes again and again, as a training
 // loop does, with pauses and vacates at random: the runtime reuses the
 // tasks of launches that completed untouched without copying them again,
@@ -257,8 +260,9 @@ void runHalfVacated(Runtime &Rt, const Kernel &K, Checker &Check,
 }
 
 void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
-                   Watchdog &Dog, uint64_t Seed) {
-  const std::string Name = "ptb 1-D, vacate storm";
+                   Watchdog &Dog, uint64_t Seed,
+                   const std::string &Prefix = "") {
+  const std::string Name = Prefix + "ptb 1-D, vacate storm";
   Dog.step(Name);
   const Dim3 Grid{42240000, 1, 1};
   const size_t Blocks = Grid.x;
@@ -666,6 +670,22 @@ int main(int Argc, char **Argv) {
       Plain.Name = Name.c_str();
       runCase(PlainRt, PlainK, Plain, Check, Dog, Seed++);
     }
+    // The flag raised by the copy engine (a pinned word copied, or a
+    // memset for a watermark) rather than a stream memory operation: a
+    // write of `preempt` alone, the high half of the word the workers'
+    // claims add to, must be ordered with those atomics just the same.
+    RuntimeOptions CopyOptions;
+    CopyOptions.Signal = PreemptSignal::Memcpy;
+    Runtime CopyRt(CopyOptions);
+    Module CopyM = CopyRt.loadFile(Argv[1]);
+    Kernel CopyK = CopyM.kernel("record");
+    for (const Case &C : {Cases[0], Cases[2]}) {
+      std::string Name = std::string("copy-engine flag, ") + C.Name;
+      Case Copy = C;
+      Copy.Name = Name.c_str();
+      runCase(CopyRt, CopyK, Copy, Check, Dog, Seed++);
+    }
+    runVacateCase(CopyRt, CopyK, Check, Dog, Seed++, "copy-engine flag, ");
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }
