@@ -44,6 +44,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <random>
 #include <thread>
 
@@ -626,6 +627,25 @@ void runOriginal(Runtime &Rt, const Kernel &K, Checker &Check) {
                         "InvalidState");
 }
 
+/// Runs \p Picked again (and the vacate storm, if \p Vacate) on a runtime
+/// made with \p Options, their names prefixed with \p Prefix: what those
+/// options change must keep every block running once.
+void rerunCases(const RuntimeOptions &Options, const std::string &Prefix,
+                const char *PtxPath, std::initializer_list<Case> Picked,
+                bool Vacate, Checker &Check, Watchdog &Dog, uint64_t &Seed) {
+  Runtime Rt(Options);
+  Module M = Rt.loadFile(PtxPath);
+  Kernel K = M.kernel("record");
+  for (const Case &C : Picked) {
+    std::string Name = Prefix + C.Name;
+    Case Renamed = C;
+    Renamed.Name = Name.c_str();
+    runCase(Rt, K, Renamed, Check, Dog, Seed++);
+  }
+  if (Vacate)
+    runVacateCase(Rt, K, Check, Dog, Seed++, Prefix);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -661,31 +681,14 @@ int main(int Argc, char **Argv) {
     // The finalize kernel as GPUs before Hopper get it: a plain launch.
     RuntimeOptions PlainOptions;
     PlainOptions.DependentFinalize = false;
-    Runtime PlainRt(PlainOptions);
-    Module PlainM = PlainRt.loadFile(Argv[1]);
-    Kernel PlainK = PlainM.kernel("record");
-    for (const Case &C : {Cases[0], Cases[3]}) {
-      std::string Name = std::string("plain finalize, ") + C.Name;
-      Case Plain = C;
-      Plain.Name = Name.c_str();
-      runCase(PlainRt, PlainK, Plain, Check, Dog, Seed++);
-    }
+    rerunCases(PlainOptions, "plain finalize, ", Argv[1], {Cases[0], Cases[3]},
+               /*Vacate=*/false, Check, Dog, Seed);
     // The flag raised by the copy engine (a pinned word copied, or a
-    // memset for a watermark) rather than a stream memory operation: a
-    // write of `preempt` alone, the high half of the word the workers'
-    // claims add to, must be ordered with those atomics just the same.
+    // memset for a watermark) rather than a stream memory operation.
     RuntimeOptions CopyOptions;
     CopyOptions.Signal = PreemptSignal::Memcpy;
-    Runtime CopyRt(CopyOptions);
-    Module CopyM = CopyRt.loadFile(Argv[1]);
-    Kernel CopyK = CopyM.kernel("record");
-    for (const Case &C : {Cases[0], Cases[2]}) {
-      std::string Name = std::string("copy-engine flag, ") + C.Name;
-      Case Copy = C;
-      Copy.Name = Name.c_str();
-      runCase(CopyRt, CopyK, Copy, Check, Dog, Seed++);
-    }
-    runVacateCase(CopyRt, CopyK, Check, Dog, Seed++, "copy-engine flag, ");
+    rerunCases(CopyOptions, "copy-engine flag, ", Argv[1], {Cases[0], Cases[2]},
+               /*Vacate=*/true, Check, Dog, Seed);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }
