@@ -121,9 +121,9 @@ struct RuntimeOptions {
   /// Private streams kept ready per stream priority. A launch holds one from
   /// its first run off its user's stream until it completes (a slice
   /// launch two, until it is destroyed); a launch started paused takes it
-  /// when resumed. Streams are created only while
-  /// no launch is in flight (creating one can wait for a paused launch), so
-  /// a launch that finds none free fails with an error saying so.
+  /// when resumed. Streams are created only while no launch is in flight
+  /// (creating one can wait for a paused launch), so a launch that finds
+  /// none free fails with an error saying so.
   uint32_t PrivateStreams = 64;
   /// On GPUs of compute capability 9.0 and up, the kernel that ends each
   /// PTB run (reads its cursor, releases the user's stream) is a
