@@ -4,7 +4,7 @@
 Triton is one of the PTX producers baton-ptx must handle, and its PTX looks
 nothing like nvcc's or clang's: wgmma / TMA / mbarrier pipelines, hidden
 scratch-pointer parameters, specialised-away arguments, .loc/.file line
-info and DWARF sections. This script compiles a fixed set of ~12 Triton
+info and DWARF sections. This script compiles a fixed set of ~25 Triton
 kernels for the GPU it runs on and writes
 
   OUTDIR/triton/NAME.ptx        the PTX exactly as Triton produced it
@@ -273,12 +273,205 @@ def matmul_tma_host_desc_kernel(a_desc, b_desc, c_desc, K, BLOCK_K: tl.constexpr
     c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(c_desc.dtype))
 
 
+@triton.jit
+def attention_fwd_kernel(Q, K, V, O, L, sm_scale, stride_h, stride_m, N_CTX,
+                         HEAD: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                         CAUSAL: tl.constexpr):
+    # Flash-attention forward (online softmax), one program per BLOCK_M query
+    # rows of one (batch, head); ragged N_CTX masks the last rows and columns.
+    start_m = tl.program_id(0)
+    base = tl.program_id(1) * stride_h
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD)
+    q = tl.load(Q + base + offs_m[:, None] * stride_m + offs_d[None, :],
+                mask=offs_m[:, None] < N_CTX, other=0.0)
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD], tl.float32)
+    hi = tl.minimum((start_m + 1) * BLOCK_M, N_CTX) if CAUSAL else N_CTX
+    for start_n in range(0, hi, BLOCK_N):
+        cols = start_n + offs_n
+        k = tl.load(K + base + cols[None, :] * stride_m + offs_d[:, None],
+                    mask=cols[None, :] < N_CTX, other=0.0)
+        s = tl.dot(q, k) * sm_scale
+        keep = cols[None, :] < N_CTX
+        if CAUSAL:
+            keep = keep & (offs_m[:, None] >= cols[None, :])
+        s = tl.where(keep, s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2((s - m_new[:, None]) * 1.4426950408889634)
+        alpha = tl.math.exp2((m_i - m_new) * 1.4426950408889634)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + cols[:, None] * stride_m + offs_d[None, :],
+                    mask=cols[:, None] < N_CTX, other=0.0)
+        acc = tl.dot(p.to(v.dtype), v, acc * alpha[:, None])
+        m_i = m_new
+    tl.store(L + tl.program_id(1) * N_CTX + offs_m, m_i + tl.log(l_i), mask=offs_m < N_CTX)
+    tl.store(O + base + offs_m[:, None] * stride_m + offs_d[None, :],
+             (acc / l_i[:, None]).to(O.dtype.element_ty), mask=offs_m[:, None] < N_CTX)
+
+
+@triton.jit
+def attention_fwd_tma_kernel(Q, K, V, O, sm_scale, N_CTX, ROWS, HEAD: tl.constexpr,
+                             BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # The same through device-built TMA descriptors over all heads' rows
+    # (N_CTX a multiple of both blocks), with a pipelined K/V loop.
+    qd = tl.make_tensor_descriptor(Q, shape=[ROWS, HEAD], strides=[HEAD, 1], block_shape=[BLOCK_M, HEAD])
+    kd = tl.make_tensor_descriptor(K, shape=[ROWS, HEAD], strides=[HEAD, 1], block_shape=[BLOCK_N, HEAD])
+    vd = tl.make_tensor_descriptor(V, shape=[ROWS, HEAD], strides=[HEAD, 1], block_shape=[BLOCK_N, HEAD])
+    od = tl.make_tensor_descriptor(O, shape=[ROWS, HEAD], strides=[HEAD, 1], block_shape=[BLOCK_M, HEAD])
+    head_row = tl.program_id(1) * N_CTX
+    q = qd.load([head_row + tl.program_id(0) * BLOCK_M, 0])
+    m_i = tl.full([BLOCK_M], float("-inf"), tl.float32)
+    l_i = tl.zeros([BLOCK_M], tl.float32)
+    acc = tl.zeros([BLOCK_M, HEAD], tl.float32)
+    for start_n in tl.range(0, N_CTX, BLOCK_N, num_stages=3):
+        s = tl.dot(q, kd.load([head_row + start_n, 0]).T) * sm_scale
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2((s - m_new[:, None]) * 1.4426950408889634)
+        alpha = tl.math.exp2((m_i - m_new) * 1.4426950408889634)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = tl.dot(p.to(tl.float16), vd.load([head_row + start_n, 0]), acc * alpha[:, None])
+        m_i = m_new
+    od.store([head_row + tl.program_id(0) * BLOCK_M, 0], (acc / l_i[:, None]).to(tl.float16))
+
+
+@triton.jit
+def attention_bwd_dkdv_kernel(Q, K, V, DO, L, D, DK, DV, sm_scale, stride_h, stride_m, N_CTX,
+                              HEAD: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Flash-attention backward, the dK/dV half: one program per BLOCK_N keys,
+    # looping over every query block with four products per step.
+    base = tl.program_id(1) * stride_h
+    rows = tl.program_id(1) * N_CTX
+    offs_n = tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD)
+    k = tl.load(K + base + offs_n[:, None] * stride_m + offs_d[None, :])
+    v = tl.load(V + base + offs_n[:, None] * stride_m + offs_d[None, :])
+    dk = tl.zeros([BLOCK_N, HEAD], tl.float32)
+    dv = tl.zeros([BLOCK_N, HEAD], tl.float32)
+    for start_m in range(0, N_CTX, BLOCK_M):
+        offs_m = start_m + tl.arange(0, BLOCK_M)
+        q = tl.load(Q + base + offs_m[:, None] * stride_m + offs_d[None, :])
+        do = tl.load(DO + base + offs_m[:, None] * stride_m + offs_d[None, :])
+        p = tl.math.exp(tl.dot(k, tl.trans(q)) * sm_scale - tl.load(L + rows + offs_m)[None, :])
+        dv += tl.dot(p.to(tl.float16), do)
+        ds = p * (tl.dot(v, tl.trans(do)) - tl.load(D + rows + offs_m)[None, :])
+        dk += tl.dot(ds.to(tl.float16), q)
+    tl.store(DK + base + offs_n[:, None] * stride_m + offs_d[None, :], (dk * sm_scale).to(tl.float16))
+    tl.store(DV + base + offs_n[:, None] * stride_m + offs_d[None, :], dv.to(tl.float16))
+
+
+@triton.jit
+def matmul_tma_persistent_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr,
+                                 BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr,
+                                 NUM_SMS: tl.constexpr, WARP_SPECIALIZE: tl.constexpr):
+    # Persistent programs over output tiles (flattened loop), device-built
+    # descriptors; B is N x K (a weight), as in a linear layer.
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BLOCK_M, BLOCK_K])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BLOCK_N, BLOCK_K])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BLOCK_M, BLOCK_N])
+    tiles_n = tl.cdiv(N, BLOCK_N)
+    num_tiles = tl.cdiv(M, BLOCK_M) * tiles_n
+    for tile in tl.range(tl.program_id(0), num_tiles, NUM_SMS, flatten=True,
+                         warp_specialize=WARP_SPECIALIZE):
+        pid_m = tile // tiles_n
+        pid_n = tile % tiles_n
+        acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+        for k in range(tl.cdiv(K, BLOCK_K)):
+            a = a_desc.load([pid_m * BLOCK_M, k * BLOCK_K])
+            b = b_desc.load([pid_n * BLOCK_N, k * BLOCK_K])
+            acc = tl.dot(a, b.T, acc)
+        c_desc.store([pid_m * BLOCK_M, pid_n * BLOCK_N], acc.to(tl.float16))
+
+
+@triton.jit
+def matmul_fp8_kernel(a_ptr, b_ptr, c_ptr, M, N, K, scale_a, scale_b, BLOCK_M: tl.constexpr,
+                      BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr, GROUP_M: tl.constexpr):
+    # e4m3 operands, fp32 accumulation scaled per tensor, fp16 result.
+    pid = tl.program_id(0)
+    num_pid_n = tl.cdiv(N, BLOCK_N)
+    group = GROUP_M * num_pid_n
+    first_m = (pid // group) * GROUP_M
+    size_m = min(tl.cdiv(M, BLOCK_M) - first_m, GROUP_M)
+    pid_m = first_m + (pid % group) % size_m
+    pid_n = (pid % group) // size_m
+    rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)
+    rk = tl.arange(0, BLOCK_K)
+    acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)
+    for k in range(0, K, BLOCK_K):
+        a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :], mask=rm[:, None] < M, other=0.0)
+        b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :], mask=rn[None, :] < N, other=0.0)
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + rm[:, None] * N + rn[None, :], (acc * scale_a * scale_b).to(tl.float16),
+             mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def dropout_philox_kernel(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
+    # Counter-based random numbers: the same mask whatever order blocks run in.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    keep = tl.rand(seed, offs) > p
+    tl.store(out_ptr + offs, tl.where(keep, x / (1 - p), 0.0), mask=mask)
+
+
+@triton.jit
+def locked_group_sum_kernel(x_ptr, sums_ptr, locks_ptr, N, GROUPS: tl.constexpr, BLOCK_N: tl.constexpr):
+    # Rows add into one of GROUPS partial rows under a spin lock, as Triton's
+    # layer-norm backward does for dW (integers here, so any order gives the
+    # same sums). locks_ptr holds GROUPS locks, then GROUPS marks of a partial
+    # row written; the manifest clears it (`zero`) before every run.
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_N)
+    mask = cols < N
+    x = tl.load(x_ptr + row * N + cols, mask=mask, other=0) * 3 + cols
+    g = row % GROUPS
+    lock = locks_ptr + g
+    while tl.atomic_cas(lock, 0, 1) == 1:
+        pass
+    sums = sums_ptr + g * N + cols
+    if tl.load(locks_ptr + GROUPS + g) == 0:
+        tl.atomic_xchg(locks_ptr + GROUPS + g, 1)
+    else:
+        x += tl.load(sums, mask=mask)
+    tl.store(sums, x, mask=mask)
+    tl.debug_barrier()
+    tl.atomic_xchg(lock, 0)
+
+
+@triton.jit
+def sort_scan_gather_kernel(x_ptr, idx_ptr, out_ptr, hist_ptr, n, BLOCK: tl.constexpr):
+    # Block-wide sort, scan, gather, argmax and histogram, and a line of
+    # inline PTX: the shared-memory shuffles Triton lowers them to.
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask, other=0.0)
+    i = tl.load(idx_ptr + offs, mask=mask, other=0) & (BLOCK - 1)
+    e = tl.inline_asm_elementwise("ex2.approx.ftz.f32 $0, $1;", "=r,r", [x], dtype=tl.float32,
+                                  is_pure=True, pack=1)
+    y = tl.sort(x) + tl.cumsum(x, 0) + tl.gather(x, i, 0) + e + tl.argmax(x, 0).to(tl.float32)
+    tl.atomic_add(hist_ptr + tl.arange(0, BLOCK), tl.histogram(i, BLOCK), sem="relaxed")
+    tl.store(out_ptr + offs, y, mask=mask)
+
+
+@triton.jit
+def fp64_libdevice_3d_kernel(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    # f64 through libdevice over a 3-D grid, indexed with num_programs.
+    flat = (tl.program_id(2) * tl.num_programs(1) + tl.program_id(1)) * tl.num_programs(0) + tl.program_id(0)
+    offs = flat * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    tl.store(y_ptr + offs, tl.extra.cuda.libdevice.tanh(x) + tl.sqrt(x * x + 1.0))
+
+
 # ---------------------------------------------------------------------------
 # Launch descriptions.
 
 
 class Buf:
-    """A tensor argument and how the manifest describes it (in/out/inout)."""
+    """A tensor argument and how the manifest describes it (in/out/inout/zero)."""
 
     def __init__(self, kind, tensor):
         self.kind, self.tensor = kind, tensor
@@ -394,14 +587,103 @@ def make_specs(torch, dev):
                            TensorDescriptor.from_tensor(c, [128, 128]), K],
                           dict(BLOCK_K=64, num_warps=8, num_stages=3), simple=False, launchable=False,
                           reason="host TMA descriptors (CUtensorMap by value) cannot be described by the manifest"))
+
+    # Attention: forward (causal and not, ragged and not, pointers and
+    # descriptors) and the dK/dV backward.
+    for name, head, n_ctx, heads, causal, stages in (("attention_fwd_causal", 64, 1000, 24, True, 3),
+                                                    ("attention_fwd_d128", 128, 777, 16, False, 4)):
+        q, k, v = (rnd(heads * n_ctx * head, dtype=torch.float16) for _ in range(3))
+        specs.append(Spec(name, attention_fwd_kernel, (cdiv(n_ctx, 128), heads),
+                          [Buf("in", q), Buf("in", k), Buf("in", v),
+                           Buf("out", empty(heads * n_ctx * head, dtype=torch.float16)),
+                           Buf("out", empty(heads * n_ctx)), head ** -0.5, n_ctx * head, head, n_ctx],
+                          dict(HEAD=head, BLOCK_M=128, BLOCK_N=64, CAUSAL=causal, num_warps=8,
+                               num_stages=stages), simple=False))
+    head, n_ctx, heads = 64, 1024, 16
+    if hasattr(tl, "make_tensor_descriptor"):
+        q, k, v = (rnd(heads * n_ctx * head, dtype=torch.float16) for _ in range(3))
+        specs.append(Spec("attention_fwd_tma", attention_fwd_tma_kernel, (n_ctx // 128, heads),
+                          [Buf("in", q), Buf("in", k), Buf("in", v),
+                           Buf("out", empty(heads * n_ctx * head, dtype=torch.float16)),
+                           head ** -0.5, n_ctx, heads * n_ctx],
+                          dict(HEAD=head, BLOCK_M=128, BLOCK_N=128, num_warps=8), simple=False))
+    heads = 12
+    q, k, v, do = (rnd(heads * n_ctx * head, dtype=torch.float16) for _ in range(4))
+    specs.append(Spec("attention_bwd_dkdv", attention_bwd_dkdv_kernel, (n_ctx // 128, heads),
+                      [Buf("in", q), Buf("in", k), Buf("in", v), Buf("in", do),
+                       Buf("in", rnd(heads * n_ctx)), Buf("in", rnd(heads * n_ctx)),
+                       Buf("out", empty(heads * n_ctx * head, dtype=torch.float16)),
+                       Buf("out", empty(heads * n_ctx * head, dtype=torch.float16)),
+                       head ** -0.5, n_ctx * head, head, n_ctx],
+                      dict(HEAD=head, BLOCK_M=64, BLOCK_N=128, num_warps=8, num_stages=2), simple=False))
+
+    # Persistent TMA matmuls over a flattened tile loop. The 4-warp one asks
+    # for warp specialisation, which Triton 3.6 does not apply on sm_90 (the
+    # PTX is the same without it); a Triton that does will put such a kernel
+    # (setmaxnreg: PTB refused, slices kept) here.
+    M, N, K = 2048, 1536, 512
+    if hasattr(tl, "make_tensor_descriptor"):
+        for name, bn, warps, ws in (("matmul_tma_persistent", 256, 8, False),
+                                    ("matmul_tma_persistent_4warps", 128, 4, True)):
+            a, b = rnd(M, K, dtype=torch.float16), rnd(N, K, dtype=torch.float16)
+            tiles = cdiv(M, 128) * cdiv(N, bn)
+            specs.append(Spec(name, matmul_tma_persistent_kernel, (min(num_sms, tiles),),
+                              [Buf("in", a), Buf("in", b), Buf("out", empty(M, N, dtype=torch.float16)), M, N, K],
+                              dict(BLOCK_M=128, BLOCK_N=bn, BLOCK_K=64, NUM_SMS=num_sms,
+                                   WARP_SPECIALIZE=ws, num_warps=warps, num_stages=3), simple=False))
+
+    if hasattr(torch, "float8_e4m3fn"):
+        M, N, K = 1000, 1152, 512
+        a = rnd(M, K).to(torch.float8_e4m3fn)
+        b = rnd(K, N).to(torch.float8_e4m3fn)
+        specs.append(Spec("matmul_fp8", matmul_fp8_kernel, (cdiv(M, 128) * cdiv(N, 128),),
+                          [Buf("in", a), Buf("in", b), Buf("out", empty(M, N, dtype=torch.float16)),
+                           M, N, K, 0.5, 0.25],
+                          dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=128, GROUP_M=8, num_warps=8, num_stages=4),
+                          simple=False))
+
+    n = 1000003
+    specs.append(Spec("dropout_philox", dropout_philox_kernel, (cdiv(n, 1024),),
+                      [Buf("in", rnd(n)), Buf("out", empty(n)), n, 0.25, 1234],
+                      dict(BLOCK=1024, num_warps=4), simple=True))
+
+    rows, cols, groups = 4099, 1000, 64
+    specs.append(Spec("locked_group_sum", locked_group_sum_kernel, (rows,),
+                      [Buf("in", rint(rows * cols)), Buf("out", torch.empty(groups * cols, device=dev, dtype=torch.int32)),
+                       Buf("zero", torch.zeros(2 * groups, device=dev, dtype=torch.int32)), cols],
+                      dict(GROUPS=groups, BLOCK_N=1024, num_warps=4), simple=True))
+
+    n = 300007
+    specs.append(Spec("sort_scan_gather", sort_scan_gather_kernel, (cdiv(n, 256),),
+                      [Buf("in", rnd(n)), Buf("in", rint(n)), Buf("out", empty(n)),
+                       Buf("inout", torch.zeros(256, device=dev, dtype=torch.int32)), n],
+                      dict(BLOCK=256, num_warps=4), simple=True))
+
+    grid = (5, 7, 11)
+    count = grid[0] * grid[1] * grid[2] * 256
+    specs.append(Spec("fp64_libdevice_3d", fp64_libdevice_3d_kernel, grid,
+                      [Buf("in", rnd(count, dtype=torch.float64)), Buf("out", empty(count, dtype=torch.float64))],
+                      dict(BLOCK=256, num_warps=2), simple=True))
+
+    # Two-CTA clusters (num_ctas=2): the PTX declares .explicitcluster, which
+    # baton-ptx must refuse (refuse_* modules are deliberate refusals).
+    M, N, K = 1024, 1024, 256
+    a, b, c = rnd(M, K, dtype=torch.float16), rnd(K, N, dtype=torch.float16), empty(M, N, dtype=torch.float16)
+    specs.append(Spec("refuse_cluster_matmul", matmul_kernel, (cdiv(M, 128) * cdiv(N, 128),),
+                      [Buf("in", a), Buf("in", b), Buf("out", c), M, N, K,
+                       a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1)],
+                      dict(BLOCK_M=128, BLOCK_N=128, BLOCK_K=64, GROUP_M=8, num_warps=8, num_stages=3,
+                           num_ctas=2), simple=False))
     return specs
 
 
 # ---------------------------------------------------------------------------
 # PTX / manifest plumbing.
 
+# FP8 buffers are described as bytes: the checkers fill them with random
+# bytes, NaN encodings included, which every form computes with alike.
 DTYPE_CODE = {"float32": "f32", "float64": "f64", "int32": "i32", "uint32": "u32", "uint8": "u8",
-              "int64": "i64", "float16": "f16", "bfloat16": "bf16"}
+              "int64": "i64", "float16": "f16", "bfloat16": "bf16", "float8_e4m3fn": "u8"}
 ENTRY_RE = re.compile(r"\.visible\s+\.entry\s+([\w$]+)\s*\(([^)]*)\)", re.S)
 PARAM_RE = re.compile(r"\.param\s+(?:\.align\s+\d+\s+)?\.[a-z]+?(\d+)\b[^,\[]*?([\w$]+)\s*(?:\[(\d+)\])?\s*$")
 

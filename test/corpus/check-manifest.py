@@ -61,7 +61,7 @@ def triple(s):
 def param_size(kind):
     """Byte size of one manifest PARAM in the kernel's parameter list."""
     fields = kind.split(":")
-    if fields[0] in ("in", "out", "inout"):
+    if fields[0] in ("in", "out", "inout", "zero"):
         if len(fields) != 3 or fields[1] not in BUFFER_TYPES or int(fields[2]) <= 0:
             raise ValueError(f"bad buffer '{kind}'")
         return 8

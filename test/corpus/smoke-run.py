@@ -5,10 +5,10 @@ Usage: smoke-run.py MANIFEST [FILTER]
 
 For every manifest line (optionally only those whose module or kernel
 contains FILTER) this loads the module, fills `in`/`inout` buffers with
-deterministic pseudo-random data, poisons `out` buffers (0xFF bytes), launches
-the kernel twice from identical inputs and reports: launch errors, the
-kernel time, whether the two runs produced bitwise identical buffers, and
-whether at least one output buffer was written at all. Outputs of the same
+deterministic pseudo-random data, poisons `out` buffers (0xFF bytes), clears
+`zero` buffers, launches the kernel twice from identical inputs and reports:
+launch errors, the kernel time, whether the two runs produced bitwise
+identical buffers, and whether at least one output buffer was written at all. Outputs of the same
 kernel built by different compilers are compared too (informational: float
 contraction may legitimately differ).
 
@@ -99,11 +99,12 @@ def run_line(base, tok, modules):
     bufs, inits, outs = [], [], []
     for i, p in enumerate(tok[5:]):
         f = p.split(":")
-        if f[0] in ("in", "out", "inout"):
+        if f[0] in ("in", "out", "inout", "zero"):
             nbytes = ELEM[f[1]] * int(f[2])
             ptr = ctypes.c_uint64()
             ck(cuda.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), "alloc")
-            init = b"\xff" * nbytes if f[0] == "out" else fill(f[1], int(f[2]), 1000 + i)
+            init = (b"\xff" * nbytes if f[0] == "out" else bytes(nbytes) if f[0] == "zero"
+                    else fill(f[1], int(f[2]), 1000 + i))
             bufs.append((f[0], ptr, nbytes))
             inits.append(init)
         else:
@@ -123,7 +124,7 @@ def run_line(base, tok, modules):
         dt = time.perf_counter() - t0
         result = []
         for kind, ptr, nbytes in bufs:
-            if kind in ("out", "inout"):
+            if kind in ("out", "inout", "zero"):
                 host = ctypes.create_string_buffer(nbytes)
                 ck(cuda.cuMemcpyDtoH_v2(host, ptr, nbytes), "d2h")
                 result.append(host.raw)
@@ -135,7 +136,7 @@ def run_line(base, tok, modules):
     for kind, ptr, _ in bufs:
         if kind != "scalar":
             cuda.cuMemFree_v2(ptr)
-    out_inits = [i for (k, _, _), i in zip(bufs, inits) if k in ("out", "inout")]
+    out_inits = [i for (k, _, _), i in zip(bufs, inits) if k in ("out", "inout", "zero")]
     written = any(r != i for r, i in zip(r1, out_inits))
     digest = hashlib.sha256(b"".join(r1)).hexdigest()[:16]
     return min(t1, t2), r1 == r2, written, digest

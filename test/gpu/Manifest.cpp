@@ -115,10 +115,11 @@ ManifestParam parseParam(const std::string &Text) {
   if (C1 == std::string::npos)
     throw std::runtime_error("bad parameter '" + Text + "'");
   std::string Head = Text.substr(0, C1), Rest = Text.substr(C1 + 1);
-  if (Head == "in" || Head == "out" || Head == "inout") {
-    P.ParamKind = Head == "in"    ? ManifestParam::In
-                  : Head == "out" ? ManifestParam::Out
-                                  : ManifestParam::InOut;
+  if (Head == "in" || Head == "out" || Head == "inout" || Head == "zero") {
+    P.ParamKind = Head == "in"      ? ManifestParam::In
+                  : Head == "out"   ? ManifestParam::Out
+                  : Head == "inout" ? ManifestParam::InOut
+                                    : ManifestParam::Zero;
     size_t C2 = Rest.find(':');
     if (C2 == std::string::npos)
       throw std::runtime_error("bad buffer parameter '" + Text + "'");
@@ -196,9 +197,10 @@ LaunchArgs::LaunchArgs(const ManifestLine &Line, CUstream S) {
     }
     size_t Bytes = P.Count * elementSize(P.Type);
     Buffers.emplace_back(Bytes);
-    Initial.push_back(P.ParamKind == ManifestParam::Out
-                          ? std::vector<uint8_t>(Bytes, 0xAB)
-                          : randomBytes(P.Type, P.Count, 1000 + I));
+    if (P.ParamKind == ManifestParam::Out || P.ParamKind == ManifestParam::Zero)
+      Initial.emplace_back(Bytes, P.ParamKind == ManifestParam::Out ? 0xAB : 0);
+    else
+      Initial.push_back(randomBytes(P.Type, P.Count, 1000 + I));
     Pointers.push_back(Buffers.back().slot());
     if (P.ParamKind != ManifestParam::In) {
       OutputBuffers.push_back(Buffers.size() - 1);

@@ -22,7 +22,9 @@
 namespace baton::test {
 
 struct ManifestParam {
-  enum Kind { Scalar, In, Out, InOut } ParamKind = Scalar;
+  /// Out is poisoned before each run, Zero cleared (locks and counters a
+  /// kernel expects cleared); both are compared after it, as InOut is.
+  enum Kind { Scalar, In, Out, InOut, Zero } ParamKind = Scalar;
   std::string Type;  ///< i32 u32 i64 u64 f32 f64 | f16 bf16 u8 (buffers)
   std::string Value; ///< scalars: the literal
   uint64_t Count = 0; ///< buffers: elements

@@ -129,10 +129,11 @@ std::vector<LaunchSpec> readManifest(const std::string &Path) {
       if (C1 == std::string::npos)
         throw std::runtime_error(S.Where + ": bad parameter '" + T + "'");
       std::string Kind = T.substr(0, C1), Rest = T.substr(C1 + 1);
-      if (Kind == "in" || Kind == "out" || Kind == "inout") {
-        P.K = Kind == "in" ? ParamSpec::In
-              : Kind == "out" ? ParamSpec::Out
-                              : ParamSpec::InOut;
+      if (Kind == "in" || Kind == "out" || Kind == "inout" || Kind == "zero") {
+        P.K = Kind == "in"      ? ParamSpec::In
+              : Kind == "out"   ? ParamSpec::Out
+              : Kind == "inout" ? ParamSpec::InOut
+                                : ParamSpec::Zero;
         size_t C2 = Rest.find(':');
         if (C2 == std::string::npos)
           throw std::runtime_error(S.Where + ": bad buffer '" + T + "'");
@@ -236,9 +237,10 @@ KernelRun::KernelRun(Gpu &G, const std::string &ModulePath,
     CUdeviceptr Ptr;
     check(D.cuMemAlloc(&Ptr, Bytes ? Bytes : 1), Spec.Where + ": cuMemAlloc");
     Buffers.push_back(Ptr);
-    Init.push_back(P.K == ParamSpec::Out
-                       ? std::vector<uint8_t>(Bytes, 0xAB)
-                       : fill(P.Type, P.Count, 1000 + static_cast<uint32_t>(I)));
+    if (P.K == ParamSpec::Out || P.K == ParamSpec::Zero)
+      Init.emplace_back(Bytes, P.K == ParamSpec::Out ? 0xAB : 0);
+    else
+      Init.push_back(fill(P.Type, P.Count, 1000 + static_cast<uint32_t>(I)));
   }
   check(D.cuMemAlloc(&Task, sizeof(baton_task)), "task");
 }

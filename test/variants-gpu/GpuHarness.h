@@ -23,7 +23,9 @@
 namespace baton::gpu {
 
 struct ParamSpec {
-  enum Kind { Scalar, In, Out, InOut } K = Scalar;
+  /// Out is poisoned before each run, Zero cleared (locks and counters a
+  /// kernel expects cleared).
+  enum Kind { Scalar, In, Out, InOut, Zero } K = Scalar;
   std::string Type;                 ///< f32, i32, u8, ...
   uint64_t Count = 0;               ///< buffer elements
   std::vector<uint8_t> ScalarBytes; ///< the scalar's value
