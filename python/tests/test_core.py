@@ -42,10 +42,12 @@ class TritonCorpusTest(unittest.TestCase):
     original untouched."""
 
     def test_corpus_present(self):
-        self.assertGreaterEqual(len(triton_corpus()), 12, CORPUS)
+        self.assertGreaterEqual(len(triton_corpus()), 23, CORPUS)
 
     def test_variants_of_every_triton_kernel(self):
         for path in triton_corpus():
+            if path.name.startswith("refuse_"):
+                continue  # test_cluster_kernel_is_refused
             with self.subTest(module=path.name):
                 ptx = path.read_text()
                 result = baton.transform_ptx(ptx, name=path.name, cache=NO_CACHE)
@@ -59,6 +61,17 @@ class TritonCorpusTest(unittest.TestCase):
                     self.assertRegex(result.ptx,
                                      rf"\.entry {re.escape(name)}\(")
                 self.assertEqual(result.diagnostics, ())
+
+    def test_cluster_kernel_is_refused(self):
+        # Triton's num_ctas=2 declares .explicitcluster: no variant, the
+        # original kept, and the reason given.
+        path = CORPUS / "triton" / "refuse_cluster_matmul.ptx"
+        result = baton.transform_ptx(path.read_text(), name=path.name,
+                                     cache=NO_CACHE)
+        (kernel,) = result.kernels
+        self.assertEqual(kernel.variants, ())
+        self.assertEqual([r.kind for r in kernel.refusals], ["cluster"])
+        self.assertRegex(result.ptx, rf"\.entry {re.escape(kernel.name)}\(")
 
     def test_wgmma_and_tma_kernels(self):
         for name in ("matmul_tma_host_desc", "matmul_tma_device_desc",
