@@ -17,8 +17,9 @@
 //   intrinsic; exits and barriers mixed with other PTX cannot be redirected
 //   to the worker loop (PTB only).
 // - For PTB only: exits and barriers inside callees, barrier ids that are not
-//   constants, barrier reductions, setmaxnreg, and the shared memory sizes a
-//   PTB launch changes, as on the PTX side.
+//   constants, barrier reductions, setmaxnreg, giving up the permit to
+//   allocate tensor memory, and the shared memory sizes a PTB launch
+//   changes, as on the PTX side.
 //
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
@@ -50,6 +51,11 @@ bool isKnownSafeExternal(StringRef Name) {
       "vprintf", "malloc", "free", "__assertfail", "__assert_fail"};
   return is_contained(Safe, Name);
 }
+
+constexpr const char *TensorMemoryPermitMessage =
+    "gives up the CTA's permit to allocate tensor memory "
+    "(tcgen05.relinquish_alloc_permit), after which a PTB worker could not "
+    "allocate it for its next virtual block";
 
 std::string printed(const Instruction &I) {
   std::string S;
@@ -161,6 +167,8 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
     refuse(RefusalKind::RegisterReallocation, F, &CB,
            "reallocates registers with setmaxnreg, which a PTB worker would "
            "repeat in every virtual block");
+  if (asmHasInstruction(Text, "tcgen05.relinquish_alloc_permit"))
+    refuse(RefusalKind::TensorMemoryPermit, F, &CB, TensorMemoryPermitMessage);
   // A lone `exit;` or barrier is classified like the intrinsics (checkCall);
   // anything else mixing them with other PTX cannot be redirected.
   if (isExit(CB) || classifyBarrier(CB))
@@ -233,6 +241,9 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
       return refuse(RefusalKind::RegisterReallocation, F, &CB,
                     "reallocates registers with setmaxnreg, which a PTB "
                     "worker would repeat in every virtual block");
+    if (Name.starts_with("llvm.nvvm.tcgen05.relinq.alloc.permit"))
+      return refuse(RefusalKind::TensorMemoryPermit, F, &CB,
+                    TensorMemoryPermitMessage);
     return checkExitAndBarrier(F, CB, IsKernel);
   }
   if (!Callee->isDeclaration())

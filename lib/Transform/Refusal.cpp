@@ -18,6 +18,7 @@ std::string_view refusalKindName(RefusalKind Kind) {
   case RefusalKind::BarrierReduction: return "barrier-reduction";
   case RefusalKind::NoFreeBarrier: return "no-free-barrier";
   case RefusalKind::RegisterReallocation: return "register-reallocation";
+  case RefusalKind::TensorMemoryPermit: return "tensor-memory-permit";
   case RefusalKind::SharedMemorySize:
     return "shared-memory-size";
   case RefusalKind::NameCollision: return "name-collision";
@@ -33,6 +34,7 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   case RefusalKind::BarrierReduction:
   case RefusalKind::NoFreeBarrier:
   case RefusalKind::RegisterReallocation:
+  case RefusalKind::TensorMemoryPermit:
   case RefusalKind::SharedMemorySize:
     return true;
   default:

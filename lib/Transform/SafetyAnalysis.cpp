@@ -13,9 +13,10 @@
 // - For PTB only: exits and barriers inside callees cannot be redirected to
 //   the worker loop, barrier ids in registers and bar.red cannot be
 //   reconciled with the early-exit protocol, setmaxnreg would run again in
-//   every virtual block, and a callee reading the dynamic shared memory size,
-//   or any read of %total_smem_size, would see the PTB launch's larger
-//   allocation.
+//   every virtual block, a CTA that gives up its permit to allocate tensor
+//   memory cannot allocate it for the next one, and a callee reading the
+//   dynamic shared memory size, or any read of %total_smem_size, would see
+//   the PTB launch's larger allocation.
 //
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
@@ -119,6 +120,11 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
     return refuse(RefusalKind::RegisterReallocation, F, &S,
                   "reallocates registers with setmaxnreg, which a PTB worker "
                   "would repeat in every virtual block");
+  if (Opcode.starts_with("tcgen05.relinquish_alloc_permit"))
+    return refuse(RefusalKind::TensorMemoryPermit, F, &S,
+                  "gives up the CTA's permit to allocate tensor memory "
+                  "(tcgen05.relinquish_alloc_permit), after which a PTB "
+                  "worker could not allocate it for its next virtual block");
 
   if (isCall(Opcode)) {
     const Operand *Callee = directCallee(M, S);

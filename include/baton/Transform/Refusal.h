@@ -29,6 +29,7 @@ enum class RefusalKind {
   BarrierReduction,    ///< bar.red the PTB variant cannot keep (PTB only)
   NoFreeBarrier,       ///< all 16 barriers in use (PTB only)
   RegisterReallocation,///< setmaxnreg (PTB only)
+  TensorMemoryPermit,  ///< tcgen05.relinquish_alloc_permit (PTB only)
   SharedMemorySize,    ///< shared memory size a PTB launch changes (PTB only)
   NameCollision,       ///< a variant's name is already taken
 };
