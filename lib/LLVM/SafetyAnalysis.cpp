@@ -6,7 +6,8 @@
 //   groups reach the grid workspace through %envreg (clang emits it as inline
 //   PTX) or cudaCG*.
 // - Cluster registers, barriers and launch attributes describe the physical
-//   launch, which a variant does not preserve.
+//   launch, which a variant does not preserve; so do the CTA ids that cluster
+//   launch control hands over.
 // - Device-side launches and the device runtime API tie child grids to the
 //   parent's blocks.
 // - %smid/%nsmid/%gridid differ between a launch and its resumption.
@@ -152,9 +153,11 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
       Text.contains("%is_explicit_cluster") ||
       Text.contains("barrier.cluster") || asmHasInstruction(Text, "mapa") ||
       asmHasInstruction(Text, "getctarank") ||
-      Text.contains("multicast::cluster"))
+      Text.contains("multicast::cluster") ||
+      asmHasInstruction(Text, "clusterlaunchcontrol"))
     refuse(RefusalKind::Cluster, F, &CB,
-           "uses thread-block clusters in inline assembly");
+           "uses thread-block clusters or cluster launch control in inline "
+           "assembly");
   if (Text.contains("%envreg"))
     refuse(RefusalKind::GridSync, F, &CB,
            "reads %envreg in inline assembly (the cooperative-launch grid "
@@ -237,6 +240,13 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
       return refuse(RefusalKind::Cluster, F, &CB,
                     "uses thread-block clusters ('" +
                         Name.drop_front(strlen("llvm.nvvm.")).str() + "')");
+    if (Name.starts_with("llvm.nvvm.clusterlaunchcontrol"))
+      return refuse(RefusalKind::Cluster, F, &CB,
+                    "takes over CTAs of its launch with cluster launch "
+                    "control ('" +
+                        Name.drop_front(strlen("llvm.nvvm.")).str() +
+                        "'), whose CTA ids are the variant's, not the "
+                        "original's");
     if (Name.starts_with("llvm.nvvm.setmaxnreg"))
       return refuse(RefusalKind::RegisterReallocation, F, &CB,
                     "reallocates registers with setmaxnreg, which a PTB "

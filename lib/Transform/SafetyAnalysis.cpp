@@ -5,7 +5,8 @@
 //   launch has fewer workers than blocks, so it would deadlock. Cooperative
 //   groups reach the grid workspace through %envreg registers or cudaCG*.
 // - Cluster registers and barriers describe the physical launch, which a
-//   variant does not preserve.
+//   variant does not preserve; so do the CTA ids that cluster launch control
+//   (clusterlaunchcontrol.try_cancel) hands over.
 // - Device-side launches and the device runtime API (cudaLaunchDevice, ...)
 //   tie child grids to the parent's blocks.
 // - %smid/%nsmid/%gridid differ between a launch and its resumption.
@@ -116,6 +117,12 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
     return refuse(RefusalKind::Cluster, F, &S,
                   "uses thread-block clusters ('" + std::string(Opcode) +
                       "')");
+  if (Base == "clusterlaunchcontrol")
+    return refuse(RefusalKind::Cluster, F, &S,
+                  "takes over CTAs of its launch with cluster launch control "
+                  "('" + std::string(Opcode) +
+                      "'), whose CTA ids are the variant's, not the "
+                      "original's");
   if (Base == "setmaxnreg")
     return refuse(RefusalKind::RegisterReallocation, F, &S,
                   "reallocates registers with setmaxnreg, which a PTB worker "
