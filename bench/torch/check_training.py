@@ -3,7 +3,8 @@
 
 For each model (a GPT-2-style language model, a small CNN, the GPT again
 with Inductor's persistent TMA matmul template as the only GEMM candidate
-where it applies, with flex_attention, and compiled with dynamic shapes),
+where it applies, with flex_attention, and compiled with dynamic shapes,
+and a small vision transformer),
 in one process, with deterministic settings
 and the same compiled kernels:
 
@@ -26,7 +27,7 @@ model matches and kernels were routed, 1 on a mismatch, 2 if nothing was
 routed (or, for gpt-tma, no TMA kernel was), 3 if the reference itself is
 not deterministic (the test would prove nothing in any of these cases).
 
-  python3 bench/torch/check_training.py [--models gpt,cnn,gpt-tma,gpt-flex,gpt-dyn]
+  python3 bench/torch/check_training.py [--models gpt,cnn,gpt-tma,gpt-flex,gpt-dyn,vit]
                                         [--steps 12]
                                         [--out DIR] [--budget 330]
 
@@ -138,11 +139,13 @@ def check_model(name, args):
     """name: "gpt", "cnn", "gpt-tma" (the GPT with Inductor's persistent
     TMA matmul template for its GEMMs: device-side TMA descriptors in
     global scratch), "gpt-flex" (causal flex_attention: Inductor's flex
-    attention templates) or "gpt-dyn" (compiled with dynamic shapes: sizes
-    are kernel arguments, and grids are computed from them)."""
+    attention templates), "gpt-dyn" (compiled with dynamic shapes: sizes
+    are kernel arguments, and grids are computed from them) or "vit" (a
+    vision transformer: patches by a strided convolution, 65 tokens,
+    non-causal attention)."""
     kind, _, variant = name.partition("-")
     if (kind, variant) not in (("gpt", ""), ("cnn", ""), ("gpt", "tma"),
-                               ("gpt", "flex"), ("gpt", "dyn")):
+                               ("gpt", "flex"), ("gpt", "dyn"), ("vit", "")):
         raise ValueError(f"unknown model {name!r}")
     tma = variant == "tma"
     log(f"{name}: building")
@@ -251,7 +254,7 @@ def check_model(name, args):
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--models", default="gpt,cnn,gpt-tma,gpt-flex,gpt-dyn")
+    p.add_argument("--models", default="gpt,cnn,gpt-tma,gpt-flex,gpt-dyn,vit")
     p.add_argument("--budget", type=float, default=330,
                    help="seconds: a model is not started after this")
     p.add_argument("--steps", type=int, default=12)

@@ -3,7 +3,8 @@
 # a machine with an NVIDIA GPU, PyTorch and Triton (no network needed;
 # pybind11 headers carried in .deps/pybind11, see docs/torch.md):
 #
-#   bench/torch/run.sh check        # loss with Baton == loss without (GPT, CNN)
+#   bench/torch/run.sh check        # loss with Baton == loss without (GPT,
+#                                   # CNN, ViT)
 #   bench/torch/run.sh bench [ARGS] # colocation benchmark (GPT training);
 #                                   # ARGS go to colocate_torch.py, e.g.
 #                                   # --train cnn, --systems baton,priority

@@ -1,5 +1,5 @@
 """Training workloads of the PyTorch benchmarks: a GPT-2-style language
-model and a small CNN, trained with torch.compile, with synthetic data made
+model, a small CNN and a small vision transformer, trained with torch.compile, with synthetic data made
 once on the GPU (so that a step never waits for the host). Shared by
 check_training.py (loss with Baton == loss without) and colocate_torch.py
 (inference next to training)."""
@@ -22,6 +22,12 @@ GPT_SIZES = {
     "bench": dict(layers=4, d=768, heads=12, seq=512, vocab=50304, batch=12),
     "large": dict(layers=4, d=768, heads=12, seq=1024, vocab=50304, batch=24),
 }
+# The vision transformer only trains in the correctness test: 8 x 8 patches
+# and a class token, 65 tokens (no power of two: every kernel masks).
+VIT_SIZES = {
+    "check": dict(layers=2, d=192, heads=3, image=32, patch=4, classes=10,
+                  batch=32),
+}
 CNN_SIZES = {
     "check": dict(width=32, blocks=2, image=32, classes=10, batch=32),
     "bench": dict(width=64, blocks=3, image=64, classes=100, batch=128),
@@ -37,11 +43,11 @@ class Block(nn.Module):
     """A pre-norm transformer block. `attention`: "sdpa"
     (scaled_dot_product_attention) or "flex" (flex_attention with the
     model's block mask: Inductor's flex attention templates, forward and
-    backward)."""
+    backward); `causal`: sdpa's is_causal."""
 
-    def __init__(self, d, heads, attention="sdpa"):
+    def __init__(self, d, heads, attention="sdpa", causal=True):
         super().__init__()
-        self.heads, self.attention = heads, attention
+        self.heads, self.attention, self.causal = heads, attention, causal
         self.ln1, self.ln2 = nn.LayerNorm(d), nn.LayerNorm(d)
         self.qkv = nn.Linear(d, 3 * d)
         self.proj = nn.Linear(d, d)
@@ -60,7 +66,7 @@ class Block(nn.Module):
                                  "block mask (made by build())")
             y = flex_attention(q, k, v, block_mask=block_mask)
         else:
-            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=self.causal)
         x = x + self.proj(y.transpose(1, 2).reshape(b, t, d))
         return x + self.fc2(F.gelu(self.fc(self.ln2(x)), approximate="tanh"))
 
@@ -93,6 +99,32 @@ class GPT(nn.Module):
         logits = self.head(self.ln(x))
         return F.cross_entropy(logits.float().view(-1, logits.shape[-1]),
                                targets.view(-1))
+
+
+class ViT(nn.Module):
+    """A vision transformer: a strided convolution cuts the image into
+    patches, a class token and learned positions join them, non-causal
+    blocks follow, and the class token's features are classified."""
+
+    def __init__(self, layers, d, heads, image, patch, classes, **_):
+        super().__init__()
+        tokens = (image // patch) ** 2 + 1
+        self.embed = nn.Conv2d(3, d, patch, patch)
+        self.cls = nn.Parameter(torch.zeros(1, 1, d))
+        self.pos = nn.Parameter(torch.randn(1, tokens, d) * 0.02)
+        self.blocks = nn.ModuleList(Block(d, heads, causal=False)
+                                    for _ in range(layers))
+        self.ln = nn.LayerNorm(d)
+        self.head = nn.Linear(d, classes)
+
+    def forward(self, x, targets):
+        p = self.embed(x).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls.expand(p.shape[0], -1, -1), p], dim=1)
+        x = x + self.pos
+        for block in self.blocks:
+            x = block(x)
+        logits = self.head(self.ln(x[:, 0]))
+        return F.cross_entropy(logits.float(), targets)
 
 
 class ResBlock(nn.Module):
@@ -135,7 +167,7 @@ class CNN(nn.Module):
 
 
 def sizes(kind, scale):
-    return (GPT_SIZES if kind == "gpt" else CNN_SIZES)[scale]
+    return {"gpt": GPT_SIZES, "cnn": CNN_SIZES, "vit": VIT_SIZES}[kind][scale]
 
 
 def build(kind, scale, seed=0, device="cuda", attention="sdpa"):
@@ -144,7 +176,7 @@ def build(kind, scale, seed=0, device="cuda", attention="sdpa"):
     torch.manual_seed(seed)
     cfg = sizes(kind, scale)
     model = (GPT(**cfg, attention=attention) if kind == "gpt"
-             else CNN(**cfg)).to(device)
+             else ViT(**cfg) if kind == "vit" else CNN(**cfg)).to(device)
     if kind == "gpt" and attention == "flex":
         # Made outside the compiled region, as flex_attention's
         # documentation recommends: the mask is an input of the graph.
