@@ -170,6 +170,30 @@ bool asmReadsRegister(StringRef Text, StringRef Reg) {
   return false;
 }
 
+AsyncCopyUse asyncCopyUse(const CallBase &CB) {
+  AsyncCopyUse Use;
+  if (StringRef Text = inlineAsmText(CB); !Text.empty()) {
+    Use.IntoShared =
+        Text.contains("cp.async.ca.") || Text.contains("cp.async.cg.");
+    Use.OutOfShared = (Text.contains("cp.async.bulk.") ||
+                       Text.contains("cp.reduce.async.bulk.")) &&
+                      Text.contains(".bulk_group");
+    return Use;
+  }
+  const Function *Callee = CB.getCalledFunction();
+  if (!Callee || !Callee->isIntrinsic())
+    return Use;
+  StringRef Name = Callee->getName();
+  Use.IntoShared = Name.starts_with("llvm.nvvm.cp.async.ca.shared.global") ||
+                   Name.starts_with("llvm.nvvm.cp.async.cg.shared.global");
+  Use.OutOfShared =
+      Name.starts_with("llvm.nvvm.cp.async.bulk.shared.cta.to.global") ||
+      Name.starts_with("llvm.nvvm.cp.async.bulk.tensor.s2g") ||
+      Name.starts_with("llvm.nvvm.cp.async.bulk.tensor.reduce") ||
+      Name.starts_with("llvm.nvvm.cp.reduce.async.bulk");
+  return Use;
+}
+
 bool asmHasInstruction(StringRef Text, StringRef Opcode) {
   for (size_t Pos = Text.find(Opcode); Pos != StringRef::npos;
        Pos = Text.find(Opcode, Pos + 1)) {

@@ -52,6 +52,17 @@ bool asmReadsRegister(llvm::StringRef Text, llvm::StringRef Reg);
 /// True if Text holds the instruction Opcode ("exit", "bar.sync") as a word.
 bool asmHasInstruction(llvm::StringRef Text, llvm::StringRef Opcode);
 
+/// Asynchronous copies that may still write or read a CTA's shared memory
+/// after the thread that issued them has moved on (the PTX side's
+/// AsyncCopyUse, lib/Transform/InstructionInfo.h).
+struct AsyncCopyUse {
+  bool IntoShared = false;  ///< cp.async.ca/cg: waited by cp.async.wait_all
+  bool OutOfShared = false; ///< bulk copies out of shared memory
+                            ///< (bulk_group): cp.async.bulk.wait_group.read
+};
+/// The async copies of the intrinsic or inline PTX that CB calls.
+AsyncCopyUse asyncCopyUse(const llvm::CallBase &CB);
+
 } // namespace baton::ir
 
 #endif // BATON_LIB_LLVM_INSTRUCTIONINFO_H

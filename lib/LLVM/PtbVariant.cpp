@@ -55,6 +55,12 @@
 // thread has reached the end of the block. The non-aligned forms are used
 // because threads of one warp may wait at different barrier instructions.
 //
+// Asynchronous copies. Where the kernel copies into shared memory with
+// cp.async, or out of it with bulk copies or reductions (bulk_group), every
+// thread waits for its own at the end of each virtual block, before barrier
+// D: the worker's next block reuses the shared memory at once, where the
+// original's CTA ended (lib/Transform/PtbVariant.cpp says more).
+//
 //   baton.entry:   allocas; end, flags; leader/early/late; slot address
 //   (a fetch:      the claim from shared memory; baton.check: claim used
 //                  up, %smid < `preempt`? baton.take: atomicAdd;
@@ -64,7 +70,7 @@
 //   baton.claim:   parity ^= 16; the body's grid; early claim into
 //                  slot[parity]
 //   baton.body:    -> <body>, whose exits branch to baton.next
-//   baton.next:    late claim into slot[parity]
+//   baton.next:    waits for async copies; late claim into slot[parity]
 //   baton.fetched: barrier D (or baton.drain) -> baton.loop
 //   baton.exit:    leader counts workers_exited, and workers_preempted if
 //                  v is STOP; ret
@@ -72,8 +78,10 @@
 //===----------------------------------------------------------------------===//
 #include "Variants.h"
 
+#include "InstructionInfo.h"
 #include "baton/task.h"
 
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
 
@@ -100,6 +108,9 @@ private:
   void emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
                    BasicBlock *Join, Value *Parity);
   void emitBarrierD(IRBuilder<> &B);
+  /// Waits for the thread's asynchronous copies into and out of shared
+  /// memory, if the kernel makes any (as the PTX side does).
+  void emitAsyncCopyWaits(IRBuilder<> &B);
 
   const VariantRequest &R;
   BarrierPlan Plan;
@@ -109,6 +120,26 @@ private:
   Value *ClaimAddr = nullptr; ///< Slot + BATON_PTB_CLAIM_OFFSET
   Value *End = nullptr;
 };
+
+void PtbBuilder::emitAsyncCopyWaits(IRBuilder<> &B) {
+  AsyncCopyUse Use;
+  std::vector<Function *> Functions = R.CG.reachableFrom(R.Kernel);
+  Functions.push_back(&R.Kernel);
+  for (Function *F : Functions)
+    for (Instruction &I : instructions(*F))
+      if (auto *CB = dyn_cast<CallBase>(&I)) {
+        AsyncCopyUse Of = asyncCopyUse(*CB);
+        Use.IntoShared |= Of.IntoShared;
+        Use.OutOfShared |= Of.OutOfShared;
+      }
+  if (Use.IntoShared)
+    B.CreateIntrinsic(Intrinsic::nvvm_cp_async_wait_all, {});
+  if (Use.OutOfShared) {
+    B.CreateIntrinsic(Intrinsic::nvvm_cp_async_bulk_commit_group, {});
+    B.CreateIntrinsic(Intrinsic::nvvm_cp_async_bulk_wait_group_read,
+                      {B.getInt32(0)});
+  }
+}
 
 // Leader only: take the next virtual block of the claim {Cur, Lim}, or make
 // a new claim (STOP when preempted), and publish the block with its
@@ -301,6 +332,7 @@ Function *PtbBuilder::build() {
   BasicBlock *LateFetch = block("baton.fetch.late", Exit);
   BasicBlock *Fetched = block("baton.fetched", Exit);
   B.SetInsertPoint(Next);
+  emitAsyncCopyWaits(B);
   emitFetchIf(B, Late, LateFetch, Fetched, NextParity);
   emitBarrierD(B);
   Parity->addIncoming(NextParity, B.GetInsertBlock());

@@ -11,6 +11,16 @@ bool isClusterBarrier(std::string_view Opcode) {
          hasModifier(Opcode, ".cluster");
 }
 
+AsyncCopyUse asyncCopyUse(std::string_view Opcode) {
+  AsyncCopyUse Use;
+  Use.IntoShared =
+      Opcode.starts_with("cp.async.ca.") || Opcode.starts_with("cp.async.cg.");
+  Use.OutOfShared = (Opcode.starts_with("cp.async.bulk.") ||
+                     Opcode.starts_with("cp.reduce.async.bulk.")) &&
+                    hasModifier(Opcode, ".bulk_group");
+  return Use;
+}
+
 std::optional<BarrierUse> classifyBarrier(const Module &M,
                                           const Statement &S) {
   if (S.Kind != StatementKind::Instruction)

@@ -34,6 +34,24 @@ std::optional<BarrierUse> classifyBarrier(const ptx::Module &M,
                                           const ptx::Statement &S);
 
 bool isClusterBarrier(std::string_view Opcode);
+
+/// Asynchronous copies that may still write or read a CTA's shared memory
+/// after the thread that issued them has moved on.
+struct AsyncCopyUse {
+  /// cp.async.ca/cg: writes into shared memory, waited for by
+  /// cp.async.wait_all.
+  bool IntoShared = false;
+  /// Bulk copies and reductions that read shared memory (completion by
+  /// bulk async-group), waited for by cp.async.bulk.wait_group.read.
+  bool OutOfShared = false;
+
+  AsyncCopyUse &operator|=(const AsyncCopyUse &Other) {
+    IntoShared |= Other.IntoShared;
+    OutOfShared |= Other.OutOfShared;
+    return *this;
+  }
+};
+AsyncCopyUse asyncCopyUse(std::string_view Opcode);
 /// ret or exit, guarded or not.
 bool isExit(std::string_view Opcode);
 bool isCall(std::string_view Opcode);

@@ -57,6 +57,15 @@
 // The branches on v and on the drain's reduction are bra.uni: all threads
 // of the CTA read the same slot after barrier D and get the same reduction.
 //
+// Asynchronous copies. A CTA's threads may leave with copies into shared
+// memory (cp.async) or out of it (bulk copies and reductions, completed by
+// bulk async-group) still running; a worker's next virtual block reuses that
+// shared memory at once. So where the kernel makes such copies, every thread
+// waits for its own at the end of the block (cp.async.wait_all; an empty
+// bulk group committed, then cp.async.bulk.wait_group.read 0) before barrier
+// D. Copies completed through an mbarrier (TMA loads) are the kernel's to
+// wait for, as Triton's and CUTLASS's pipelines do before they leave.
+//
 //===----------------------------------------------------------------------===//
 #include "Variants.h"
 
@@ -124,6 +133,9 @@ private:
   void declare();
   void emitFetch(std::string_view Site);
   void emitBarrierD();
+  /// Waits for the thread's asynchronous copies into and out of shared
+  /// memory, if the kernel makes any (see the file comment).
+  void emitAsyncCopyWaits();
   /// Reloads the grid dimensions that the body reads as %nctaid.
   void emitLoadBodyGrid();
 
@@ -134,6 +146,22 @@ private:
   StatementBuilder B;
   uint32_t RegistersAdded = 0;
 };
+
+void PtbBuilder::emitAsyncCopyWaits() {
+  AsyncCopyUse Use;
+  std::vector<uint32_t> Functions = R.CG.reachableFrom(R.Kernel);
+  Functions.push_back(R.Kernel);
+  for (uint32_t F : Functions)
+    for (const Statement &S : M.body(M.Functions[F]))
+      if (S.Kind == StatementKind::Instruction)
+        Use |= asyncCopyUse(M.text(S.Text));
+  if (Use.IntoShared)
+    B.inst("cp.async.wait_all", {});
+  if (Use.OutOfShared) {
+    B.inst("cp.async.bulk.commit_group", {});
+    B.inst("cp.async.bulk.wait_group.read", {B.imm(0)});
+  }
+}
 
 void PtbBuilder::declare() {
   std::vector<std::string> Regs32 = {
@@ -309,6 +337,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   rewriteBody(B, M.Functions[R.Kernel], R.CG, N, &Exits);
 
   B.label(N.label("next"));
+  emitAsyncCopyWaits();
   B.guarded(N.reg("late"), true, "bra", {B.sym(N.label("fetched"))});
   emitFetch("late");
   B.label(N.label("fetched"));
