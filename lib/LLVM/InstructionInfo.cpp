@@ -175,9 +175,7 @@ AsyncCopyUse asyncCopyUse(const CallBase &CB) {
   if (StringRef Text = inlineAsmText(CB); !Text.empty()) {
     Use.IntoShared =
         Text.contains("cp.async.ca.") || Text.contains("cp.async.cg.");
-    Use.OutOfShared = (Text.contains("cp.async.bulk.") ||
-                       Text.contains("cp.reduce.async.bulk.")) &&
-                      Text.contains(".bulk_group");
+    Use.OutOfShared = Text.contains(".bulk_group");
     return Use;
   }
   const Function *Callee = CB.getCalledFunction();
@@ -189,8 +187,7 @@ AsyncCopyUse asyncCopyUse(const CallBase &CB) {
   Use.OutOfShared =
       Name.starts_with("llvm.nvvm.cp.async.bulk.shared.cta.to.global") ||
       Name.starts_with("llvm.nvvm.cp.async.bulk.tensor.s2g") ||
-      Name.starts_with("llvm.nvvm.cp.async.bulk.tensor.reduce") ||
-      Name.starts_with("llvm.nvvm.cp.reduce.async.bulk");
+      Name.starts_with("llvm.nvvm.cp.async.bulk.tensor.reduce");
   return Use;
 }
 

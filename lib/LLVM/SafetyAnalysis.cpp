@@ -154,6 +154,8 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
       Text.contains("barrier.cluster") || asmHasInstruction(Text, "mapa") ||
       asmHasInstruction(Text, "getctarank") ||
       Text.contains("multicast::cluster") ||
+      Text.contains("shared::cluster.shared::cta") ||
+      Text.contains("cta_group::2") ||
       asmHasInstruction(Text, "clusterlaunchcontrol"))
     refuse(RefusalKind::Cluster, F, &CB,
            "uses thread-block clusters or cluster launch control in inline "
@@ -232,14 +234,6 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
     StringRef Name = Callee->getName();
     if (std::string Reg = specialRegister(CB); !Reg.empty())
       return checkRegister(F, CB, Reg, IsKernel);
-    if (Name.starts_with("llvm.nvvm.barrier.cluster") ||
-        Name.starts_with("llvm.nvvm.mapa") ||
-        Name.starts_with("llvm.nvvm.getctarank") ||
-        Name.starts_with("llvm.nvvm.is_explicit_cluster") ||
-        Name.contains("multicast"))
-      return refuse(RefusalKind::Cluster, F, &CB,
-                    "uses thread-block clusters ('" +
-                        Name.drop_front(strlen("llvm.nvvm.")).str() + "')");
     if (Name.starts_with("llvm.nvvm.clusterlaunchcontrol"))
       return refuse(RefusalKind::Cluster, F, &CB,
                     "takes over CTAs of its launch with cluster launch "
@@ -247,6 +241,18 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
                         Name.drop_front(strlen("llvm.nvvm.")).str() +
                         "'), whose CTA ids are the variant's, not the "
                         "original's");
+    // Bulk copies to a peer CTA's shared memory, and tcgen05 operations of
+    // a CTA pair (cg2), need the cluster too.
+    if (Name.starts_with("llvm.nvvm.barrier.cluster") ||
+        Name.starts_with("llvm.nvvm.mapa") ||
+        Name.starts_with("llvm.nvvm.getctarank") ||
+        Name.starts_with("llvm.nvvm.is_explicit_cluster") ||
+        Name.contains("multicast") ||
+        Name.starts_with("llvm.nvvm.cp.async.bulk.shared.cta.to.cluster") ||
+        (Name.starts_with("llvm.nvvm.tcgen05.") && Name.contains("cg2")))
+      return refuse(RefusalKind::Cluster, F, &CB,
+                    "uses thread-block clusters ('" +
+                        Name.drop_front(strlen("llvm.nvvm.")).str() + "')");
     if (Name.starts_with("llvm.nvvm.setmaxnreg"))
       return refuse(RefusalKind::RegisterReallocation, F, &CB,
                     "reallocates registers with setmaxnreg, which a PTB "

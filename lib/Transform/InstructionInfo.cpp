@@ -15,9 +15,9 @@ AsyncCopyUse asyncCopyUse(std::string_view Opcode) {
   AsyncCopyUse Use;
   Use.IntoShared =
       Opcode.starts_with("cp.async.ca.") || Opcode.starts_with("cp.async.cg.");
-  Use.OutOfShared = (Opcode.starts_with("cp.async.bulk.") ||
-                     Opcode.starts_with("cp.reduce.async.bulk.")) &&
-                    hasModifier(Opcode, ".bulk_group");
+  // Only copies out of shared::cta complete by bulk async-group (PTX ISA,
+  // cp.async.bulk, cp.reduce.async.bulk, their .tensor and multimem forms).
+  Use.OutOfShared = hasModifier(Opcode, ".bulk_group");
   return Use;
 }
 

@@ -112,8 +112,13 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
                    ", which a PTB launch changes");
     });
 
+  // Bulk copies from this CTA's shared memory to another's, and tcgen05
+  // operations of a CTA pair (.cta_group::2), need the cluster too.
+  bool ToPeerCta = Base == "cp" && hasModifier(Opcode, ".shared::cluster") &&
+                   hasModifier(Opcode, ".shared::cta");
   if (isClusterBarrier(Opcode) || Base == "mapa" || Base == "getctarank" ||
-      hasModifier(Opcode, ".multicast::cluster"))
+      hasModifier(Opcode, ".multicast::cluster") || ToPeerCta ||
+      hasModifier(Opcode, ".cta_group::2"))
     return refuse(RefusalKind::Cluster, F, &S,
                   "uses thread-block clusters ('" + std::string(Opcode) +
                       "')");

@@ -19,8 +19,15 @@ define ptx_kernel void @stage_and_store(ptr addrspace(1) %src, ptr addrspace(1) 
   call void @llvm.nvvm.cp.async.cg.shared.global.16(ptr addrspace(3) @tile, ptr addrspace(1) %from)
   call void @llvm.nvvm.cp.async.wait.all()
   call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  call void @llvm.nvvm.fence.proxy.async.shared_cta()
   call void @llvm.nvvm.cp.async.bulk.shared.cta.to.global(ptr addrspace(1) %to, ptr addrspace(3) @tile, i32 512, i64 0, i1 false)
   call void @llvm.nvvm.cp.async.bulk.commit.group()
+  ret void
+}
+
+; Only cp.async, as inline PTX.
+define ptx_kernel void @stage_inline_asm(ptr addrspace(1) %src) {
+  call void asm sideeffect "cp.async.ca.shared.global [$0], [$1], 16;", "r,l"(i32 0, ptr addrspace(1) %src)
   ret void
 }
 
@@ -36,12 +43,18 @@ declare void @llvm.nvvm.cp.async.wait.all()
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 declare void @llvm.nvvm.cp.async.bulk.shared.cta.to.global(ptr addrspace(1), ptr addrspace(3), i32, i64, i1)
 declare void @llvm.nvvm.cp.async.bulk.commit.group()
+declare void @llvm.nvvm.fence.proxy.async.shared_cta()
 
 ; CHECK-LABEL: define ptx_kernel void @stage_and_store__baton_ptb(
 ; CHECK: baton.next:
 ; CHECK-NEXT: call void @llvm.nvvm.cp.async.wait.all()
 ; CHECK-NEXT: call void @llvm.nvvm.cp.async.bulk.commit.group()
 ; CHECK-NEXT: call void @llvm.nvvm.cp.async.bulk.wait.group.read(i32 0)
+; CHECK-LABEL: define ptx_kernel void @stage_inline_asm__baton_ptb(
+; CHECK: baton.next:
+; CHECK-NEXT: call void @llvm.nvvm.cp.async.wait.all()
+; CHECK-NOT: bulk
+; CHECK: ret void
 ; CHECK-LABEL: define ptx_kernel void @plain__baton_ptb(
 ; CHECK: baton.next:
 ; CHECK-NOT: cp.async
