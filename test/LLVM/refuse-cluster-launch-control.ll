@@ -1,6 +1,7 @@
 ; Cluster launch control hands a kernel the ids of CTAs it cancelled, which
 ; in a variant are the variant's own CTAs: both variants refused, through the
-; intrinsics and through inline PTX.
+; intrinsics and through inline PTX. The kernels sketch the calls (they do
+; not wait for the response); they are compiled, not run.
 ; RUN: %opt -passes=baton-variants %s -S -o %t.ll 2>&1 | FileCheck %s --check-prefix=WARN
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %llc -mcpu=sm_100a -mattr=+ptx87 %t.ll -o %t.ptx && %ptxas-path -arch=sm_100a %t.ptx -o /dev/null
