@@ -7,10 +7,14 @@
 //  * wmma_gemm_f16_f32: tensor cores through nvcuda::wmma (mma.h), fp16
 //    inputs, fp32 accumulation; four warps per block each own a 16x16 tile,
 //    warps whose tile falls outside C return early (no barriers follow).
+//  * sgemm_cp_async: the tiled SGEMM with a two-stage pipeline of
+//    asynchronous copies into shared memory (cuda_pipeline.h: cp.async,
+//    commit and wait groups, zero-fill past the edges), Ampere style.
 //
 // "//@ launch" lines: see elementwise.cu and test/corpus/README.md.
 
 #include <cuda_fp16.h>
+#include <cuda_pipeline.h>
 #include <mma.h>
 
 #define TILE 16
@@ -40,6 +44,49 @@ extern "C" __global__ void sgemm_tiled16(const float* __restrict__ A,
 }
 // M=300, N=500, K=129 -> 32 x 19 blocks of 16x16.
 //@ launch sgemm_tiled16 32,19,1 16,16,1 0 in:f32:38700 in:f32:64500 inout:f32:150000 i32:300 i32:500 i32:129 f32:1.0 f32:0.5
+
+// Copies one element of each operand's next tile into stage S with cp.async;
+// elements past an edge are zero-filled from a valid address.
+__device__ void stage_tiles(const float *A, const float *B, float (*As)[TILE],
+                            float (*Bs)[TILE], int M, int N, int K, int Row,
+                            int Col, int T) {
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  bool InA = Row < M && T + tx < K, InB = Col < N && T + ty < K;
+  __pipeline_memcpy_async(&As[ty][tx], InA ? &A[(size_t)Row * K + T + tx] : A,
+                          sizeof(float), InA ? 0 : sizeof(float));
+  __pipeline_memcpy_async(&Bs[ty][tx], InB ? &B[(size_t)(T + ty) * N + Col] : B,
+                          sizeof(float), InB ? 0 : sizeof(float));
+}
+
+extern "C" __global__ void sgemm_cp_async(const float *__restrict__ A,
+                                          const float *__restrict__ B,
+                                          float *__restrict__ C, int M, int N,
+                                          int K) {
+  __shared__ float As[2][TILE][TILE];
+  __shared__ float Bs[2][TILE][TILE];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int Row = blockIdx.y * TILE + ty;
+  const int Col = blockIdx.x * TILE + tx;
+  float Acc = 0.f;
+  stage_tiles(A, B, As[0], Bs[0], M, N, K, Row, Col, 0);
+  __pipeline_commit();
+  for (int T = 0, S = 0; T < K; T += TILE, S ^= 1) {
+    if (T + TILE < K)
+      stage_tiles(A, B, As[S ^ 1], Bs[S ^ 1], M, N, K, Row, Col, T + TILE);
+    __pipeline_commit();     // an empty group on the last tile
+    __pipeline_wait_prior(1); // stage S has landed
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < TILE; ++k)
+      Acc = fmaf(As[S][ty][k], Bs[S][k][tx], Acc);
+    __syncthreads();
+  }
+  if (Row < M && Col < N)
+    C[(size_t)Row * N + Col] = Acc;
+}
+// M=300, N=500, K=129 -> 32 x 19 blocks of 16x16, 9 tiles of K (the last
+// one mostly zero-filled).
+//@ launch sgemm_cp_async 32,19,1 16,16,1 0 in:f32:38700 in:f32:64500 out:f32:150000 i32:300 i32:500 i32:129
 
 #define TDIM 32
 #define TROWS 8
