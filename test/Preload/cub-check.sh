@@ -23,6 +23,8 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   exit 77
 fi
 src=$(cd "$(dirname "$0")/../../bench/preload" && pwd)
+# shellcheck source=test/Preload/checks.sh
+source "$(dirname "$0")/checks.sh"
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 arch=(-gencode arch=compute_90,code=compute_90 -gencode arch=compute_90,code=sm_90)
 "$nvcc" -O3 -std=c++17 "${arch[@]}" "$src/cub_check.cu" -o cub_check
@@ -31,16 +33,6 @@ arch=(-gencode arch=compute_90,code=compute_90 -gencode arch=compute_90,code=sm_
 "$recompile" cub_check --cache-dir cache
 "$recompile" libtrainkernels.so --cache-dir cache -q
 
-passed=0 failed=0
-check() {
-  if eval "$2"; then
-    echo "PASS: $1"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $1"
-    failed=$((failed + 1))
-  fi
-}
 rounds=20
 timeout 300 ./cub_check $rounds >plain.log 2>&1 || true
 timeout 300 env LD_PRELOAD="$preload" BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
@@ -82,5 +74,4 @@ check "next to a latency-critical peer: results right" 'all_right storm.log'
 check "next to a latency-critical peer: every launch scheduled" \
   'grep -Eq "baton-preload: [1-9][0-9]* launches scheduled best-effort, 0 unchanged" storm.log'
 check "the best-effort run paused for the peer, again and again" '[[ ${pauses:-0} -ge 5 ]]'
-echo "$passed passed, $failed failed"
-((failed == 0))
+checks_done

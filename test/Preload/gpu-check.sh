@@ -18,6 +18,8 @@ if ! nvidia-smi -L >/dev/null 2>&1; then
   exit 77
 fi
 src=$(cd "$(dirname "$0")/../../bench/preload" && pwd)
+# shellcheck source=test/Preload/checks.sh
+source "$(dirname "$0")/checks.sh"
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 "$nvcc" -O3 -shared -Xcompiler -fPIC -gencode arch=compute_90,code=compute_90 \
   -gencode arch=compute_90,code=sm_90 "$src/trainkernels.cu" -o libtrainkernels.so
@@ -25,16 +27,6 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 "$recompile" libtrainkernels.so --cache-dir cache -q
 
 size=(--steps 20 --warmup 2 --batch 256 --inputs 128 --hidden 256 --layers 2 --classes 100)
-passed=0 failed=0
-check() {
-  if eval "$2"; then
-    echo "PASS: $1"
-    passed=$((passed + 1))
-  else
-    echo "FAIL: $1"
-    failed=$((failed + 1))
-  fi
-}
 timeout 120 ./train "${size[@]}" >plain.log 2>&1
 timeout 120 env LD_PRELOAD="$preload" BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
   BATON_CACHE_DIR="$PWD/cache" BATON_SHARE=0 ./train "${size[@]}" >baton.log 2>&1
@@ -52,5 +44,4 @@ rm -f /dev/shm/baton-gpu-check-$$
 cat lc.log
 check "latency-critical launches announced, results unchanged" \
   '[[ "$(sum lc.log)" == "$(sum plain.log)" ]] && grep -Eq "baton-preload: [1-9][0-9]* launches announced" lc.log'
-echo "$passed passed, $failed failed"
-((failed == 0))
+checks_done
