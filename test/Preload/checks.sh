@@ -1,6 +1,14 @@
-# Sourced by the GPU scripts of test/Preload. `check NAME EXPR` evaluates the
-# shell expression EXPR, prints "PASS: NAME" or "FAIL: NAME" and counts it;
-# `checks_done` prints the counts and returns nonzero if a check failed.
+# Sourced by the GPU scripts of test/Preload. `skip_without_gpu` ends the
+# script with ctest's skip status (77) where no GPU answers. `check NAME
+# EXPR` evaluates the shell expression EXPR, prints "PASS: NAME" or
+# "FAIL: NAME" and counts it; `checks_done` prints the counts and returns
+# nonzero if a check failed.
+skip_without_gpu() {
+  if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "SKIPPED: no GPU (nvidia-smi -L failed)"
+    exit 77
+  fi
+}
 passed=0 failed=0
 check() {
   if eval "$2"; then

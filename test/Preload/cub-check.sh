@@ -18,13 +18,10 @@ if (($# != 5)); then
   exit 2
 fi
 nvcc=$1 recompile=$2 preload=$3 batonctl=$4 work=$5
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "SKIPPED: no GPU (nvidia-smi -L failed)"
-  exit 77
-fi
-src=$(cd "$(dirname "$0")/../../bench/preload" && pwd)
 # shellcheck source=test/Preload/checks.sh
 source "$(dirname "$0")/checks.sh"
+skip_without_gpu
+src=$(cd "$(dirname "$0")/../../bench/preload" && pwd)
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 arch=(-gencode arch=compute_90,code=compute_90 -gencode arch=compute_90,code=sm_90)
 "$nvcc" -O3 -std=c++17 "${arch[@]}" "$src/cub_check.cu" -o cub_check

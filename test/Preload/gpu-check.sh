@@ -13,13 +13,10 @@ if (($# != 4)); then
   exit 2
 fi
 nvcc=$1 recompile=$2 preload=$3 work=$4
-if ! nvidia-smi -L >/dev/null 2>&1; then
-  echo "SKIPPED: no GPU (nvidia-smi -L failed)"
-  exit 77
-fi
-src=$(cd "$(dirname "$0")/../../bench/preload" && pwd)
 # shellcheck source=test/Preload/checks.sh
 source "$(dirname "$0")/checks.sh"
+skip_without_gpu
+src=$(cd "$(dirname "$0")/../../bench/preload" && pwd)
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 "$nvcc" -O3 -shared -Xcompiler -fPIC -gencode arch=compute_90,code=compute_90 \
   -gencode arch=compute_90,code=sm_90 "$src/trainkernels.cu" -o libtrainkernels.so

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Thirtieth session, calls h, i and k (TAG=i: the peer made continuous and
 # the best-effort run without linger, after h saw only 2 pauses; TAG=k: the
-# two scripts' checks moved to test/Preload/checks.sh): CUB's
+# two scripts' checks moved to test/Preload/checks.sh; TAG=k2: the GPU
+# test for skipping too): CUB's
 # device-wide algorithms (reduce, scan, radix sort, histogram, select) as a
 # program Baton has not seen, built
 # with nvcc, recompiled offline and preloaded (ctest gpu.preload_cub,
