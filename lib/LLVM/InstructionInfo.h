@@ -59,6 +59,12 @@ struct AsyncCopyUse {
   bool IntoShared = false;  ///< cp.async.ca/cg: waited by cp.async.wait_all
   bool OutOfShared = false; ///< bulk copies out of shared memory
                             ///< (bulk_group): cp.async.bulk.wait_group.read
+
+  AsyncCopyUse &operator|=(const AsyncCopyUse &Other) {
+    IntoShared |= Other.IntoShared;
+    OutOfShared |= Other.OutOfShared;
+    return *this;
+  }
 };
 /// The async copies of the intrinsic or inline PTX that CB calls.
 AsyncCopyUse asyncCopyUse(const llvm::CallBase &CB);

@@ -127,11 +127,8 @@ void PtbBuilder::emitAsyncCopyWaits(IRBuilder<> &B) {
   Functions.push_back(&R.Kernel);
   for (Function *F : Functions)
     for (Instruction &I : instructions(*F))
-      if (auto *CB = dyn_cast<CallBase>(&I)) {
-        AsyncCopyUse Of = asyncCopyUse(*CB);
-        Use.IntoShared |= Of.IntoShared;
-        Use.OutOfShared |= Of.OutOfShared;
-      }
+      if (auto *CB = dyn_cast<CallBase>(&I))
+        Use |= asyncCopyUse(*CB);
   if (Use.IntoShared)
     B.CreateIntrinsic(Intrinsic::nvvm_cp_async_wait_all, {});
   if (Use.OutOfShared) {

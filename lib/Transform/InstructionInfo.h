@@ -52,6 +52,7 @@ struct AsyncCopyUse {
   }
 };
 AsyncCopyUse asyncCopyUse(std::string_view Opcode);
+
 /// ret or exit, guarded or not.
 bool isExit(std::string_view Opcode);
 bool isCall(std::string_view Opcode);
