@@ -2,7 +2,8 @@
 # script with ctest's skip status (77) where no GPU answers. `check NAME
 # EXPR` evaluates the shell expression EXPR, prints "PASS: NAME" or
 # "FAIL: NAME" and counts it; `checks_done` prints the counts and returns
-# nonzero if a check failed.
+# nonzero if a check failed. `all_scheduled LOG`: the interposer's summary
+# in LOG says every launch was scheduled best-effort (at least one).
 skip_without_gpu() {
   if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "SKIPPED: no GPU (nvidia-smi -L failed)"
@@ -18,6 +19,9 @@ check() {
     echo "FAIL: $1"
     failed=$((failed + 1))
   fi
+}
+all_scheduled() {
+  grep -Eq "baton-preload: [1-9][0-9]* launches scheduled best-effort, 0 unchanged" "$1"
 }
 checks_done() {
   echo "$passed passed, $failed failed"

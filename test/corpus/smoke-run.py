@@ -8,9 +8,9 @@ contains FILTER) this loads the module, fills `in`/`inout` buffers with
 deterministic pseudo-random data, poisons `out` buffers (0xFF bytes), clears
 `zero` buffers, launches the kernel twice from identical inputs and reports:
 launch errors, the kernel time, whether the two runs produced bitwise
-identical buffers, and whether at least one output buffer was written at all. Outputs of the same
-kernel built by different compilers are compared too (informational: float
-contraction may legitimately differ).
+identical buffers, and whether at least one output buffer was written at
+all. Outputs of the same kernel built by different compilers are compared
+too (informational: float contraction may legitimately differ).
 
 This is a corpus sanity check, not Baton's GPU test harness: it only proves
 that each manifest line is launchable, deterministic and cheap. Needs only
@@ -30,6 +30,9 @@ except ImportError:  # pragma: no cover
     np = None
 
 ELEM = {"f32": 4, "f64": 8, "i32": 4, "u32": 4, "u8": 1, "i64": 8, "f16": 2, "bf16": 2}
+# Buffer parameters the kernel may write (compared after each run), and all.
+WRITTEN = ("out", "inout", "zero")
+BUFFERS = ("in",) + WRITTEN
 
 cuda = ctypes.CDLL("libcuda.so.1")
 
@@ -99,7 +102,7 @@ def run_line(base, tok, modules):
     bufs, inits, outs = [], [], []
     for i, p in enumerate(tok[5:]):
         f = p.split(":")
-        if f[0] in ("in", "out", "inout", "zero"):
+        if f[0] in BUFFERS:
             nbytes = ELEM[f[1]] * int(f[2])
             ptr = ctypes.c_uint64()
             ck(cuda.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), "alloc")
@@ -124,7 +127,7 @@ def run_line(base, tok, modules):
         dt = time.perf_counter() - t0
         result = []
         for kind, ptr, nbytes in bufs:
-            if kind in ("out", "inout", "zero"):
+            if kind in WRITTEN:
                 host = ctypes.create_string_buffer(nbytes)
                 ck(cuda.cuMemcpyDtoH_v2(host, ptr, nbytes), "d2h")
                 result.append(host.raw)
@@ -136,7 +139,7 @@ def run_line(base, tok, modules):
     for kind, ptr, _ in bufs:
         if kind != "scalar":
             cuda.cuMemFree_v2(ptr)
-    out_inits = [i for (k, _, _), i in zip(bufs, inits) if k in ("out", "inout", "zero")]
+    out_inits = [i for (k, _, _), i in zip(bufs, inits) if k in WRITTEN]
     written = any(r != i for r, i in zip(r1, out_inits))
     digest = hashlib.sha256(b"".join(r1)).hexdigest()[:16]
     return min(t1, t2), r1 == r2, written, digest
