@@ -169,6 +169,10 @@ public:
   virtual void resumeAsOriginal(uint64_t Id, uint64_t After) = 0;
   virtual void vacate(uint64_t Id, uint32_t Sms) = 0;
   virtual std::vector<Completion> poll() = 0;
+  /// Called once on a SchedulerService's thread before the service calls
+  /// anything else from it (the other calls come from that thread and from
+  /// clients' threads).
+  virtual void serviceThreadStarted() {}
 };
 
 } // namespace baton::sched

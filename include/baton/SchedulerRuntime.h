@@ -92,6 +92,8 @@ public:
   void resumeAsOriginal(uint64_t Id, uint64_t After) override;
   void vacate(uint64_t Id, uint32_t Sms) override;
   std::vector<Completion> poll() override;
+  /// Relaxes the service thread's graph capture mode (baton/Capture.h).
+  void serviceThreadStarted() override;
 
 private:
   struct Impl;

@@ -137,7 +137,9 @@ baton_share_status baton_share_end(baton_share share, uint64_t ticket);
    cuStreamWriteValue32, or cuMemsetD32Async where the driver refuses the
    former; if both fail, or BATON_SHARE_END=events, it records an event
    (one per stream) that a host thread of this library polls instead, and
-   says so once on stderr. */
+   says so once on stderr. A stream capturing a CUDA graph is refused
+   (BATON_SHARE_ERROR_INVALID_ARGUMENT, the ticket still outstanding): the
+   write would be captured and made at every replay instead. */
 baton_share_status baton_share_end_on_stream(baton_share share,
                                              uint64_t ticket, void *stream);
 

@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "LaunchRouter.h"
 
+#include "baton/Capture.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -149,8 +151,9 @@ uint32_t LaunchRouter::queueOf(CUstream Stream) {
   return It->second;
 }
 
-bool LaunchRouter::submit(const Kernel &K, const RoutedLaunch &Launch,
-                          PriorityClass Class) {
+LaunchRouter::Submitted LaunchRouter::submit(const Kernel &K,
+                                             const RoutedLaunch &Launch,
+                                             PriorityClass Class) {
   LaunchConfig Config;
   Config.Grid = Launch.Grid;
   Config.Block = Launch.Block;
@@ -158,6 +161,17 @@ bool LaunchRouter::submit(const Kernel &K, const RoutedLaunch &Launch,
   // A null stream in RuntimeWork means "any stream", so the default stream
   // is named explicitly: CUDA's 0 is the legacy default stream.
   Config.Stream = Launch.Stream ? Launch.Stream : CU_STREAM_LEGACY;
+  try {
+    if (streamCapturing(Config.Stream))
+      return Submitted::Capturing;
+  } catch (const std::exception &Err) {
+    std::fprintf(stderr, "baton: launch of '%s' failed: %s\n",
+                 K.name().c_str(), Err.what());
+    return Submitted::Failed;
+  }
+  // Another thread's global-mode capture must not fail the driver calls
+  // that follow (they never touch a capturing stream).
+  RelaxedCaptureMode Relaxed;
   bool Lc = Class == PriorityClass::LatencyCritical;
   baton_share Share = shareFor(Class);
   // BE work that yields to other processes must not hold the GPU past a
@@ -177,7 +191,7 @@ bool LaunchRouter::submit(const Kernel &K, const RoutedLaunch &Launch,
                  K.name().c_str(), Err.what());
     if (Ticket)
       baton_share_end(Share, Ticket);
-    return false;
+    return Submitted::Failed;
   }
   // An LC launch runs on Config.Stream: its end is the stream reaching
   // this point.
@@ -186,7 +200,7 @@ bool LaunchRouter::submit(const Kernel &K, const RoutedLaunch &Launch,
     baton_share_end(Share, Ticket);
   if (Share && !Lc)
     baton_share_count_launches(Share, 1);
-  return true;
+  return Submitted::Scheduled;
 }
 
 baton_share LaunchRouter::shareFor(PriorityClass Class) {

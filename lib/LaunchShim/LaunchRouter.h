@@ -58,13 +58,22 @@ public:
   /// the runtime cannot start, and then launches are not scheduled.
   static LaunchRouter *get();
 
+  /// What became of a launch handed to submit().
+  enum class Submitted {
+    Scheduled, ///< the scheduler has it
+    /// Nothing was issued: the stream is capturing a CUDA graph, whose
+    /// replays the scheduler cannot see. The caller issues the original
+    /// kernel, which the graph captures (baton/Capture.h).
+    Capturing,
+    Failed, ///< nothing was issued; the reason is on stderr
+  };
+
   /// Hands a launch of \p K to the scheduler as \p Class work on its
-  /// stream (BE launches of one stream form one queue). False, with the
-  /// reason on stderr, if it could not be submitted (nothing was issued).
-  /// An LC launch is announced to the other processes sharing the GPU
-  /// before it is issued, and ends for them when its stream reaches it.
-  bool submit(const Kernel &K, const RoutedLaunch &Launch,
-              sched::PriorityClass Class);
+  /// stream (BE launches of one stream form one queue). An LC launch is
+  /// announced to the other processes sharing the GPU before it is issued,
+  /// and ends for them when its stream reaches it.
+  Submitted submit(const Kernel &K, const RoutedLaunch &Launch,
+                   sched::PriorityClass Class);
   /// Waits for every scheduled launch; -1 with a message if one failed.
   int synchronize();
   /// Whether best-effort work of this process should hold back now for

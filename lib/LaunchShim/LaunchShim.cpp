@@ -169,12 +169,19 @@ cudaError_t Shim::launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   Launch.SharedMemBytes = static_cast<uint32_t>(SharedMem);
   Launch.Stream = reinterpret_cast<CUstream>(Stream);
   Launch.Args = Args;
-  bool Submitted =
-      Router.submit(*K, Launch,
-                    Class == BATON_CLASS_LATENCY_CRITICAL
-                        ? PriorityClass::LatencyCritical
-                        : PriorityClass::BestEffort);
-  return Submitted ? cudaSuccess : cudaErrorLaunchFailure;
+  switch (Router.submit(*K, Launch,
+                        Class == BATON_CLASS_LATENCY_CRITICAL
+                            ? PriorityClass::LatencyCritical
+                            : PriorityClass::BestEffort)) {
+  case LaunchRouter::Submitted::Scheduled:
+    return cudaSuccess;
+  case LaunchRouter::Submitted::Capturing:
+    ++PassedThrough; // captured as it is; the graph's replays bypass Baton
+    return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);
+  case LaunchRouter::Submitted::Failed:
+    break;
+  }
+  return cudaErrorLaunchFailure;
 }
 
 baton_routing_stats Shim::stats() {

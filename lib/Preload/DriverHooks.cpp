@@ -120,7 +120,7 @@ void *hookForProcAddress(const char *Symbol, int CudaVersion,
 /// announced before and ended on its stream after.
 template <class Issue>
 CUresult issueUnchanged(Interposer &I, CUstream Stream, Issue &&Launch) {
-  uint64_t Ticket = I.announce();
+  uint64_t Ticket = I.announce(Stream);
   CUresult R = Launch();
   I.issued(Ticket, Stream, R);
   return R;

@@ -15,6 +15,8 @@
 #include "RealDriver.h"
 #include "Report.h"
 
+#include "baton/Capture.h"
+
 #include <cstdlib>
 #include <cstring>
 
@@ -108,6 +110,8 @@ const char *describe(Unchanged Why) {
     return "not device 0's primary context";
   case Unchanged::NotSubmitted:
     return "not accepted by the scheduler";
+  case Unchanged::Captured:
+    return "captured into a CUDA graph";
   }
   return "unknown";
 }
@@ -253,12 +257,18 @@ std::optional<CUresult> Interposer::schedule(const DriverLaunch &L) {
     return std::nullopt;
   }
   RoutedLaunch Routed{L.Grid, L.Block, L.SharedMemBytes, L.stream(), L.Params};
-  if (!Router->submit(*K, Routed, PriorityClass::BestEffort)) {
-    unchanged(L.Function, Unchanged::NotSubmitted);
+  switch (Router->submit(*K, Routed, PriorityClass::BestEffort)) {
+  case LaunchRouter::Submitted::Scheduled:
+    ++Scheduled;
+    return CUDA_SUCCESS;
+  case LaunchRouter::Submitted::Capturing:
+    unchanged(L.Function, Unchanged::Captured);
     return std::nullopt;
+  case LaunchRouter::Submitted::Failed:
+    break;
   }
-  ++Scheduled;
-  return CUDA_SUCCESS;
+  unchanged(L.Function, Unchanged::NotSubmitted);
+  return std::nullopt;
 }
 
 baton_share Interposer::share() {
@@ -277,9 +287,14 @@ baton_share Interposer::share() {
   return Share;
 }
 
-uint64_t Interposer::announce() {
+uint64_t Interposer::announce(CUstream Stream) {
   if (Class != PriorityClass::LatencyCritical)
     return 0;
+  // Its end, queued on the stream, would be captured into the graph too.
+  if (streamCapturing(Stream)) {
+    ++CapturedUnannounced;
+    return 0;
+  }
   baton_share S = share();
   uint64_t Ticket = 0;
   if (!S || baton_share_announce(S, &Ticket) != BATON_SHARE_OK)
@@ -299,7 +314,9 @@ void Interposer::issued(uint64_t Ticket, CUstream Stream, CUresult Result) {
 void Interposer::printSummary() const {
   if (Class == PriorityClass::LatencyCritical) {
     report(std::to_string(Announced.load()) +
-           " launches announced as latency-critical");
+           " launches announced as latency-critical, " +
+           std::to_string(CapturedUnannounced.load()) +
+           " captured into CUDA graphs (their graphs' launches are)");
     return;
   }
   uint64_t Total = 0;

@@ -10,11 +10,14 @@
 //    runs unchanged, each kind and kernel reported once with BATON_VERBOSE:
 //    kernels without variants (refused, SASS only, or in no side module),
 //    arguments passed through `extra`, launch attributes that change what
-//    a launch means, cooperative launches, CUDA graphs, launches in a context
-//    other than the scheduler's (device 0's primary context);
+//    a launch means, cooperative launches, CUDA graphs, launches captured
+//    into a graph, launches in a context other than the scheduler's (device
+//    0's primary context);
 //  * latency-critical: every launch runs unchanged, announced to the
 //    processes sharing the GPU (baton/share.h) before it is issued and
-//    ended on its stream, so that their best-effort work yields to it.
+//    ended on its stream, so that their best-effort work yields to it. A
+//    launch captured into a graph is not announced: the graph's launches
+//    are.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_PRELOAD_INTERPOSER_H
@@ -60,8 +63,9 @@ enum class Unchanged {
   Graph,
   OtherContext,
   NotSubmitted,
+  Captured,
 };
-inline constexpr unsigned UnchangedKinds = 7;
+inline constexpr unsigned UnchangedKinds = 8;
 
 class Interposer {
 public:
@@ -82,9 +86,10 @@ public:
   /// unchanged; \p Function may be null (graphs).
   void unchanged(CUfunction Function, Unchanged Why);
 
-  /// Latency-critical processes: announces work about to be issued; the
-  /// ticket (0 in best-effort processes) goes to issued().
-  uint64_t announce();
+  /// Latency-critical processes: announces work about to be issued on
+  /// \p Stream; the ticket (0 in best-effort processes, and for a stream
+  /// that is capturing a graph) goes to issued().
+  uint64_t announce(CUstream Stream);
   /// The unchanged launch of \p Ticket was issued on \p Stream with result
   /// \p Result: its end is tied to the stream's progress.
   void issued(uint64_t Ticket, CUstream Stream, CUresult Result);
@@ -127,6 +132,7 @@ private:
 
   std::atomic<uint64_t> Scheduled{0};
   std::atomic<uint64_t> Announced{0};
+  std::atomic<uint64_t> CapturedUnannounced{0}; ///< latency-critical only
   std::atomic<uint64_t> UnchangedCount[UnchangedKinds] = {};
 };
 

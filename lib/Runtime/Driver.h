@@ -76,6 +76,8 @@ namespace baton::detail {
   X(cuStreamWaitEvent)                                                         \
   X(cuStreamWriteValue32)                                                      \
   X(cuStreamWaitValue32)                                                       \
+  X(cuStreamIsCapturing)                                                       \
+  X(cuThreadExchangeStreamCaptureMode)                                         \
   X(cuLaunchHostFunc)                                                          \
   X(cuEventCreate)                                                             \
   X(cuEventDestroy)                                                            \

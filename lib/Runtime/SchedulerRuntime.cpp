@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "baton/SchedulerRuntime.h"
+#include "baton/Capture.h"
 
 #include "Driver.h"
 #include "Impl.h"
@@ -250,6 +251,10 @@ void RuntimeExecutor::resumeAsOriginal(uint64_t Id, uint64_t After) {
 void RuntimeExecutor::vacate(uint64_t Id, uint32_t Sms) {
   BATON_TRACE("vacate %llu sms %u", (unsigned long long)Id, Sms);
   P->Launches.at(Id)->L.vacate(Sms);
+}
+
+void RuntimeExecutor::serviceThreadStarted() {
+  relaxCaptureModeForThisThread();
 }
 
 // The launches of a BE queue run one after another on its stream (each

@@ -231,6 +231,7 @@ void SchedulerService::Impl::sleep(
 void SchedulerService::Impl::loop() {
   // Linux rounds sleeps up by the thread's timer slack (50 us by default).
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+  Exec.serviceThreadStarted();
   std::unique_lock Lock(Mutex);
   while (!Stopping) {
     try {

@@ -5,6 +5,8 @@
 #include "Driver.h"
 #include "Impl.h"
 
+#include "baton/Capture.h"
+
 #include <cstdio>
 
 using namespace baton::detail;
@@ -54,6 +56,7 @@ void SliceFeeder::run() {
                  describe(R).c_str());
     return;
   }
+  relaxCaptureModeForThisThread();
   std::vector<std::weak_ptr<LaunchImpl>> Work;
   for (;;) {
     {

@@ -13,6 +13,8 @@
 
 #include "Error.h"
 
+#include "baton/Capture.h"
+
 #include <pthread.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -270,6 +272,10 @@ void Member::keep() {
   // Linux rounds sleeps up by the timer slack (50 us by default), which
   // would make the event poll four times slower than asked.
   prctl(PR_SET_TIMERSLACK, 1000UL, 0, 0, 0);
+  // Its event queries (LC ends on streams) must not break a graph capture
+  // of another thread.
+  if (Class == BATON_SHARE_LATENCY_CRITICAL)
+    baton::relaxCaptureModeForThisThread();
   std::unique_lock Lock(Mutex);
   KeeperRunning = true;
   KeeperStarted.notify_all();

@@ -28,6 +28,7 @@
 #include "Error.h"
 #include "Process.h"
 
+#include "baton/Capture.h"
 #include "baton/Runtime.h"
 
 #include <algorithm>
@@ -192,6 +193,13 @@ CUresult StreamEnds::writeDone(CUstream Stream, CUdeviceptr Addr,
 StreamEnds::Path StreamEnds::queue(CUstream Stream, uint64_t Ticket,
                                    uint64_t Now) {
   CUcontext Ctx = currentContext();
+  // Captured, the end would be written at every replay of the graph
+  // instead of now, and a lane's Done would go back to old sequences.
+  if (baton::streamCapturing(Stream))
+    throw Failure(BATON_SHARE_ERROR_INVALID_ARGUMENT,
+                  "baton_share_end_on_stream: the stream is capturing a CUDA "
+                  "graph (end the work with baton_share_end, or announce the "
+                  "graph's launches instead)");
   if (EventsOnly || !mapped())
     return queueEvent(Stream, Ctx, Ticket);
   std::optional<uint32_t> Index = laneFor(Stream, Now);

@@ -564,6 +564,13 @@ def report(profile: Optional[dict] = None,
                           "only; attention='triton' routes it to Triton)")
     except Exception:
         pass
+    captured = sum(k.get("captured", 0) for k in r["kernels"])
+    r["captured"] = captured
+    if captured:
+        bypass.append(f"CUDA graphs: {captured} Triton launches were captured "
+                      "into graphs as the original kernels; their replays "
+                      "are not routed (gated at launch grain only; bracket "
+                      "latency-critical replays with latency_critical())")
     bypass.append("cuBLAS/cuDNN kernels of ops no Triton template covers "
                   "(convolution backward, eager code, the optimizer unless "
                   "compiled): see the profile for which ran")

@@ -441,6 +441,7 @@ class BatonLauncher:
         self.short = 0          # not routed: shorter than min_route_us
         self.held = 0           # waited on the host for a bracket to close
         self.latency_critical = 0
+        self.captured = 0       # issued into a CUDA graph being captured
         self.time_us = None     # median duration, once measured
         self.timed = 0          # launches timed so far
         self._packer = None
@@ -491,8 +492,9 @@ class BatonLauncher:
         cls = st.thread_class.get(threading.get_ident(), st.default_class)
         if cls == LATENCY_CRITICAL:
             self.latency_critical += 1
-            if _core.HAS_RUNTIME and _core.router_running():
-                _core.lc_touch(stream, st.lc_sms, st.grace_us)
+            if _core.HAS_RUNTIME and _core.router_running() and \
+                    not _core.lc_touch(stream, st.lc_sms, st.grace_us):
+                self.captured += 1  # no bracket: the replays need their own
             return self.base(gx, gy, gz, stream, function, *args)
         if function not in self.functions:
             self.functions.add(function)
@@ -500,6 +502,11 @@ class BatonLauncher:
                 _request(function, self)
         if not st.route_be or self.unroutable is not None or gx * gy * gz == 0:
             self.passed += 1
+            return self.base(gx, gy, gz, stream, function, *args)
+        if _core.stream_capturing(stream):
+            # Captured as the original: the scheduler never sees the
+            # graph's replays, and nothing of its own may enter the graph.
+            self.captured += 1
             return self.base(gx, gy, gz, stream, function, *args)
         if st.gate_max_us and _core.be_gate(st.gate_max_us):
             self.held += 1
@@ -547,11 +554,15 @@ class BatonLauncher:
         if enter_hook is not None:
             enter_hook(launch_metadata)
         try:
-            _core.submit(function, gx, gy, gz, self.block_x, self.shared,
-                         stream, params)
+            issued = _core.submit(function, gx, gy, gz, self.block_x,
+                                  self.shared, stream, params)
         except Exception as e:
             # submit() raises only before anything was issued.
             return kernel.stop_routing(f"the scheduler refused it: {e}")
+        if not issued:
+            # The stream began capturing since __call__ looked (another
+            # thread's doing): the original is captured instead.
+            return False
         if exit_hook is not None:
             exit_hook(launch_metadata)
         return True
@@ -677,7 +688,8 @@ def kernels(launched_since: Optional[float] = None) -> list:
     since `launched_since`, a time.monotonic() value, if given: autotuning
     candidates that were discarded drop out): whether its launches are
     routed, its variants and where they come from, why not, and how many
-    launches were scheduled / passed through / LC."""
+    launches were scheduled / passed through / LC / captured into a CUDA
+    graph (issued as the original: the graph's replays bypass Baton)."""
     st = _STATE
     by_name: dict = {}
     for launcher in list(st.launchers):
@@ -687,8 +699,9 @@ def kernels(launched_since: Optional[float] = None) -> list:
             "name": launcher.name, "state": "not launched", "variants": (),
             "source": "", "reason": launcher.unroutable or "",
             "refusals": [], "features": (), "scheduled": 0, "passed_through": 0,
-            "latency_critical": 0})
+            "latency_critical": 0, "captured": 0})
         e["scheduled"] += launcher.scheduled
+        e["captured"] += launcher.captured
         e["passed_through"] += launcher.passed
         e["short"] = e.get("short", 0) + launcher.short
         e["held"] = e.get("held", 0) + launcher.held

@@ -25,6 +25,7 @@
 
 #ifdef BATON_PYTHON_RUNTIME
 #include "Router.h"
+#include "baton/Capture.h"
 #endif
 
 #include <pybind11/pybind11.h>
@@ -161,7 +162,7 @@ void bindRouter(py::module_ &M) {
            uint32_t Bx, uint32_t Shared, uint64_t Stream, py::bytes Params) {
           std::string_view Bytes = Params;
           py::gil_scoped_release NoGil;
-          Router::get().submit(
+          return Router::get().submit(
               handle<CUfunction>(Function), {Gx, Gy, Gz}, {Bx, 1, 1}, Shared,
               handle<CUstream>(Stream),
               std::as_bytes(std::span(Bytes.data(), Bytes.size())));
@@ -172,7 +173,8 @@ void bindRouter(py::module_ &M) {
         "Hands one launch of a bound kernel to the scheduler as best-effort "
         "work on `stream` (0: the legacy default stream). `params` holds "
         "the kernel's parameter values back to back, in the sizes bind() "
-        "returned.");
+        "returned. Returns False, having issued nothing, if the stream is "
+        "capturing a CUDA graph: launch the original then.");
   M.def("lc_begin", [](uint32_t Sms) {
         py::gil_scoped_release NoGil;
         return Router::get().lcBegin(Sms);
@@ -187,13 +189,23 @@ void bindRouter(py::module_ &M) {
       py::arg("id"));
   M.def("lc_touch", [](uint64_t Stream, uint32_t Sms, double GraceUs) {
         py::gil_scoped_release NoGil;
-        Router::get().lcTouch(handle<CUstream>(Stream), Sms,
-                              std::chrono::microseconds(int64_t(GraceUs)));
+        return Router::get().lcTouch(
+            handle<CUstream>(Stream), Sms,
+            std::chrono::microseconds(int64_t(GraceUs)));
       },
       py::arg("stream"), py::arg("sms") = 0, py::arg("grace_us") = 200.0,
-      "Latency-critical work was just queued on `stream`: opens a bracket if "
-      "none is open; it closes once every stream touched is idle and none "
-      "was touched for grace_us.");
+      "Latency-critical work is about to be queued on `stream`: opens a "
+      "bracket if none is open; it closes once every stream touched is idle "
+      "and none was touched for grace_us. Returns False, doing nothing, if "
+      "the stream is capturing a CUDA graph.");
+  M.def("stream_capturing", [](uint64_t Stream) {
+        CUstream S = handle<CUstream>(Stream);
+        return baton::streamCapturing(S ? S : CU_STREAM_LEGACY);
+      },
+      py::arg("stream"),
+      "Whether work issued to `stream` (0: the legacy default stream) now "
+      "would be captured into a CUDA graph rather than run (baton/Capture.h)."
+      " Such launches must not be routed: the graph's replays bypass Baton.");
   M.def("lc_open", [] { return Router::get().lcOpen(); },
         "Whether a latency-critical bracket is open in this process, or, "
         "with BATON_BE_GATE_PEERS=1, in another one sharing the GPU.");

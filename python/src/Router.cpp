@@ -8,6 +8,7 @@
 #include "Router.h"
 
 #include "LaunchRouter.h"
+#include "baton/Capture.h"
 #include "baton/share.h"
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <dlfcn.h>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -193,7 +195,9 @@ struct Router::Impl {
 
   bool streamsIdle() {
     for (CUstream S : Touched)
-      if (Driver.StreamQuery(S) == CUDA_ERROR_NOT_READY)
+      // A query of a capturing stream would break its capture; the work
+      // queued there since is captured, not run.
+      if (!streamCapturing(S) && Driver.StreamQuery(S) == CUDA_ERROR_NOT_READY)
         return false;
     // Errors (a destroyed stream) count as idle: nothing of ours is left
     // to wait for there.
@@ -205,6 +209,7 @@ struct Router::Impl {
   /// back to back from Python leave short gaps that must not reopen BE).
   void watch() {
     Driver.CtxSetCurrent(LR.runtime().context());
+    relaxCaptureModeForThisThread();
     std::unique_lock Lock(BracketMutex);
     for (;;) {
       if (!AutoWork) {
@@ -299,7 +304,7 @@ KernelBinding Router::bindImage(CUfunction Function,
   return B;
 }
 
-void Router::submit(CUfunction Function, Dim3 Grid, Dim3 Block,
+bool Router::submit(CUfunction Function, Dim3 Grid, Dim3 Block,
                     uint32_t Shared, CUstream Stream,
                     std::span<const std::byte> Params) {
   std::optional<Kernel> K;
@@ -333,9 +338,16 @@ void Router::submit(CUfunction Function, Dim3 Grid, Dim3 Block,
   L.SharedMemBytes = Shared;
   L.Stream = clientStream(Stream);
   L.Args = Args.data();
-  if (!P->LR.submit(*K, L, PriorityClass::BestEffort))
-    throw std::runtime_error("baton: launch of '" + K->name() +
-                             "' not submitted (the reason is on stderr)");
+  switch (P->LR.submit(*K, L, PriorityClass::BestEffort)) {
+  case LaunchRouter::Submitted::Scheduled:
+    return true;
+  case LaunchRouter::Submitted::Capturing:
+    return false;
+  case LaunchRouter::Submitted::Failed:
+    break;
+  }
+  throw std::runtime_error("baton: launch of '" + K->name() +
+                           "' not submitted (the reason is on stderr)");
 }
 
 uint64_t Router::lcBegin(uint32_t Sms) {
@@ -362,14 +374,16 @@ void Router::lcEnd(uint64_t Id) {
     P->closed();
 }
 
-void Router::lcTouch(CUstream Stream, uint32_t Sms,
+bool Router::lcTouch(CUstream Stream, uint32_t Sms,
                      std::chrono::microseconds Grace) {
+  if (streamCapturing(clientStream(Stream)))
+    return false;
   std::lock_guard Lock(P->BracketMutex);
   P->LastTouch = Steady::now();
   P->Grace = std::max(Grace, std::chrono::microseconds(20));
   P->Touched.insert(clientStream(Stream));
   if (P->AutoWork)
-    return;
+    return true;
   // Announced before the work is queued: peers yield from now on.
   P->AutoTicket = P->announce();
   P->AutoTicketAt = P->LastTouch;
@@ -379,6 +393,7 @@ void Router::lcTouch(CUstream Stream, uint32_t Sms,
   if (!P->Watcher.joinable())
     P->Watcher = std::thread([this] { P->watch(); });
   P->BracketChanged.notify_one();
+  return true;
 }
 
 bool Router::lcOpen() const {
@@ -412,6 +427,8 @@ Router::waitWhileLc(std::chrono::microseconds Max) {
 
 uint64_t Router::timeBegin(CUfunction Function, CUstream Stream) {
   P->ensureContext();
+  if (streamCapturing(clientStream(Stream)))
+    return 0; // the event would be captured, never recorded now
   CUevent Begin = nullptr;
   if (P->Driver.EventCreate(&Begin, CU_EVENT_DEFAULT) != CUDA_SUCCESS)
     return 0;
@@ -453,6 +470,10 @@ double Router::kernelTimeUs(CUfunction Function, size_t Samples) {
   if (It == P->Timings.end())
     return -1;
   Impl::Timing &T = It->second;
+  // Legal while another thread captures a graph in global mode.
+  std::optional<RelaxedCaptureMode> Relaxed;
+  if (!T.Pending.empty())
+    Relaxed.emplace();
   for (auto Pair = T.Pending.begin(); Pair != T.Pending.end();) {
     CUresult R = P->Driver.EventQuery(Pair->second);
     if (R == CUDA_ERROR_NOT_READY) {

@@ -75,13 +75,19 @@ public:
                           std::span<const std::byte> Image,
                           const std::string &Name);
   /// Best-effort work on \p Stream (null: the legacy default stream), in
-  /// the order of that stream. \p Params: the values back to back.
-  void submit(CUfunction Function, Dim3 Grid, Dim3 Block, uint32_t Shared,
+  /// the order of that stream. \p Params: the values back to back. False,
+  /// with nothing issued, if the stream is capturing a CUDA graph: the
+  /// caller launches the original, which the graph captures.
+  bool submit(CUfunction Function, Dim3 Grid, Dim3 Block, uint32_t Shared,
               CUstream Stream, std::span<const std::byte> Params);
 
   uint64_t lcBegin(uint32_t Sms);
   void lcEnd(uint64_t Id);
-  void lcTouch(CUstream Stream, uint32_t Sms, std::chrono::microseconds Grace);
+  /// LC work is about to be queued on \p Stream: opens a bracket if none
+  /// is open. False, with nothing done, if the stream is capturing a CUDA
+  /// graph (the work is captured, not run; its replays need a bracket of
+  /// their own).
+  bool lcTouch(CUstream Stream, uint32_t Sms, std::chrono::microseconds Grace);
   /// Whether a latency-critical bracket (explicit or automatic) is open
   /// here, or, with BATON_BE_GATE_PEERS=1, in another process of the GPU's
   /// registry (share.h; with the linger after it, as the scheduler's

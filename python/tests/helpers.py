@@ -254,6 +254,8 @@ class FakeCore:
         self.gate_result = 0.0
         self.time_result = -1.0   # kernel_time_us's answer
         self.timed = []
+        self.capturing = False    # stream_capturing's answer
+        self.capture_on_submit = False  # submit finds the stream capturing
 
     def be_gate(self, max_us):
         self.gate_waits.append(max_us)
@@ -291,9 +293,18 @@ class FakeCore:
         self.images.append((function, image, name))
         return self._binding(name, self.variants)
 
+    def stream_capturing(self, stream):
+        return self.capturing
+
     def submit(self, function, gx, gy, gz, block_x, shared, stream, params):
+        if self.capture_on_submit:
+            return False
         self.submits.append((function, gx, gy, gz, block_x, shared, stream,
                              params))
+        return True
 
     def lc_touch(self, stream, sms, grace_us):
+        if self.capturing:
+            return False
         self.touches.append((stream, sms, grace_us))
+        return True

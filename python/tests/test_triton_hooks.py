@@ -348,6 +348,48 @@ class TritonHooksTest(unittest.TestCase):
         t.join()
         self.assertEqual(len(self.core.touches), 1)
 
+    def test_launches_into_a_capturing_stream_run_as_the_original(self):
+        launcher = self.load()
+        bt.set_routing(True, lc_sms=0, grace_us=150)
+        self.first_launch(launcher)
+        self.assertEqual(len(self.core.submits), 0)   # first: preparing
+        self.core.capturing = True
+        # Best-effort: captured as the original, not submitted, not timed.
+        bt._STATE.min_route_us = 30
+        self.launch(launcher)
+        self.assertEqual((self.core.submits, self.core.timed), ([], []))
+        # Latency-critical: captured without a bracket.
+        bt.set_thread_class(bt.LATENCY_CRITICAL)
+        try:
+            self.launch(launcher, stream=0x99)
+        finally:
+            bt.clear_thread_class()
+        self.assertEqual(self.core.touches, [])
+        self.assertEqual(launcher.captured, 2)
+        self.assertEqual(len(FakeCudaLauncher.launches), 3)
+        # Once the capture has ended, launches are routed again.
+        self.core.capturing = False
+        bt._STATE.min_route_us = 0
+        self.launch(launcher)
+        self.assertEqual(len(self.core.submits), 1)
+        (entry,) = bt.kernels()
+        self.assertEqual((entry["captured"], entry["scheduled"],
+                          entry["state"]), (2, 1, "ready"))
+
+    def test_submit_that_finds_the_stream_capturing_passes_through(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.first_launch(launcher)
+        self.core.capture_on_submit = True
+        self.launch(launcher)
+        self.assertEqual(len(FakeCudaLauncher.launches), 2)
+        self.assertEqual(launcher.scheduled, 0)
+        # Not a refusal: the kernel stays routable.
+        self.core.capture_on_submit = False
+        self.launch(launcher)
+        self.assertEqual(launcher.scheduled, 1)
+        self.assertEqual(bt.kernels()[0]["reason"], "")
+
     def test_short_kernels_are_timed_then_not_routed(self):
         bt._STATE.min_route_us = 30
         launcher = self.load()

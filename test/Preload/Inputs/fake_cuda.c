@@ -12,7 +12,8 @@
    cuMemsetD32Async store at once, or fail with CUDA_ERROR_INVALID_VALUE
    when FAKE_CUDA_MEMOP=invalid or FAKE_CUDA_MEMSET=invalid; events
    complete at once, or never with FAKE_CUDA_EVENTS=pending.
-   fake_end_stats() counts what was asked.
+   fake_end_stats() counts what was asked. With FAKE_CUDA_CAPTURING=1 every
+   stream is capturing a CUDA graph (cuStreamIsCapturing).
 
    Link it with -Wl,-Bsymbolic: its own references to its functions must
    not bind to the interposer's exports of the same names. */
@@ -96,6 +97,18 @@ CUresult cuEventQuery(void *Event) {
   return V && strcmp(V, "pending") == 0 ? 600 /* NOT_READY */ : CUDA_SUCCESS;
 }
 CUresult cuEventDestroy_v2(void *Event) { return CUDA_SUCCESS; }
+CUresult cuStreamIsCapturing(void *Stream, int *Status) {
+  const char *V = getenv("FAKE_CUDA_CAPTURING");
+  *Status = V && strcmp(V, "1") == 0 ? 1 /* ACTIVE */ : 0 /* NONE */;
+  return CUDA_SUCCESS;
+}
+CUresult cuThreadExchangeStreamCaptureMode(int *Mode) {
+  static __thread int ThreadMode; /* GLOBAL */
+  int Old = ThreadMode;
+  ThreadMode = *Mode;
+  *Mode = Old;
+  return CUDA_SUCCESS;
+}
 
 CUresult cuInit(unsigned Flags) { return CUDA_SUCCESS; }
 CUresult cuDriverGetVersion(int *Version) {
@@ -228,6 +241,11 @@ static void *lookup(const char *Symbol, int Version, unsigned long long Flags) {
       {"cuEventRecord", (void *)cuEventRecord, (void *)cuEventRecord},
       {"cuEventQuery", (void *)cuEventQuery, (void *)cuEventQuery},
       {"cuEventDestroy", (void *)cuEventDestroy_v2, (void *)cuEventDestroy_v2},
+      {"cuStreamIsCapturing", (void *)cuStreamIsCapturing,
+       (void *)cuStreamIsCapturing},
+      {"cuThreadExchangeStreamCaptureMode",
+       (void *)cuThreadExchangeStreamCaptureMode,
+       (void *)cuThreadExchangeStreamCaptureMode},
   };
   if (strcmp(Symbol, "cuGetProcAddress") == 0)
     return Version >= 12000 ? (void *)cuGetProcAddress_v2
