@@ -4,7 +4,8 @@
 # pybind11 headers carried in .deps/pybind11, see docs/torch.md):
 #
 #   bench/torch/run.sh check        # loss with Baton == loss without (GPT,
-#                                   # CNN, ViT)
+#                                   # CNN, ViT); CUDA graph capture
+#                                   # (check_graphs.py)
 #   bench/torch/run.sh bench [ARGS] # colocation benchmark (GPT training);
 #                                   # ARGS go to colocate_torch.py, e.g.
 #                                   # --train cnn, --systems baton,priority
@@ -50,6 +51,8 @@ step unit 120 "$out/unit.log" "$python" -m unittest discover \
 
 if [[ $what == check || $what == all ]]; then
   step check 480 "$out/check.log" "$python" bench/torch/check_training.py \
+    --out "$out"
+  step graphs 600 "$out/graphs.log" "$python" bench/torch/check_graphs.py \
     --out "$out"
 fi
 

@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""GPU correctness test of baton.torch under CUDA graph capture.
+
+Baton cannot schedule a graph's replays: the driver replays the captured
+kernels itself. A Triton launch made while its stream is capturing must
+therefore be captured as the original kernel, for both classes, and
+nothing of Baton's own (events, private streams, host functions, queries
+of the capturing stream) may touch the capture. Each scenario runs in a
+process of its own (a broken capture can leave the context unusable):
+
+  be-trees    best-effort training of the check-size GPT compiled with
+              mode="reduce-overhead" (Inductor's CUDA graph trees: warm-up
+              runs, then a capture, then replays) with routing on
+              ("always"): the capture succeeds, and losses equal, bit for
+              bit, those of the same training with nothing routed.
+  be-manual   a function compiled in the default mode, run routed, then
+              captured with torch.cuda.graph (global capture mode: every
+              thread's unsafe CUDA calls would break it) while the
+              scheduler still has routed work of a storm of launches in
+              flight on another stream, and replayed: the replay's output
+              equals the function's output without Baton.
+  lc-trees    a latency-critical thread (enable("latency-critical")) runs
+              a model compiled with mode="reduce-overhead" (its warm-up
+              launches open brackets, the captured ones must not) next to
+              routed best-effort training on another thread: outputs match
+              the model's eager outputs, training was routed.
+
+Prints one line per scenario and exits 0 only if every scenario passed.
+
+  python3 bench/torch/check_graphs.py [--scenarios be-trees,be-manual,lc-trees]
+                                      [--out DIR] [--timeout 240]
+
+Needs PYTHONPATH with the built package (bench/torch/run.sh sets it).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENARIOS = ("be-trees", "be-manual", "lc-trees")
+
+
+def log(msg):
+    print(f"[graphs {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def setup():
+    """Imports in the scenario's process, in the order baton needs."""
+    sys.path.insert(0, HERE)
+    os.environ.setdefault("BATON_ROUTE_MIN_US", "0")
+    os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+    import baton.torch  # noqa: F401  (enable() before CUDA starts)
+    import torch
+    import workloads
+    return torch, workloads
+
+
+def stats_delta(before, after):
+    return {k: after[k] - before[k] for k in after}
+
+
+def train(torch, workloads, mode, steps):
+    """Losses of `steps` steps of a fresh check-size GPT compiled in
+    `mode`, from seed 0."""
+    torch._dynamo.reset()
+    model, opt = workloads.build("gpt", "check")
+    compiled = torch.compile(model, mode=mode)
+    step = workloads.make_step(compiled, opt)
+    data = workloads.batches("gpt", "check", 4)
+    losses = []
+    for i in range(steps):
+        x, y = data[i % len(data)]
+        # Graph trees reuse their output buffers: copy before the next step.
+        losses.append(step(x, y).clone())
+    torch.cuda.synchronize()
+    return torch.stack(losses).float().cpu()
+
+
+def be_trees(args):
+    torch, workloads = setup()
+    import baton.torch
+    import baton.triton
+    from baton import _core
+    workloads.deterministic()
+    baton.torch.enable("best-effort", schedule="never")
+    reference = train(torch, workloads, "reduce-overhead", args.steps)
+    baton.torch.set_schedule("always")
+    before = _core.stats()
+    routed = train(torch, workloads, "reduce-overhead", args.steps)
+    _core.synchronize()
+    delta = stats_delta(before, _core.stats())
+    rep = baton.torch.report()
+    same = torch.equal(routed, reference)
+    # The graph trees run every kernel once before they capture it, on
+    # launches that may come before its variants are ready: routed
+    # launches are not required here (be-manual has them).
+    return same and rep["captured"] > 0, {
+        "same_losses": same, "reference": reference.tolist(),
+        "routed": routed.tolist(), "scheduler": delta,
+        "captured": rep.get("captured"), "bypass": rep.get("bypass")}
+
+
+def be_manual(args):
+    torch, workloads = setup()
+    import baton.torch
+    import baton.triton
+    from baton import _core
+    baton.torch.enable("best-effort", schedule="always")
+
+    def fn(a, b):
+        return torch.nn.functional.gelu(a @ b) * 0.5 + a.sum(dim=1,
+                                                             keepdim=True)
+
+    f = torch.compile(fn)
+    g = torch.Generator(device="cuda").manual_seed(3)
+    a = torch.randn(512, 512, device="cuda", generator=g)
+    b = torch.randn(512, 512, device="cuda", generator=g)
+    before = _core.stats()
+    f(a, b)  # compiles (and autotunes: candidates not kept are launched)
+    since = time.monotonic()
+    f(a, b)
+    baton.triton.prepare_loaded(wait=True, timeout=120, launched_since=since)
+    for _ in range(3):  # routed
+        f(a, b)
+    torch.cuda.synchronize()
+    # Routed work in flight on another stream while the capture runs.
+    storm = torch.cuda.Stream()
+    with torch.cuda.stream(storm):
+        for _ in range(20):
+            f(a, b)
+    graph = torch.cuda.CUDAGraph()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        with torch.cuda.graph(graph):
+            captured_out = f(a, b)
+    a2 = torch.randn(512, 512, device="cuda", generator=g)
+    a.copy_(a2)
+    graph.replay()
+    torch.cuda.synchronize()
+    _core.synchronize()
+    delta = stats_delta(before, _core.stats())
+    baton.torch.set_schedule("never")
+    expected = f(a, b)
+    torch.cuda.synchronize()
+    same = torch.equal(captured_out, expected)
+    rep = baton.torch.report()
+    return same and delta["best_effort"] > 0 and rep["captured"] > 0, {
+        "same_output": same, "scheduler": delta,
+        "captured": rep.get("captured"),
+        "max_abs_diff": float((captured_out - expected).abs().max())}
+
+
+def lc_trees(args):
+    torch, workloads = setup()
+    import baton.torch
+    import baton.triton
+    from baton import _core
+    baton.torch.enable("best-effort", schedule="always")
+    result = {}
+
+    def serve():
+        try:
+            log("lc-trees: serving thread starts")
+            baton.torch.enable("latency-critical", slo_ms=20)
+            torch.manual_seed(5)
+            net = torch.nn.Sequential(
+                torch.nn.Linear(256, 1024), torch.nn.GELU(),
+                torch.nn.LayerNorm(1024), torch.nn.Linear(1024, 256)).cuda()
+            x = torch.randn(8, 256, device="cuda")
+            # The best-effort side's max_autotune_gemm is global: inference
+            # keeps Inductor's default GEMMs (no autotuning during the run).
+            from torch._inductor import config
+            with torch.no_grad(), config.patch(max_autotune_gemm=False):
+                eager = net(x)
+                compiled = torch.compile(net, mode="reduce-overhead")
+                outs = []
+                for i in range(8):
+                    log(f"lc-trees: request {i}")
+                    outs.append(compiled(x + i).clone())
+                    eager_i = net(x + i)
+                    outs[-1] = (outs[-1], eager_i)
+            torch.cuda.current_stream().synchronize()
+            worst = max(float((o - e).abs().max()) for o, e in outs)
+            result["max_abs_diff"] = worst
+            result["eager_norm"] = float(eager.norm())
+            result["ok"] = worst < 1e-3
+        except Exception as e:  # reported, not raised in the thread
+            result["error"] = f"{type(e).__name__}: {e}"
+            result["ok"] = False
+
+    stop = threading.Event()
+    model, opt = workloads.build("gpt", "check")
+    step = workloads.make_step(torch.compile(model), opt)
+    data = workloads.batches("gpt", "check", 4)
+    step(*data[0])  # compile before the server starts
+    since = time.monotonic()  # autotuning's candidates were launched before
+    step(*data[1])
+    torch.cuda.synchronize()
+    baton.triton.prepare_loaded(wait=True, timeout=120, launched_since=since)
+    before = _core.stats()
+
+    def trainer():
+        i = 0
+        while not stop.is_set():
+            step(*data[i % len(data)])
+            torch.cuda.current_stream().synchronize()
+            i += 1
+        result["train_steps"] = i
+
+    t = threading.Thread(target=trainer)
+    t.start()
+    server = threading.Thread(target=serve)
+    server.start()
+    server.join()
+    stop.set()
+    t.join()
+    _core.synchronize()
+    result["scheduler"] = stats_delta(before, _core.stats())
+    result["captured"] = baton.torch.report()["captured"]
+    ok = (result.get("ok", False) and result["captured"] > 0
+          and result["scheduler"]["best_effort"] > 0
+          and result["scheduler"]["auto_brackets"] > 0)
+    return ok, result
+
+
+def run_scenario(name, args):
+    import faulthandler
+    # A hang shows where every thread is before the parent's limit.
+    faulthandler.dump_traceback_later(max(args.timeout - 15, 10), exit=True)
+    fn = {"be-trees": be_trees, "be-manual": be_manual,
+          "lc-trees": lc_trees}[name]
+    ok, detail = fn(args)
+    detail["ok"] = bool(ok)
+    with open(os.path.join(args.out, f"graphs-{name}.json"), "w") as f:
+        json.dump(detail, f, indent=1, default=str)
+    print(json.dumps(detail, default=str)[:2000], flush=True)
+    return 0 if ok else 1
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--scenarios", default=",".join(SCENARIOS))
+    p.add_argument("--out", default=".")
+    p.add_argument("--steps", type=int, default=8)
+    p.add_argument("--timeout", type=float, default=240)
+    p.add_argument("--run", help=argparse.SUPPRESS)  # one scenario, here
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if args.run:
+        return run_scenario(args.run, args)
+    rows, failed = [], 0
+    for name in args.scenarios.split(","):
+        if name not in SCENARIOS:
+            p.error(f"unknown scenario {name!r}")
+        log(f"{name}: running")
+        t = time.time()
+        cmd = [sys.executable, os.path.abspath(__file__), "--run", name,
+               "--out", args.out, "--steps", str(args.steps),
+               "--timeout", str(args.timeout)]
+        try:
+            rc = subprocess.run(cmd, timeout=args.timeout).returncode
+            verdict = "PASS" if rc == 0 else f"FAIL (exit {rc})"
+        except subprocess.TimeoutExpired:
+            verdict = f"FAIL (no result within {args.timeout:.0f} s)"
+        failed += verdict != "PASS"
+        rows.append(f"{name:<10} {verdict:<32} {time.time() - t:6.1f} s")
+    print("\n".join(rows), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
