@@ -10,15 +10,16 @@ process of its own (a broken capture can leave the context unusable):
 
   be-trees    best-effort training of the check-size GPT compiled with
               mode="reduce-overhead" (Inductor's CUDA graph trees: warm-up
-              runs, then a capture, then replays) with routing on
+              runs, then a capture in thread-local mode, then replays)
+              with routing on
               ("always"): the capture succeeds, and losses equal, bit for
               bit, those of the same training with nothing routed.
   be-manual   a function compiled in the default mode, run routed, then
-              captured with torch.cuda.graph (global capture mode: every
-              thread's unsafe CUDA calls would break it) while the
-              scheduler still has routed work of a storm of launches in
-              flight on another stream, and replayed: the replay's output
-              equals the function's output without Baton.
+              captured in global mode (CUDAGraph.capture_begin: every
+              thread's unsafe CUDA calls would break it) while routed
+              launches of a storm are still in flight on another stream
+              (checked), and replayed: the replay's output equals the
+              function's output without Baton.
   lc-trees    a latency-critical thread (enable("latency-critical")) runs
               a model compiled with mode="reduce-overhead" (its warm-up
               launches open brackets, the captured ones must not) next to
@@ -110,35 +111,49 @@ def be_manual(args):
     import baton.torch
     import baton.triton
     from baton import _core
-    baton.torch.enable("best-effort", schedule="always")
+    # Compiled (and autotuned) unrouted: routed, autotuning's benchmark
+    # launches would each pay a submit and time that.
+    baton.torch.enable("best-effort", schedule="never")
 
     def fn(a, b):
         return torch.nn.functional.gelu(a @ b) * 0.5 + a.sum(dim=1,
                                                              keepdim=True)
 
     f = torch.compile(fn)
+    # Long routed launches, to be in flight while the capture runs.
+    busy = torch.compile(lambda t: torch.sin(t) * 2.0 + 1.0)
     g = torch.Generator(device="cuda").manual_seed(3)
     a = torch.randn(512, 512, device="cuda", generator=g)
     b = torch.randn(512, 512, device="cuda", generator=g)
+    big = torch.randn(1 << 26, device="cuda", generator=g)
     before = _core.stats()
     f(a, b)  # compiles (and autotunes: candidates not kept are launched)
+    busy(big)
     since = time.monotonic()
     f(a, b)
+    busy(big)
     baton.triton.prepare_loaded(wait=True, timeout=120, launched_since=since)
+    baton.torch.set_schedule("always")
     for _ in range(3):  # routed
         f(a, b)
     torch.cuda.synchronize()
-    # Routed work in flight on another stream while the capture runs.
     storm = torch.cuda.Stream()
     with torch.cuda.stream(storm):
         for _ in range(20):
-            f(a, b)
+            busy(big)
     graph = torch.cuda.CUDAGraph()
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
+    # capture_begin itself, not torch.cuda.graph, which synchronises the
+    # device first: the storm's routed launches are still queued or running,
+    # and the scheduler's thread polls them during this global-mode capture.
     with torch.cuda.stream(side):
-        with torch.cuda.graph(graph):
+        in_flight = not storm.query()
+        graph.capture_begin(capture_error_mode="global")
+        try:
             captured_out = f(a, b)
+        finally:
+            graph.capture_end()
     a2 = torch.randn(512, 512, device="cuda", generator=g)
     a.copy_(a2)
     graph.replay()
@@ -150,9 +165,11 @@ def be_manual(args):
     torch.cuda.synchronize()
     same = torch.equal(captured_out, expected)
     rep = baton.torch.report()
-    return same and delta["best_effort"] > 0 and rep["captured"] > 0, {
-        "same_output": same, "scheduler": delta,
-        "captured": rep.get("captured"),
+    ok = (same and in_flight and delta["best_effort"] > 0
+          and rep["captured"] > 0)
+    return ok, {
+        "same_output": same, "storm_in_flight_at_capture": in_flight,
+        "scheduler": delta, "captured": rep.get("captured"),
         "max_abs_diff": float((captured_out - expected).abs().max())}
 
 
@@ -161,7 +178,7 @@ def lc_trees(args):
     import baton.torch
     import baton.triton
     from baton import _core
-    baton.torch.enable("best-effort", schedule="always")
+    baton.torch.enable("best-effort", schedule="never")  # as in be-manual
     result = {}
 
     def serve():
@@ -203,6 +220,7 @@ def lc_trees(args):
     step(*data[1])
     torch.cuda.synchronize()
     baton.triton.prepare_loaded(wait=True, timeout=120, launched_since=since)
+    baton.torch.set_schedule("always")
     before = _core.stats()
 
     def trainer():

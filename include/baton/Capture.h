@@ -21,9 +21,10 @@ namespace baton {
 
 /// Whether work issued to \p Stream now would be captured into a graph
 /// instead of running: the stream is capturing, or it cannot be used at all
-/// because of another stream's capture (the legacy default stream under a
-/// global-mode capture). Such a launch must be issued unchanged. Throws
-/// baton::Error only if the driver cannot be loaded.
+/// because of another stream's capture (the legacy default stream while a
+/// blocking stream captures), or the driver cannot say (an unknown stream:
+/// the launch then fails on its own). Such a launch must be issued
+/// unchanged. Throws baton::Error only if the driver cannot be loaded.
 bool streamCapturing(CUstream Stream);
 
 /// Makes the calling thread's driver calls legal for the rest of its life
@@ -33,7 +34,8 @@ bool streamCapturing(CUstream Stream);
 void relaxCaptureModeForThisThread();
 
 /// The same for the duration of a call made on a client's thread; the
-/// thread's previous mode is restored on destruction.
+/// thread's previous mode is restored on destruction. Throws baton::Error if
+/// the driver cannot be loaded.
 class RelaxedCaptureMode {
 public:
   RelaxedCaptureMode();

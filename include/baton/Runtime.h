@@ -345,6 +345,9 @@ public:
   /// Launches \p K. \p Args are the original kernel's arguments, one pointer
   /// per parameter as for cuLaunchKernel; their values are copied, so they
   /// need not outlive the call. The task pointer is appended by the runtime.
+  /// Throws Error(InvalidState) if Config.Stream is capturing a CUDA graph:
+  /// a launch's events, waits and private streams cannot go into a graph,
+  /// whose replays the runtime would never see (baton/Capture.h).
   Launch launch(const Kernel &K, const LaunchConfig &Config,
                 std::span<void *const> Args);
 

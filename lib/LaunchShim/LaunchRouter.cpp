@@ -235,6 +235,8 @@ bool LaunchRouter::peersLatencyCritical() {
 
 int LaunchRouter::synchronize() {
   try {
+    // waitIdle() may issue resumes and grow the task pool on this thread.
+    RelaxedCaptureMode Relaxed;
     Service.waitIdle();
     return 0;
   } catch (const std::exception &E) {

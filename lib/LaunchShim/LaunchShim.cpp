@@ -16,6 +16,8 @@
 #include "LaunchRouter.h"
 #include "LazyVariants.h"
 
+#include "baton/Capture.h"
+
 #include <atomic>
 #include <cstdio>
 #include <map>
@@ -152,7 +154,18 @@ void Shim::setClass(cudaStream_t Stream, baton_class Class) {
 
 cudaError_t Shim::launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
                          size_t SharedMem, cudaStream_t Stream) {
-  std::optional<Kernel> K = kernelFor(Func);
+  // Captured as it is, before anything is looked up: a first launch would
+  // load modules here (baton/Capture.h).
+  CUstream S = Stream ? reinterpret_cast<CUstream>(Stream) : CU_STREAM_LEGACY;
+  if (streamCapturing(S)) {
+    ++PassedThrough;
+    return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);
+  }
+  std::optional<Kernel> K;
+  {
+    RelaxedCaptureMode Relaxed; // loading modules, lazy variants
+    K = kernelFor(Func);
+  }
   if (!K) {
     ++PassedThrough;
     return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);

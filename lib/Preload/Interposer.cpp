@@ -235,8 +235,16 @@ void Interposer::unchanged(CUfunction Function, Unchanged Why) {
 std::optional<CUresult> Interposer::schedule(const DriverLaunch &L) {
   if (Class != PriorityClass::BestEffort)
     return std::nullopt;
+  // Captured as it is, before anything is looked up: a first launch would
+  // load the side module here (baton/Capture.h).
+  if (streamCapturing(L.stream())) {
+    unchanged(L.Function, Unchanged::Captured);
+    return std::nullopt;
+  }
   std::optional<Kernel> K;
   {
+    // Loading a side module must not break another thread's capture.
+    RelaxedCaptureMode Relaxed;
     std::lock_guard Lock(Mutex);
     KernelState &S = stateOf(L.Function);
     if (!L.Params) {

@@ -13,8 +13,8 @@ bool baton::streamCapturing(CUstream Stream) {
   CUstreamCaptureStatus Status = CU_STREAM_CAPTURE_STATUS_NONE;
   CUresult R = driver().cuStreamIsCapturing(Stream, &Status);
   // An error here is CUDA_ERROR_STREAM_CAPTURE_IMPLICIT (the legacy stream
-  // while another stream captures in global mode) or a stream the driver
-  // does not know; in neither case may Baton issue work around the launch.
+  // while a blocking stream captures) or a stream the driver does not know;
+  // in neither case may Baton issue work around the launch.
   return R != CUDA_SUCCESS || Status != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 

@@ -77,6 +77,9 @@ namespace baton::detail {
   X(cuStreamWriteValue32)                                                      \
   X(cuStreamWaitValue32)                                                       \
   X(cuStreamIsCapturing)                                                       \
+  X(cuStreamBeginCapture)                                                      \
+  X(cuStreamEndCapture)                                                        \
+  X(cuGraphDestroy)                                                            \
   X(cuThreadExchangeStreamCaptureMode)                                         \
   X(cuLaunchHostFunc)                                                          \
   X(cuEventCreate)                                                             \

@@ -13,6 +13,8 @@
 #include "RuntimeKernels.h"
 #include "SliceFeeder.h"
 
+#include "baton/Capture.h"
+
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
@@ -306,6 +308,12 @@ Kernel Runtime::kernelOf(CUfunction Function) {
 Launch Runtime::launch(const Kernel &K, const LaunchConfig &Config,
                        std::span<void *const> Args) {
   ScopedContext Scope(Impl->Context);
+  if (Config.Stream && streamCapturing(Config.Stream))
+    throw Error(ErrorKind::InvalidState,
+                "launch of '" + K.name() +
+                    "': its stream is capturing a CUDA graph (launch the "
+                    "original kernel there; a graph's replays cannot be "
+                    "scheduled)");
   auto L = std::make_shared<LaunchImpl>(K.Impl, Config);
   L->start(Args);
   return Launch(std::move(L));

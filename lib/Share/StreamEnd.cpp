@@ -28,7 +28,6 @@
 #include "Error.h"
 #include "Process.h"
 
-#include "baton/Capture.h"
 #include "baton/Runtime.h"
 
 #include <algorithm>
@@ -195,11 +194,15 @@ StreamEnds::Path StreamEnds::queue(CUstream Stream, uint64_t Ticket,
   CUcontext Ctx = currentContext();
   // Captured, the end would be written at every replay of the graph
   // instead of now, and a lane's Done would go back to old sequences.
-  if (baton::streamCapturing(Stream))
+  CUstreamCaptureStatus Capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  CUresult Asked = driver().cuStreamIsCapturing(Stream, &Capture);
+  if (Asked == CUDA_ERROR_STREAM_CAPTURE_IMPLICIT ||
+      (Asked == CUDA_SUCCESS && Capture != CU_STREAM_CAPTURE_STATUS_NONE))
     throw Failure(BATON_SHARE_ERROR_INVALID_ARGUMENT,
                   "baton_share_end_on_stream: the stream is capturing a CUDA "
                   "graph (end the work with baton_share_end, or announce the "
                   "graph's launches instead)");
+  check(Asked, "cuStreamIsCapturing");
   if (EventsOnly || !mapped())
     return queueEvent(Stream, Ctx, Ticket);
   std::optional<uint32_t> Index = laneFor(Stream, Now);

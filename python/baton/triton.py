@@ -528,11 +528,17 @@ class BatonLauncher:
             if self.time_us < st.min_route_us:
                 self.short += 1
                 return self.base(gx, gy, gz, stream, function, *args)
-        if kernel.state != _READY or not self._submit(kernel, gx, gy, gz,
-                                                      stream, function, args):
-            self.passed += 1
-            return self.base(gx, gy, gz, stream, function, *args)
-        self.scheduled += 1
+        if kernel.state == _READY:
+            submitted = self._submit(kernel, gx, gy, gz, stream, function,
+                                     args)
+            if submitted:
+                self.scheduled += 1
+                return
+            if submitted is None:  # the stream began capturing meanwhile
+                self.captured += 1
+                return self.base(gx, gy, gz, stream, function, *args)
+        self.passed += 1
+        return self.base(gx, gy, gz, stream, function, *args)
 
     def _measure(self, function, stream) -> bool:
         """Sets time_us once enough timed launches have completed."""
@@ -542,7 +548,10 @@ class BatonLauncher:
         self.time_us = us
         return True
 
-    def _submit(self, kernel, gx, gy, gz, stream, function, args) -> bool:
+    def _submit(self, kernel, gx, gy, gz, stream, function, args):
+        """True if the scheduler has the launch; False if it must pass
+        through; None if its stream began capturing a graph after __call__
+        looked (another thread's doing: the original is captured)."""
         launch_metadata, enter_hook, exit_hook = args[1], args[2], args[3]
         try:
             packer = self.packer()
@@ -553,19 +562,20 @@ class BatonLauncher:
             return kernel.stop_routing(f"arguments do not pack: {e}")
         if enter_hook is not None:
             enter_hook(launch_metadata)
+        refused = None
         try:
             issued = _core.submit(function, gx, gy, gz, self.block_x,
                                   self.shared, stream, params)
         except Exception as e:
             # submit() raises only before anything was issued.
-            return kernel.stop_routing(f"the scheduler refused it: {e}")
-        if not issued:
-            # The stream began capturing since __call__ looked (another
-            # thread's doing): the original is captured instead.
-            return False
+            issued, refused = False, f"the scheduler refused it: {e}"
+        # Balanced even when nothing was issued: the launch that passes
+        # through calls both hooks again.
         if exit_hook is not None:
             exit_hook(launch_metadata)
-        return True
+        if refused:
+            return kernel.stop_routing(refused)
+        return True if issued else None
 
 
 

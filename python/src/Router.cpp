@@ -276,6 +276,9 @@ Router &Router::get() {
 bool Router::running() { return Instance != nullptr; }
 
 KernelBinding Router::bind(CUfunction Function) {
+  // Called from the package's preparation threads: loading a module must
+  // not break another thread's graph capture.
+  RelaxedCaptureMode Relaxed;
   std::lock_guard Lock(P->Mutex);
   if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
     return bindingOf(It->second.first, It->second.second);
@@ -288,6 +291,7 @@ KernelBinding Router::bind(CUfunction Function) {
 KernelBinding Router::bindImage(CUfunction Function,
                                 std::span<const std::byte> Image,
                                 const std::string &Name) {
+  RelaxedCaptureMode Relaxed; // as bind()
   Runtime &R = P->LR.runtime();
   Kernel Original = R.kernelOf(Function);
   Module M = R.loadImage(Image);

@@ -381,9 +381,13 @@ class TritonHooksTest(unittest.TestCase):
         bt.set_routing(True)
         self.first_launch(launcher)
         self.core.capture_on_submit = True
-        self.launch(launcher)
+        enter, exit = HookRecorder(), HookRecorder()
+        self.launch(launcher, enter=enter, exit=exit)
         self.assertEqual(len(FakeCudaLauncher.launches), 2)
-        self.assertEqual(launcher.scheduled, 0)
+        self.assertEqual((launcher.scheduled, launcher.captured), (0, 1))
+        # Both hooks once around the submit that issued nothing; the launch
+        # that passed through (FakeCudaLauncher) holds them for its own.
+        self.assertEqual((enter.calls, exit.calls), (["launch-md"], ["launch-md"]))
         # Not a refusal: the kernel stays routable.
         self.core.capture_on_submit = False
         self.launch(launcher)

@@ -152,7 +152,9 @@ constexpr uint64_t EndCheckSpinNs = 20'000'000;
 /// Commands: 'E' one EndCheckSpinNs request, 'q' once queued, then 'd'
 /// and the time its synchronize returned; 'L' requests (ShareLoad.h) until
 /// 'x', then their count, blocks off, p50 and p99; 'K' a 300 ms request,
-/// 'q', then nothing until killed; anything else: leave.
+/// 'q', then nothing until killed; 'G' an end on a capturing stream, 'y' if
+/// it was refused and the ticket could still be ended; anything else:
+/// leave.
 int lcPeer(Channel &Parent, const char *Ptx, const char *Registry,
            bool Events) {
   try {
@@ -206,6 +208,24 @@ int lcPeer(Channel &Parent, const char *Ptx, const char *Registry,
         Parent.send('q');
         for (;;)
           pause();
+      } else if (C == 'G') {
+        // An end on a stream that is capturing a graph would be captured:
+        // refused, the ticket left for the host to end.
+        uint64_t Ticket = 0;
+        require(baton_share_announce(S, &Ticket), "baton_share_announce");
+        check(driver().cuStreamBeginCapture(St.get(),
+                                            CU_STREAM_CAPTURE_MODE_GLOBAL),
+              "cuStreamBeginCapture");
+        baton_share_status Refused =
+            baton_share_end_on_stream(S, Ticket, St.get());
+        CUgraph Graph = nullptr;
+        check(driver().cuStreamEndCapture(St.get(), &Graph),
+              "cuStreamEndCapture");
+        check(driver().cuGraphDestroy(Graph), "cuGraphDestroy");
+        bool Ended = baton_share_end(S, Ticket) == BATON_SHARE_OK;
+        Parent.send(Refused == BATON_SHARE_ERROR_INVALID_ARGUMENT && Ended
+                        ? 'y'
+                        : 'n');
       } else {
         baton_share_leave(S);
         return 0;
@@ -403,6 +423,10 @@ int check(const char *Ptx) {
     Dog.step("end on stream, event poll");
     checkEndOnStream(Check, Ev, Be, Registry, "lc-event-poll",
                      BATON_SHARE_END_EVENT_POLL);
+    Dog.step("end on a capturing stream");
+    Gpu.Talk.send('G');
+    Check.expect(Gpu.Talk.recv() == 'y',
+                 "an end on a stream capturing a graph was not refused");
     Dog.step("BE next to LC requests");
     checkPausing(Check, *Rt, K, Gpu, Be, Registry);
     Dog.step("killed LC peer");
