@@ -4,6 +4,17 @@
 # "FAIL: NAME" and counts it; `checks_done` prints the counts and returns
 # nonzero if a check failed. `all_scheduled LOG`: the interposer's summary
 # in LOG says every launch was scheduled best-effort (at least one).
+# `take_peer_script_args "$@"`: the arguments of the scripts that run a
+# program next to a latency-critical peer (NVCC BATON_RECOMPILE
+# LIBBATON_PRELOAD BATONCTL WORKDIR) into nvcc, recompile, preload, batonctl
+# and work; exits 2 with the usage otherwise.
+take_peer_script_args() {
+  if (($# != 5)); then
+    echo "usage: $0 NVCC BATON_RECOMPILE LIBBATON_PRELOAD BATONCTL WORKDIR" >&2
+    exit 2
+  fi
+  nvcc=$1 recompile=$2 preload=$3 batonctl=$4 work=$5
+}
 skip_without_gpu() {
   if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "SKIPPED: no GPU (nvidia-smi -L failed)"

@@ -13,13 +13,9 @@
 #
 #   cub-check.sh NVCC BATON_RECOMPILE LIBBATON_PRELOAD BATONCTL WORKDIR
 set -euo pipefail
-if (($# != 5)); then
-  echo "usage: $0 NVCC BATON_RECOMPILE LIBBATON_PRELOAD BATONCTL WORKDIR" >&2
-  exit 2
-fi
-nvcc=$1 recompile=$2 preload=$3 batonctl=$4 work=$5
 # shellcheck source=test/Preload/checks.sh
 source "$(dirname "$0")/checks.sh"
+take_peer_script_args "$@"
 skip_without_gpu
 src=$(cd "$(dirname "$0")/../../bench/preload" && pwd)
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
