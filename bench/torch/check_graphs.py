@@ -242,8 +242,8 @@ def lc_trees(args):
     server = threading.Thread(target=serve)
     server.start()
     server.join()
-    # The LC thread's bracket closes once its streams reach its last
-    # launches (events recorded after them) and the grace has passed.
+    # The LC thread's bracket closes once the streams it touched are idle
+    # and the grace has passed.
     deadline = time.monotonic() + 2.0
     while _core.lc_open() and time.monotonic() < deadline:
         time.sleep(0.01)

@@ -492,15 +492,10 @@ class BatonLauncher:
         cls = st.thread_class.get(threading.get_ident(), st.default_class)
         if cls == LATENCY_CRITICAL:
             self.latency_critical += 1
-            if not (_core.HAS_RUNTIME and _core.router_running()):
-                return self.base(gx, gy, gz, stream, function, *args)
-            if not _core.lc_touch(stream, st.lc_sms, st.grace_us):
+            if _core.HAS_RUNTIME and _core.router_running() and \
+                    not _core.lc_touch(stream, st.lc_sms, st.grace_us):
                 self.captured += 1  # no bracket: the replays need their own
-                return self.base(gx, gy, gz, stream, function, *args)
-            try:
-                return self.base(gx, gy, gz, stream, function, *args)
-            finally:
-                _core.lc_queued(stream)
+            return self.base(gx, gy, gz, stream, function, *args)
         if function not in self.functions:
             self.functions.add(function)
             if st.prepare_eagerly and self.unroutable is None:

@@ -198,15 +198,6 @@ void bindRouter(py::module_ &M) {
       "bracket if none is open; it closes once every stream touched is idle "
       "and none was touched for grace_us. Returns False, doing nothing, if "
       "the stream is capturing a CUDA graph.");
-  M.def("lc_queued", [](uint64_t Stream) {
-        py::gil_scoped_release NoGil;
-        Router::get().lcQueued(handle<CUstream>(Stream));
-      },
-      py::arg("stream"),
-      "The latency-critical work that lc_touch() announced is queued on "
-      "`stream` (or failed to be): call it after every lc_touch() that "
-      "returned True; the bracket closes only once each touched stream has "
-      "reached its last such point.");
   M.def("stream_capturing", [](uint64_t Stream) {
         CUstream S = handle<CUstream>(Stream);
         return baton::streamCapturing(S ? S : CU_STREAM_LEGACY);

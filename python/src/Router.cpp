@@ -112,13 +112,7 @@ struct Router::Impl {
   std::mutex BracketMutex;
   std::condition_variable BracketChanged;
   uint64_t AutoWork = 0; ///< the open automatic bracket, 0 if none
-  /// Streams the bracket's LC work went to, and those of them whose last
-  /// launch is not queued yet (lcTouch precedes it, lcQueued follows).
-  std::set<CUstream> Touched, Pending;
-  /// Per stream ever touched, an event recorded after its last LC launch:
-  /// the watcher queries events, never the streams, which may have begun
-  /// capturing a graph since (a query of a capturing stream breaks it).
-  std::map<CUstream, CUevent> Queued;
+  std::set<CUstream> Touched;
   Steady::time_point LastTouch;
   std::chrono::microseconds Grace{200};
   std::thread Watcher;
@@ -200,14 +194,13 @@ struct Router::Impl {
   }
 
   bool streamsIdle() {
-    if (!Pending.empty())
-      return false;
     for (CUstream S : Touched)
-      if (auto It = Queued.find(S);
-          It != Queued.end() &&
-          Driver.EventQuery(It->second) == CUDA_ERROR_NOT_READY)
+      // A query of a capturing stream would break its capture; the work
+      // queued there since is captured, not run.
+      if (!streamCapturing(S) && Driver.StreamQuery(S) == CUDA_ERROR_NOT_READY)
         return false;
-    // Errors count as idle: nothing of ours is left to wait for there.
+    // Errors (a destroyed stream) count as idle: nothing of ours is left
+    // to wait for there.
     return true;
   }
 
@@ -239,7 +232,7 @@ struct Router::Impl {
         continue;
       uint64_t Work = AutoWork;
       AutoWork = 0;
-      Touched.clear(); // Pending is empty: streamsIdle()
+      Touched.clear();
       endTicket(AutoTicket);
       AutoTicket = 0;
       closed();
@@ -393,7 +386,6 @@ bool Router::lcTouch(CUstream Stream, uint32_t Sms,
   P->LastTouch = Steady::now();
   P->Grace = std::max(Grace, std::chrono::microseconds(20));
   P->Touched.insert(clientStream(Stream));
-  P->Pending.insert(clientStream(Stream));
   if (P->AutoWork)
     return true;
   // Announced before the work is queued: peers yield from now on.
@@ -406,26 +398,6 @@ bool Router::lcTouch(CUstream Stream, uint32_t Sms,
     P->Watcher = std::thread([this] { P->watch(); });
   P->BracketChanged.notify_one();
   return true;
-}
-
-void Router::lcQueued(CUstream Stream) {
-  CUstream S = clientStream(Stream);
-  P->ensureContext();
-  std::lock_guard Lock(P->BracketMutex);
-  P->Pending.erase(S);
-  P->LastTouch = Steady::now(); // the grace runs from the last launch
-  // Not if the stream began capturing since lcTouch (another thread's
-  // doing): the event would be captured, and the launch does not run now.
-  if (streamCapturing(S))
-    return;
-  CUevent &Event = P->Queued[S];
-  if (!Event && P->Driver.EventCreate(&Event, CU_EVENT_DISABLE_TIMING) !=
-                    CUDA_SUCCESS) {
-    Event = nullptr;
-    P->Queued.erase(S);
-    return; // the stream then counts as idle, as after a failed query
-  }
-  P->Driver.EventRecord(Event, S);
 }
 
 bool Router::lcOpen() const {

@@ -86,14 +86,8 @@ public:
   /// LC work is about to be queued on \p Stream: opens a bracket if none
   /// is open. False, with nothing done, if the stream is capturing a CUDA
   /// graph (the work is captured, not run; its replays need a bracket of
-  /// their own). Every true return must be followed by lcQueued(Stream)
-  /// once the work is queued (or failed to be): until then the bracket
-  /// stays open.
+  /// their own).
   bool lcTouch(CUstream Stream, uint32_t Sms, std::chrono::microseconds Grace);
-  /// The LC work announced by lcTouch is queued on \p Stream: the bracket
-  /// closes once an event recorded here has completed (and the grace has
-  /// passed) on every stream touched.
-  void lcQueued(CUstream Stream);
   /// Whether a latency-critical bracket (explicit or automatic) is open
   /// here, or, with BATON_BE_GATE_PEERS=1, in another process of the GPU's
   /// registry (share.h; with the linger after it, as the scheduler's

@@ -308,6 +308,3 @@ class FakeCore:
             return False
         self.touches.append((stream, sms, grace_us))
         return True
-
-    def lc_queued(self, stream):
-        self.touches.append(("queued", stream))
