@@ -103,7 +103,13 @@ std::optional<Kernel> Shim::kernelFor(const void *Func) {
     if (auto It = Kernels.find(Func); It != Kernels.end())
       return It->second;
   }
-  std::optional<Kernel> K = resolve(Func);
+  std::optional<Kernel> K;
+  {
+    // Loading modules and building lazy variants must not break another
+    // thread's graph capture (baton/Capture.h).
+    RelaxedCaptureMode Relaxed;
+    K = resolve(Func);
+  }
   std::lock_guard Lock(Mutex);
   return Kernels.try_emplace(Func, std::move(K)).first->second;
 }
@@ -161,11 +167,7 @@ cudaError_t Shim::launch(const void *Func, dim3 Grid, dim3 Block, void **Args,
     ++PassedThrough;
     return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);
   }
-  std::optional<Kernel> K;
-  {
-    RelaxedCaptureMode Relaxed; // loading modules, lazy variants
-    K = kernelFor(Func);
-  }
+  std::optional<Kernel> K = kernelFor(Func);
   if (!K) {
     ++PassedThrough;
     return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);

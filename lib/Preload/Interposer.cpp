@@ -243,16 +243,17 @@ std::optional<CUresult> Interposer::schedule(const DriverLaunch &L) {
   }
   std::optional<Kernel> K;
   {
-    // Loading a side module must not break another thread's capture.
-    RelaxedCaptureMode Relaxed;
     std::lock_guard Lock(Mutex);
     KernelState &S = stateOf(L.Function);
     if (!L.Params) {
       count(&S, Unchanged::ExtraArguments);
       return std::nullopt;
     }
-    if (!S.Resolved)
+    if (!S.Resolved) {
+      // Loading a side module must not break another thread's capture.
+      RelaxedCaptureMode Relaxed;
       resolve(L.Function, S);
+    }
     if (!S.Baton) {
       count(&S, Unchanged::NoVariants);
       return std::nullopt;
