@@ -23,19 +23,22 @@ The losses of every step and the final parameters must be identical, bit
 for bit, across the three. It prints and writes (OUT/check-<model>.json)
 the report: kernels that got variants, were refused or not routed, and
 the kernels that bypass Baton in a profiled step. Exit status 0 when every
-model matches and kernels were routed, 1 on a mismatch, 2 if nothing was
+model matches and kernels were routed, 1 on a mismatch or a model that
+ran past --model-timeout (every thread's stack is printed), 2 if nothing was
 routed (or, for gpt-tma, no TMA kernel was), 3 if the reference itself is
 not deterministic (the test would prove nothing in any of these cases).
 
   python3 bench/torch/check_training.py [--models gpt,cnn,gpt-tma,gpt-flex,gpt-dyn,vit]
                                         [--steps 12]
                                         [--out DIR] [--budget 330]
+                                        [--model-timeout 200]
 
 Needs PYTHONPATH with the built package (bench/torch/run.sh sets it).
 """
 
 import argparse
 import copy
+import faulthandler
 import json
 import os
 import random
@@ -260,6 +263,9 @@ def main():
     p.add_argument("--steps", type=int, default=12)
     p.add_argument("--out", default=os.environ.get("OUT", "."))
     p.add_argument("--prepare-timeout", type=float, default=240)
+    p.add_argument("--model-timeout", type=float, default=200,
+                   help="seconds: a model that takes longer has hung; every "
+                   "thread's stack is printed and the run fails")
     args = p.parse_args()
     os.makedirs(args.out, exist_ok=True)
     if not torch.cuda.is_available():
@@ -282,6 +288,8 @@ def main():
             summary.append(f"{kind}: NOT RUN (past the {args.budget:.0f} s "
                            f"budget)")
             continue
+        # A hang prints where every thread is, then exits with status 1.
+        faulthandler.dump_traceback_later(args.model_timeout, exit=True)
         try:
             ok, routed, deterministic, results = check_model(kind, args)
         except Exception as e:  # keep checking the other model
@@ -290,6 +298,8 @@ def main():
             summary.append(f"{kind}: ERROR {type(e).__name__}: {e}")
             status = 1
             continue
+        finally:
+            faulthandler.cancel_dump_traceback_later()
         routed_n = results["routed"]["scheduler"]["best_effort"]
         pauses = results["preempted"]["scheduler"]["pauses"]
         if not deterministic:

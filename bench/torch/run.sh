@@ -5,7 +5,8 @@
 #
 #   bench/torch/run.sh check        # loss with Baton == loss without (GPT,
 #                                   # CNN, ViT); CUDA graph capture
-#                                   # (check_graphs.py)
+#                                   # (check_graphs.py); 30 kinds of
+#                                   # Inductor kernel (check_ops.py)
 #   bench/torch/run.sh bench [ARGS] # colocation benchmark (GPT training);
 #                                   # ARGS go to colocate_torch.py, e.g.
 #                                   # --train cnn, --systems baton,priority
@@ -54,6 +55,8 @@ if [[ $what == check || $what == all ]]; then
     --out "$out"
   step graphs 600 "$out/graphs.log" "$python" bench/torch/check_graphs.py \
     --out "$out"
+  step ops 540 "$out/ops.log" "$python" bench/torch/check_ops.py \
+    --out "$out"
 fi
 
 if [[ $what == bench || $what == all ]]; then
@@ -71,5 +74,6 @@ echo
 echo "================ bench/torch summary ================"
 printf '%s\n' "${summary[@]}"
 [[ -f $out/check.log ]] && sed -n '/==== check_training summary/,$p' "$out/check.log"
+[[ -f $out/ops.log ]] && sed -n '/==== check_ops summary/,$p' "$out/ops.log"
 [[ -f $out/bench.log ]] && sed -n '/==== torch colocation/,$p' "$out/bench.log"
 exit $failed
