@@ -65,7 +65,7 @@ int main(int argc, char **argv) {
     double MeasuredBlockUs = 0;
     {
       LaunchSpec Waves = S;
-      Waves.Grid[0] = Workers * 20;
+      Waves.Grid.x = Workers * 20;
       KernelRun O(G, argv[1], Waves);
       O.reset();
       O.launchOriginal(G.work()); // warm-up
@@ -83,7 +83,7 @@ int main(int argc, char **argv) {
     double PtbBlockUs = 0;
     {
       LaunchSpec Waves = S;
-      Waves.Grid[0] = Workers * 20;
+      Waves.Grid.x = Workers * 20;
       KernelRun P(G, argv[1], Waves);
       P.reset();
       P.writeTaskForPtb();

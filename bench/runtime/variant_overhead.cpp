@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Manifest.h"
+#include "LaunchArgs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -173,8 +173,8 @@ int main(int Argc, char **Argv) {
       Stream S;
       LaunchArgs Args(Line, S.get());
       LaunchConfig Config;
-      Config.Grid = Line.Grid;
-      Config.Block = Line.Block;
+      Config.Grid = dim3Of(Line.Grid);
+      Config.Block = dim3Of(Line.Block);
       Config.SharedMemBytes = Line.SharedMemBytes;
       Config.Stream = S.get();
       Config.LaunchMode = Mode::Original;

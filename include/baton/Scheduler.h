@@ -219,6 +219,8 @@ public:
   uint64_t outstanding() const;
   /// BE work of queue \p Queue not yet Done.
   size_t queued(uint32_t Queue) const;
+  /// True when no BE work of any queue is left (LC work may be).
+  bool bestEffortIdle() const;
 
   WorkInfo info(uint64_t Id) const;
   /// Current per-block duration estimate of kernel \p Name.

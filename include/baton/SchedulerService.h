@@ -44,6 +44,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <utility>
 
 namespace baton::sched {
 
@@ -116,6 +117,35 @@ public:
   void yieldWhile(std::function<bool()> Busy);
   /// Returns once every piece of work submitted so far is done.
   void waitIdle();
+
+  /// Best-effort work held back, with none of it left on the device: see
+  /// holdBestEffort(). Releases the hold when destroyed.
+  class BestEffortHold {
+  public:
+    BestEffortHold(BestEffortHold &&Other) noexcept
+        : Service(std::exchange(Other.Service, nullptr)) {}
+    BestEffortHold(const BestEffortHold &) = delete;
+    BestEffortHold &operator=(const BestEffortHold &) = delete;
+    BestEffortHold &operator=(BestEffortHold &&) = delete;
+    ~BestEffortHold();
+
+  private:
+    friend class SchedulerService;
+    explicit BestEffortHold(SchedulerService &S) : Service(&S) {}
+    SchedulerService *Service;
+  };
+  /// Holds best-effort work back and returns once none of it is left: from
+  /// then until the hold is destroyed, submit() of BE work waits (without
+  /// the lock), and no stream of this service waits on the device for a
+  /// word that only the host can release. Loading a module needs that
+  /// state: cuModuleLoadData waits for a stream blocked in such a wait,
+  /// and the resume that would release it, queued after the load began,
+  /// waits for the load, so neither returns (docs/scheduling.md,
+  /// "Deadlocks avoided"). BE work left paused by LC work is waited for
+  /// until the LC work ends; LC work and brackets go on meanwhile. Holds
+  /// may overlap. A thread that holds one must not submit BE work: it
+  /// would wait for itself.
+  [[nodiscard]] BestEffortHold holdBestEffort();
   WorkInfo info(uint64_t Id) const;
   ServiceStats stats() const;
 

@@ -633,6 +633,8 @@ bool Scheduler::idle() const { return S->Outstanding == 0; }
 
 uint64_t Scheduler::outstanding() const { return S->Outstanding; }
 
+bool Scheduler::bestEffortIdle() const { return S->Queues.empty(); }
+
 size_t Scheduler::queued(uint32_t Queue) const {
   auto It = S->Queues.find(Queue);
   return It == S->Queues.end() ? 0 : It->second.size();

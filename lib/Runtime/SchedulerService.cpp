@@ -97,7 +97,8 @@ struct SchedulerService::Impl {
   std::chrono::steady_clock::time_point LingerUntil;
   std::condition_variable Idle;
   std::condition_variable Room; ///< BE work left a queue: it may have room
-  size_t RoomWaiters = 0;       ///< submitters waiting on Room
+  size_t RoomWaiters = 0;       ///< submitters and holders waiting on Room
+  size_t Holds = 0;             ///< see holdBestEffort()
   bool Stopping = false;
   std::exception_ptr Failure;
   ServiceStats Counts;
@@ -311,14 +312,16 @@ uint64_t SchedulerService::submit(Work W) {
   uint64_t Id;
   {
     std::unique_lock Lock(P->Mutex);
-    if (!Lc && W.IssueAtOnce &&
-        P->Sched.queued(W.Queue) >= MaxQueuedBestEffort) {
-      BATON_TRACE("queue %u full: submit waits", W.Queue);
+    auto MayEnter = [&] {
+      return Lc || P->Stopping ||
+             (P->Holds == 0 && (!W.IssueAtOnce || P->Sched.queued(W.Queue) <
+                                                      MaxQueuedBestEffort));
+    };
+    if (!MayEnter()) {
+      BATON_TRACE("queue %u %s: submit waits", W.Queue,
+                  P->Holds ? "held" : "full");
       ++P->RoomWaiters;
-      P->Room.wait(Lock, [&] {
-        return P->Stopping ||
-               P->Sched.queued(W.Queue) < MaxQueuedBestEffort;
-      });
+      P->Room.wait(Lock, MayEnter);
       --P->RoomWaiters;
     }
     Impl::RoomNotice Notice{*P};
@@ -388,6 +391,29 @@ void SchedulerService::waitIdle() {
   }
   P->Idle.wait(Lock, [&] { return P->Sched.idle() || P->Failure; });
   P->rethrowFailure();
+}
+
+SchedulerService::BestEffortHold SchedulerService::holdBestEffort() {
+  std::unique_lock Lock(P->Mutex);
+  ++P->Holds;
+  BestEffortHold Hold(*this);
+  // BE work paused by a bracket begun before this call resumes only once
+  // that bracket's end is taken.
+  P->takeMailReporting();
+  ++P->RoomWaiters;
+  P->Room.wait(Lock, [&] { return P->Stopping || P->Sched.bestEffortIdle(); });
+  --P->RoomWaiters;
+  BATON_TRACE("best-effort work held, none outstanding");
+  return Hold;
+}
+
+SchedulerService::BestEffortHold::~BestEffortHold() {
+  if (!Service)
+    return;
+  Impl &I = *Service->P;
+  std::lock_guard Lock(I.Mutex);
+  if (--I.Holds == 0)
+    I.Room.notify_all();
 }
 
 WorkInfo SchedulerService::info(uint64_t Id) const {

@@ -276,9 +276,17 @@ Router &Router::get() {
 bool Router::running() { return Instance != nullptr; }
 
 KernelBinding Router::bind(CUfunction Function) {
+  {
+    std::lock_guard Lock(P->Mutex);
+    if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
+      return bindingOf(It->second.first, It->second.second);
+  }
   // Called from the package's preparation threads: loading a module must
-  // not break another thread's graph capture.
+  // not break another thread's graph capture, nor start while a routed
+  // launch waits paused (SchedulerService::holdBestEffort). The hold is
+  // taken before the lock, which LC calls need too.
   RelaxedCaptureMode Relaxed;
+  auto Hold = P->LR.service().holdBestEffort();
   std::lock_guard Lock(P->Mutex);
   if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
     return bindingOf(It->second.first, It->second.second);
@@ -293,14 +301,18 @@ KernelBinding Router::bindImage(CUfunction Function,
                                 const std::string &Name) {
   RelaxedCaptureMode Relaxed; // as bind()
   Runtime &R = P->LR.runtime();
-  Kernel Original = R.kernelOf(Function);
-  Module M = R.loadImage(Image);
-  Kernel K = M.kernel(Name);
-  auto Want = Original.paramSizes(), Have = K.paramSizes();
+  std::optional<Kernel> Original, Loaded;
+  {
+    auto Hold = P->LR.service().holdBestEffort(); // as bind()
+    Original = R.kernelOf(Function);
+    Loaded = R.loadImage(Image).kernel(Name);
+  }
+  Kernel &K = *Loaded;
+  auto Want = Original->paramSizes(), Have = K.paramSizes();
   if (!std::equal(Want.begin(), Want.end(), Have.begin(), Have.end()))
     throw Error(ErrorKind::InvalidArgument,
                 "kernel '" + Name + "' of the assembled image does not take "
-                "the parameters of the loaded kernel '" + Original.name() +
+                "the parameters of the loaded kernel '" + Original->name() +
                 "'");
   KernelBinding B = bindingOf(K, true);
   std::lock_guard Lock(P->Mutex);

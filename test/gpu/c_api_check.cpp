@@ -67,7 +67,12 @@ int main(int Argc, char **Argv) {
     for (baton_mode Mode : {BATON_MODE_PTB, BATON_MODE_SLICES}) {
       Dog.step(Mode == BATON_MODE_PTB ? "ptb" : "slices");
       Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
-      unsigned long long Spin = 5000;
+      // 200 us a block: some 2.4 ms for all of them at full width, so that
+      // the pause below, a host round trip later, finds them still running
+      // (at 5 us a block the launch took about 60 us, and a pause issued
+      // after a scheduling hiccup found it done: call h of the
+      // thirty-second session).
+      unsigned long long Spin = 200000;
       void *Args[] = {Counts.slot(), &Spin};
       baton_launch_config C = {};
       C.grid[0] = Blocks;

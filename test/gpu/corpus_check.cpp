@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Manifest.h"
+#include "LaunchArgs.h"
 
 #include <cstdio>
 #include <map>
@@ -76,8 +76,8 @@ LineResult checkLine(Runtime &Rt, Module &M, const ManifestLine &Line,
   Stream S;
   LaunchArgs Args(Line, S.get());
   LaunchConfig Config;
-  Config.Grid = Line.Grid;
-  Config.Block = Line.Block;
+  Config.Grid = dim3Of(Line.Grid);
+  Config.Block = dim3Of(Line.Block);
   Config.SharedMemBytes = Line.SharedMemBytes;
   Config.Stream = S.get();
 

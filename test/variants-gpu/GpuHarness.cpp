@@ -2,153 +2,14 @@
 #include "GpuHarness.h"
 
 #include <chrono>
-#include <cstring>
 #include <fstream>
-#include <random>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 
 namespace baton::gpu {
 
-namespace {
-
-size_t elementBytes(const std::string &T, const std::string &Where) {
-  if (T == "u8") return 1;
-  if (T == "f16" || T == "bf16") return 2;
-  if (T == "f32" || T == "i32" || T == "u32") return 4;
-  if (T == "f64" || T == "i64") return 8;
-  throw std::runtime_error(Where + ": unknown element type '" + T + "'");
-}
-
-template <typename T> void put(std::vector<uint8_t> &Out, T V) {
-  Out.resize(sizeof V);
-  std::memcpy(Out.data(), &V, sizeof V);
-}
-
-std::vector<uint8_t> scalarBytes(const std::string &Type,
-                                 const std::string &Value,
-                                 const std::string &Where) {
-  std::vector<uint8_t> B;
-  try {
-    if (Type == "f32") put(B, std::stof(Value));
-    else if (Type == "f64") put(B, std::stod(Value));
-    else if (Type == "i32") put(B, static_cast<int32_t>(std::stoll(Value, nullptr, 0)));
-    else if (Type == "u32") put(B, static_cast<uint32_t>(std::stoull(Value, nullptr, 0)));
-    else if (Type == "i64") put(B, static_cast<int64_t>(std::stoll(Value, nullptr, 0)));
-    else if (Type == "u64") put(B, static_cast<uint64_t>(std::stoull(Value, nullptr, 0)));
-    else throw std::runtime_error("unknown scalar type");
-  } catch (const std::exception &E) {
-    throw std::runtime_error(Where + ": bad scalar '" + Type + ":" + Value +
-                             "': " + E.what());
-  }
-  return B;
-}
-
-/// Deterministic, finite, small values (the manifest's promise to kernels).
-std::vector<uint8_t> fill(const std::string &Type, uint64_t Count,
-                          uint32_t Seed) {
-  std::mt19937_64 Rng(Seed);
-  std::uniform_real_distribution<float> Unit(-1.0f, 1.0f);
-  std::uniform_int_distribution<int64_t> Small(-1000, 999);
-  size_t Bytes = elementBytes(Type, "fill");
-  std::vector<uint8_t> Out(Count * Bytes);
-  for (uint64_t I = 0; I < Count; ++I) {
-    uint8_t *P = Out.data() + I * Bytes;
-    if (Type == "f32") {
-      float V = Unit(Rng);
-      std::memcpy(P, &V, 4);
-    } else if (Type == "f64") {
-      double V = Unit(Rng);
-      std::memcpy(P, &V, 8);
-    } else if (Type == "bf16" || Type == "f16") {
-      float V = Unit(Rng);
-      uint32_t Bits;
-      std::memcpy(&Bits, &V, 4);
-      uint16_t H;
-      if (Type == "bf16") {
-        H = static_cast<uint16_t>(Bits >> 16);
-      } else { // f16 of a value in (-1, 1): normal or flushed to zero
-        uint32_t Sign = (Bits >> 16) & 0x8000, Exp = (Bits >> 23) & 0xff;
-        int E16 = static_cast<int>(Exp) - 127 + 15;
-        H = E16 <= 0 ? static_cast<uint16_t>(Sign)
-                     : static_cast<uint16_t>(Sign | (E16 << 10) |
-                                             ((Bits >> 13) & 0x3ff));
-      }
-      std::memcpy(P, &H, 2);
-    } else if (Type == "i32") {
-      int32_t V = static_cast<int32_t>(Small(Rng));
-      std::memcpy(P, &V, 4);
-    } else if (Type == "i64") {
-      int64_t V = Small(Rng);
-      std::memcpy(P, &V, 8);
-    } else if (Type == "u32") {
-      uint32_t V = static_cast<uint32_t>(Rng());
-      std::memcpy(P, &V, 4);
-    } else {
-      *P = static_cast<uint8_t>(Rng());
-    }
-  }
-  return Out;
-}
-
-} // namespace
-
 std::vector<LaunchSpec> readManifest(const std::string &Path) {
-  std::ifstream In(Path);
-  if (!In)
-    throw std::runtime_error(Path + ": cannot open manifest");
-  std::vector<LaunchSpec> Specs;
-  std::string Line;
-  for (unsigned N = 1; std::getline(In, Line); ++N) {
-    std::istringstream SS(Line);
-    std::vector<std::string> Tok;
-    for (std::string T; SS >> T;)
-      Tok.push_back(T);
-    if (Tok.empty() || Tok[0][0] == '#')
-      continue;
-    LaunchSpec S;
-    S.Where = Path + ":" + std::to_string(N);
-    if (Tok.size() < 5)
-      throw std::runtime_error(S.Where + ": expected MODULE KERNEL GRID BLOCK "
-                                         "SMEM PARAM...");
-    S.Module = Tok[0];
-    S.Kernel = Tok[1];
-    auto Dims = [&](const std::string &T, uint32_t *Out) {
-      if (std::sscanf(T.c_str(), "%u,%u,%u", &Out[0], &Out[1], &Out[2]) != 3)
-        throw std::runtime_error(S.Where + ": expected X,Y,Z, found '" + T +
-                                 "'");
-    };
-    Dims(Tok[2], S.Grid);
-    Dims(Tok[3], S.Block);
-    S.DynamicShared = static_cast<uint32_t>(std::stoul(Tok[4]));
-    for (size_t I = 5; I < Tok.size(); ++I) {
-      ParamSpec P;
-      std::string &T = Tok[I];
-      size_t C1 = T.find(':');
-      if (C1 == std::string::npos)
-        throw std::runtime_error(S.Where + ": bad parameter '" + T + "'");
-      std::string Kind = T.substr(0, C1), Rest = T.substr(C1 + 1);
-      if (Kind == "in" || Kind == "out" || Kind == "inout" || Kind == "zero") {
-        P.K = Kind == "in"      ? ParamSpec::In
-              : Kind == "out"   ? ParamSpec::Out
-              : Kind == "inout" ? ParamSpec::InOut
-                                : ParamSpec::Zero;
-        size_t C2 = Rest.find(':');
-        if (C2 == std::string::npos)
-          throw std::runtime_error(S.Where + ": bad buffer '" + T + "'");
-        P.Type = Rest.substr(0, C2);
-        P.Count = std::stoull(Rest.substr(C2 + 1));
-        elementBytes(P.Type, S.Where);
-      } else {
-        P.Type = Kind;
-        P.ScalarBytes = scalarBytes(Kind, Rest, S.Where);
-      }
-      S.Params.push_back(std::move(P));
-    }
-    Specs.push_back(std::move(S));
-  }
-  return Specs;
+  return test::readManifest(Path);
 }
 
 Gpu::Gpu() {
@@ -218,7 +79,7 @@ KernelRun::KernelRun(Gpu &G, const std::string &ModulePath,
   if (D.cuModuleGetFunction(&Ptb, M, (Spec.Kernel + BATON_PTB_SUFFIX).c_str()))
     Ptb = nullptr;
   for (CUfunction F : {Original, Slice, Ptb}) {
-    uint32_t Bytes = Spec.DynamicShared +
+    uint32_t Bytes = Spec.SharedMemBytes +
                      (F == Ptb ? BATON_PTB_DYNAMIC_SHARED_BYTES : 0);
     if (F && Bytes > 48 * 1024)
       check(D.cuFuncSetAttribute(
@@ -227,20 +88,19 @@ KernelRun::KernelRun(Gpu &G, const std::string &ModulePath,
             Spec.Where + ": dynamic shared memory");
   }
   for (size_t I = 0; I < Spec.Params.size(); ++I) {
-    const ParamSpec &P = Spec.Params[I];
-    if (P.K == ParamSpec::Scalar) {
+    const test::ManifestParam &P = Spec.Params[I];
+    if (P.ParamKind == test::ManifestParam::Scalar) {
       Buffers.push_back(0);
       Init.emplace_back();
+      Scalars.push_back(test::scalarBytes(P));
       continue;
     }
-    size_t Bytes = P.Count * elementBytes(P.Type, Spec.Where);
+    Init.push_back(test::initialContents(P, I));
+    Scalars.emplace_back();
     CUdeviceptr Ptr;
-    check(D.cuMemAlloc(&Ptr, Bytes ? Bytes : 1), Spec.Where + ": cuMemAlloc");
+    check(D.cuMemAlloc(&Ptr, Init.back().empty() ? 1 : Init.back().size()),
+          Spec.Where + ": cuMemAlloc");
     Buffers.push_back(Ptr);
-    if (P.K == ParamSpec::Out || P.K == ParamSpec::Zero)
-      Init.emplace_back(Bytes, P.K == ParamSpec::Out ? 0xAB : 0);
-    else
-      Init.push_back(fill(P.Type, P.Count, 1000 + static_cast<uint32_t>(I)));
   }
   check(D.cuMemAlloc(&Task, sizeof(baton_task)), "task");
 }
@@ -281,12 +141,11 @@ void KernelRun::launch(CUfunction F, CUstream S, uint32_t GX, uint32_t GY,
   std::vector<void *> Args;
   for (size_t I = 0; I < Spec.Params.size(); ++I)
     Args.push_back(Buffers[I] ? static_cast<void *>(&Buffers[I])
-                              : const_cast<uint8_t *>(
-                                    Spec.Params[I].ScalarBytes.data()));
+                              : static_cast<void *>(Scalars[I].data()));
   if (WithTask)
     Args.push_back(&Task);
-  check(driver().cuLaunchKernel(F, GX, GY, GZ, Spec.Block[0], Spec.Block[1],
-                                Spec.Block[2], Spec.DynamicShared + ExtraShared,
+  check(driver().cuLaunchKernel(F, GX, GY, GZ, Spec.Block.x, Spec.Block.y,
+                                Spec.Block.z, Spec.SharedMemBytes + ExtraShared,
                                 S,
                                 Args.data(), nullptr),
         Spec.Where + ": launch");
@@ -306,9 +165,9 @@ baton_task KernelRun::readTask() {
 static baton_task freshTask(const LaunchSpec &S, uint32_t Begin,
                             uint32_t End) {
   baton_task T{};
-  T.grid_x = S.Grid[0];
-  T.grid_y = S.Grid[1];
-  T.grid_z = S.Grid[2];
+  T.grid_x = S.Grid.x;
+  T.grid_y = S.Grid.y;
+  T.grid_z = S.Grid.z;
   T.begin = Begin;
   T.end = End;
   T.next = Begin;
@@ -316,7 +175,7 @@ static baton_task freshTask(const LaunchSpec &S, uint32_t Begin,
 }
 
 void KernelRun::launchOriginal(CUstream S) {
-  launch(Original, S, Spec.Grid[0], Spec.Grid[1], Spec.Grid[2], false);
+  launch(Original, S, Spec.Grid.x, Spec.Grid.y, Spec.Grid.z, false);
 }
 
 void KernelRun::writeTaskForSlices() {
@@ -351,9 +210,9 @@ void KernelRun::launchPtbKernel(CUstream S, uint32_t Workers) {
 uint32_t KernelRun::maxPtbWorkers() {
   int PerSm = 0;
   check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
-            &PerSm, Ptb, static_cast<int>(Spec.Block[0] * Spec.Block[1] *
-                                          Spec.Block[2]),
-            Spec.DynamicShared + BATON_PTB_DYNAMIC_SHARED_BYTES),
+            &PerSm, Ptb, static_cast<int>(Spec.Block.x * Spec.Block.y *
+                                          Spec.Block.z),
+            Spec.SharedMemBytes + BATON_PTB_DYNAMIC_SHARED_BYTES),
         "occupancy");
   return static_cast<uint32_t>(std::max(1, PerSm) * G.smCount());
 }
@@ -413,16 +272,17 @@ LaunchSpec spinKernelSpec(const std::string &Module, const std::string &Kernel,
   LaunchSpec S;
   S.Module = Module;
   S.Kernel = Kernel;
-  S.Block[0] = 128;
-  S.Grid[0] = Blocks;
-  ParamSpec Buffer;
-  Buffer.K = ParamSpec::InOut;
+  S.Block.x = 128;
+  S.Grid.x = Blocks;
+  test::ManifestParam Buffer;
+  Buffer.ParamKind = test::ManifestParam::InOut;
   Buffer.Type = BufferType;
   Buffer.Count = BufferCount;
-  ParamSpec Spin;
+  Buffer.Text = "inout:" + BufferType + ":" + std::to_string(BufferCount);
+  test::ManifestParam Spin;
   Spin.Type = "u32";
-  Spin.ScalarBytes.resize(sizeof SpinNs);
-  std::memcpy(Spin.ScalarBytes.data(), &SpinNs, sizeof SpinNs);
+  Spin.Value = std::to_string(SpinNs);
+  Spin.Text = "u32:" + Spin.Value;
   S.Params = {Buffer, Spin};
   S.Where = Where;
   return S;

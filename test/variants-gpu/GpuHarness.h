@@ -12,6 +12,7 @@
 #define BATON_TEST_GPU_GPUHARNESS_H
 
 #include "CudaDriver.h"
+#include "Manifest.h"
 #include "baton/task.h"
 
 #include <cstdint>
@@ -22,28 +23,11 @@
 
 namespace baton::gpu {
 
-struct ParamSpec {
-  /// Out is poisoned before each run, Zero cleared (locks and counters a
-  /// kernel expects cleared).
-  enum Kind { Scalar, In, Out, InOut, Zero } K = Scalar;
-  std::string Type;                 ///< f32, i32, u8, ...
-  uint64_t Count = 0;               ///< buffer elements
-  std::vector<uint8_t> ScalarBytes; ///< the scalar's value
-};
+/// One launch: a manifest line, or a spinning kernel's (spinKernelSpec).
+using LaunchSpec = test::ManifestLine;
 
-struct LaunchSpec {
-  std::string Module; ///< relative to the manifest's directory
-  std::string Kernel;
-  uint32_t Grid[3] = {1, 1, 1};
-  uint32_t Block[3] = {1, 1, 1};
-  uint32_t DynamicShared = 0;
-  std::vector<ParamSpec> Params;
-  std::string Where; ///< manifest:line, for messages
-
-  uint32_t blocks() const { return Grid[0] * Grid[1] * Grid[2]; }
-};
-
-/// Parses a manifest; throws std::runtime_error naming file:line on error.
+/// Parses a manifest (test/manifest); throws std::runtime_error naming
+/// file:line on error.
 std::vector<LaunchSpec> readManifest(const std::string &Path);
 
 /// The primary context of device 0, a low-priority work stream and a
@@ -132,6 +116,7 @@ private:
   CUfunction Original = nullptr, Slice = nullptr, Ptb = nullptr;
   std::vector<CUdeviceptr> Buffers;      ///< one per param (0 for scalars)
   std::vector<std::vector<uint8_t>> Init; ///< initial contents per buffer
+  std::vector<std::vector<uint8_t>> Scalars; ///< per param (empty: buffers)
   CUdeviceptr Task = 0;
 };
 

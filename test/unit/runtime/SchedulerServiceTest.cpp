@@ -14,7 +14,10 @@
 //  * a bracket's end lingers when asked to, and a bracket begun meanwhile
 //    keeps BE work paused;
 //  * a launch that fails while BE work waits for a bracket is reported
-//    before the bracket ends.
+//    before the bracket ends;
+//  * a hold on BE work (for module loads) waits until none is left, paused
+//    work included, and holds BE submits back, not LC work, until the last
+//    hold ends.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +28,7 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
@@ -210,6 +214,74 @@ TEST(SchedulerService, WorkGivenUpOutsideThePollWakesAWaitingSubmit) {
     Exec.Released = true;
   }
   EXPECT_THROW(Svc.waitIdle(), std::runtime_error);
+  Svc.waitIdle();
+}
+
+// holdBestEffort(): what module loads need (no stream waiting on a word
+// only the host releases).
+TEST(SchedulerService, AHoldWaitsForBestEffortWorkThenHoldsSubmitsBack) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.submit(beWork(/*IssueAtOnce=*/true));
+  std::atomic<bool> Held{false};
+  std::optional<SchedulerService::BestEffortHold> Hold;
+  std::thread Holder([&] {
+    Hold.emplace(Svc.holdBestEffort());
+    Held = true;
+  });
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(Held) << "the hold did not wait for the BE work on the device";
+  Exec.Released = true;
+  ASSERT_TRUE(eventually([&] { return Held.load(); }))
+      << "the hold was not granted once the BE work completed";
+  Holder.join();
+  {
+    Submitter S(Svc, 2, /*IssueAtOnce=*/true);
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(S.Submitted, 0u) << "BE work was submitted during a hold";
+    // LC work and brackets are not held back.
+    uint64_t Bracket = Svc.beginExternal(0);
+    Svc.endExternal(Bracket);
+    Hold.reset();
+    EXPECT_TRUE(S.reaches(2)) << "the end of the hold woke no submit";
+  }
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, AHoldWaitsForWorkPausedByABracketUntilItEnds) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Exec.Released = true; // launches finish as soon as they run
+  uint64_t Bracket = Svc.beginExternal(0);
+  Svc.submit(beWork(/*IssueAtOnce=*/true)); // issued paused
+  std::atomic<bool> Held{false};
+  std::thread Holder([&] {
+    auto Hold = Svc.holdBestEffort();
+    Held = true;
+  });
+  std::this_thread::sleep_for(50ms);
+  EXPECT_FALSE(Held) << "granted while BE work waited paused";
+  Svc.endExternal(Bracket);
+  EXPECT_TRUE(eventually([&] { return Held.load(); }));
+  Holder.join();
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, HoldsOverlapAndSubmitsWaitForTheLast) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Exec.Released = true;
+  std::optional<SchedulerService::BestEffortHold> First, Second;
+  First.emplace(Svc.holdBestEffort());
+  Second.emplace(Svc.holdBestEffort());
+  {
+    Submitter S(Svc, 1, /*IssueAtOnce=*/false);
+    First.reset();
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(S.Submitted, 0u) << "a submit went in with a hold left";
+    Second.reset();
+    EXPECT_TRUE(S.reaches(1));
+  }
   Svc.waitIdle();
 }
 

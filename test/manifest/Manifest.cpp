@@ -1,13 +1,17 @@
-//===- Manifest.cpp - Corpus launch manifests and their buffers -----------===//
+//===- Manifest.cpp - Launch manifests of the GPU tests and benchmarks ----===//
 
 #include "Manifest.h"
 
 #include <bit>
+#include <charconv>
+#include <climits>
+#include <cstdio>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 
 using namespace baton;
 using namespace baton::test;
@@ -77,35 +81,76 @@ std::vector<uint8_t> randomBytes(const std::string &Type, uint64_t N,
   return Out;
 }
 
-std::vector<uint8_t> scalarBytes(const ManifestParam &P) {
+std::vector<uint8_t> scalarValue(const ManifestParam &P) {
   auto Bytes = [](auto V) {
     std::vector<uint8_t> B(sizeof(V));
     std::memcpy(B.data(), &V, sizeof(V));
     return B;
   };
+  auto Bad = [&](const std::string &Why) {
+    return std::runtime_error("bad scalar '" + P.Text + "': " + Why);
+  };
   const std::string &T = P.Type, &V = P.Value;
-  if (T == "i32")
-    return Bytes(int32_t(std::stoll(V, nullptr, 0)));
-  if (T == "u32")
-    return Bytes(uint32_t(std::stoull(V, nullptr, 0)));
-  if (T == "i64")
-    return Bytes(int64_t(std::stoll(V, nullptr, 0)));
-  if (T == "u64")
-    return Bytes(uint64_t(std::stoull(V, nullptr, 0)));
-  if (T == "f32")
-    return Bytes(std::stof(V));
-  if (T == "f64")
-    return Bytes(std::stod(V));
-  throw std::runtime_error("unknown scalar type '" + T + "'");
+  size_t Used = 0;
+  try {
+    if (T == "i32" || T == "i64") {
+      long long X = std::stoll(V, &Used, 0);
+      if (T == "i32" && (X < INT32_MIN || X > INT32_MAX))
+        throw Bad("out of range for i32");
+      if (Used == V.size())
+        return T == "i32" ? Bytes(int32_t(X)) : Bytes(int64_t(X));
+    } else if (T == "u32" || T == "u64") {
+      if (V.find('-') != std::string::npos)
+        throw Bad("negative");
+      unsigned long long X = std::stoull(V, &Used, 0);
+      if (T == "u32" && X > UINT32_MAX)
+        throw Bad("out of range for u32");
+      if (Used == V.size())
+        return T == "u32" ? Bytes(uint32_t(X)) : Bytes(uint64_t(X));
+    } else if (T == "f32") {
+      float X = std::stof(V, &Used);
+      if (Used == V.size())
+        return Bytes(X);
+    } else if (T == "f64") {
+      double X = std::stod(V, &Used);
+      if (Used == V.size())
+        return Bytes(X);
+    } else {
+      throw std::runtime_error("unknown scalar type '" + T + "'");
+    }
+  } catch (const std::invalid_argument &) {
+  } catch (const std::out_of_range &) {
+    throw Bad("out of range");
+  }
+  throw Bad("not a number");
 }
 
-Dim3 parseDim3(const std::string &Text) {
-  Dim3 D;
-  char C1 = 0, C2 = 0;
-  std::istringstream In(Text);
-  if (!(In >> D.x >> C1 >> D.y >> C2 >> D.z) || C1 != ',' || C2 != ',')
-    throw std::runtime_error("bad dimensions '" + Text + "'");
-  return D;
+/// Decimal digits only (no sign, no spaces), at most \p Max.
+uint64_t parseCount(const std::string &Text, uint64_t Max, const char *What) {
+  uint64_t Value = 0;
+  auto [End, Error] =
+      std::from_chars(Text.data(), Text.data() + Text.size(), Value);
+  if (Text.empty() || Error != std::errc() ||
+      End != Text.data() + Text.size() || Value > Max)
+    throw std::runtime_error(std::string("expected ") + What + ", found '" +
+                             Text + "'");
+  return Value;
+}
+
+ManifestExtent parseExtent(const std::string &Text) {
+  size_t C1 = Text.find(','), C2 = Text.find(',', C1 + 1);
+  if (C1 == std::string::npos || C2 == std::string::npos ||
+      Text.find(',', C2 + 1) != std::string::npos)
+    throw std::runtime_error("expected X,Y,Z, found '" + Text + "'");
+  auto Dim = [&](size_t From, size_t To) {
+    uint64_t D = parseCount(Text.substr(From, To - From), UINT32_MAX,
+                            "dimensions X,Y,Z of 1 or more");
+    if (D == 0)
+      throw std::runtime_error("expected dimensions X,Y,Z of 1 or more, "
+                               "found '" + Text + "'");
+    return uint32_t(D);
+  };
+  return {Dim(0, C1), Dim(C1 + 1, C2), Dim(C2 + 1, Text.size())};
 }
 
 ManifestParam parseParam(const std::string &Text) {
@@ -122,16 +167,18 @@ ManifestParam parseParam(const std::string &Text) {
                                     : ManifestParam::Zero;
     size_t C2 = Rest.find(':');
     if (C2 == std::string::npos)
-      throw std::runtime_error("bad buffer parameter '" + Text + "'");
+      throw std::runtime_error("bad buffer parameter '" + Text +
+                               "': expected KIND:TYPE:COUNT");
     P.Type = Rest.substr(0, C2);
-    P.Count = std::stoull(Rest.substr(C2 + 1));
     elementSize(P.Type); // validates the type
+    P.Count = parseCount(Rest.substr(C2 + 1), UINT64_MAX / 8,
+                         "an element count");
     return P;
   }
   P.ParamKind = ManifestParam::Scalar;
   P.Type = Head;
   P.Value = Rest;
-  scalarBytes(P); // validates type and literal
+  scalarValue(P); // validates type and literal
   return P;
 }
 
@@ -169,12 +216,16 @@ baton::test::readManifest(const std::filesystem::path &Path) {
       ManifestLine L;
       L.Module = W[0];
       L.Kernel = W[1];
-      L.Grid = parseDim3(W[2]);
-      L.Block = parseDim3(W[3]);
-      L.SharedMemBytes = uint32_t(std::stoul(W[4]));
+      L.Grid = parseExtent(W[2]);
+      L.Block = parseExtent(W[3]);
+      if (uint64_t(L.Grid.x) * L.Grid.y * L.Grid.z > UINT32_MAX)
+        throw std::runtime_error("grid '" + W[2] + "' has 2^32 blocks or more");
+      L.SharedMemBytes = uint32_t(
+          parseCount(W[4], UINT32_MAX, "dynamic shared memory in bytes"));
       for (size_t I = 5; I < W.size(); ++I)
         L.Params.push_back(parseParam(W[I]));
       L.LineNumber = Number;
+      L.Where = Path.string() + ":" + std::to_string(Number);
       Lines.push_back(std::move(L));
     } catch (const std::exception &E) {
       throw std::runtime_error(Path.string() + ":" + std::to_string(Number) +
@@ -184,42 +235,25 @@ baton::test::readManifest(const std::filesystem::path &Path) {
   return Lines;
 }
 
-LaunchArgs::LaunchArgs(const ManifestLine &Line, CUstream S) {
-  // Reserve first: Pointers keep addresses into these vectors.
-  Buffers.reserve(Line.Params.size());
-  Scalars.reserve(Line.Params.size());
-  for (size_t I = 0; I < Line.Params.size(); ++I) {
-    const ManifestParam &P = Line.Params[I];
-    if (P.ParamKind == ManifestParam::Scalar) {
-      Scalars.push_back(scalarBytes(P));
-      Pointers.push_back(Scalars.back().data());
-      continue;
-    }
-    size_t Bytes = P.Count * elementSize(P.Type);
-    Buffers.emplace_back(Bytes);
-    if (P.ParamKind == ManifestParam::Out || P.ParamKind == ManifestParam::Zero)
-      Initial.emplace_back(Bytes, P.ParamKind == ManifestParam::Out ? 0xAB : 0);
-    else
-      Initial.push_back(randomBytes(P.Type, P.Count, 1000 + I));
-    Pointers.push_back(Buffers.back().slot());
-    if (P.ParamKind != ManifestParam::In) {
-      OutputBuffers.push_back(Buffers.size() - 1);
-      OutputParams.push_back(I);
-    }
+std::vector<uint8_t> baton::test::scalarBytes(const ManifestParam &Param) {
+  return scalarValue(Param);
+}
+
+std::vector<uint8_t> baton::test::initialContents(const ManifestParam &Param,
+                                                  size_t Index) {
+  size_t Bytes = Param.Count * elementSize(Param.Type);
+  switch (Param.ParamKind) {
+  case ManifestParam::Out:
+    return std::vector<uint8_t>(Bytes, 0xAB);
+  case ManifestParam::Zero:
+    return std::vector<uint8_t>(Bytes, 0);
+  case ManifestParam::In:
+  case ManifestParam::InOut:
+    return randomBytes(Param.Type, Param.Count, 1000 + Index);
+  case ManifestParam::Scalar:
+    break;
   }
-  reset(S);
-}
-
-void LaunchArgs::reset(CUstream S) {
-  for (size_t I = 0; I < Buffers.size(); ++I)
-    Buffers[I].upload(Initial[I], S);
-}
-
-std::vector<std::vector<uint8_t>> LaunchArgs::outputs(CUstream S) const {
-  std::vector<std::vector<uint8_t>> Out;
-  for (size_t B : OutputBuffers)
-    Out.push_back(Buffers[B].download(S));
-  return Out;
+  throw std::runtime_error(Param.Text + ": a scalar has no buffer");
 }
 
 std::string baton::test::compareBuffers(const std::vector<uint8_t> &Got,
