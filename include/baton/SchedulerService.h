@@ -44,6 +44,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace baton::sched {
@@ -146,6 +147,10 @@ public:
   /// may overlap. A thread that holds one must not submit BE work: it
   /// would wait for itself.
   [[nodiscard]] BestEffortHold holdBestEffort();
+  /// holdBestEffort(), waiting at most \p Limit for the BE work to drain:
+  /// no hold (and BE work not held back) if it did not.
+  [[nodiscard]] std::optional<BestEffortHold>
+  tryHoldBestEffort(std::chrono::microseconds Limit);
   WorkInfo info(uint64_t Id) const;
   ServiceStats stats() const;
 

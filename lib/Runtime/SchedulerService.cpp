@@ -394,17 +394,33 @@ void SchedulerService::waitIdle() {
 }
 
 SchedulerService::BestEffortHold SchedulerService::holdBestEffort() {
+  return *tryHoldBestEffort(std::chrono::microseconds::max());
+}
+
+std::optional<SchedulerService::BestEffortHold>
+SchedulerService::tryHoldBestEffort(std::chrono::microseconds Limit) {
+  auto Drained = [&] { return P->Stopping || P->Sched.bestEffortIdle(); };
   std::unique_lock Lock(P->Mutex);
   ++P->Holds;
-  BestEffortHold Hold(*this);
-  // BE work paused by a bracket begun before this call resumes only once
-  // that bracket's end is taken.
-  P->takeMailReporting();
+  {
+    // BE work paused by a bracket begun before this call resumes only once
+    // that bracket's end is taken.
+    Impl::RoomNotice Notice{*P};
+    P->takeMailReporting();
+  }
   ++P->RoomWaiters;
-  P->Room.wait(Lock, [&] { return P->Stopping || P->Sched.bestEffortIdle(); });
+  bool Held = Limit == std::chrono::microseconds::max()
+                  ? (P->Room.wait(Lock, Drained), true)
+                  : P->Room.wait_for(Lock, Limit, Drained);
   --P->RoomWaiters;
+  if (!Held) {
+    if (--P->Holds == 0)
+      P->Room.notify_all();
+    BATON_TRACE("best-effort work still outstanding: no hold");
+    return std::nullopt;
+  }
   BATON_TRACE("best-effort work held, none outstanding");
-  return Hold;
+  return BestEffortHold(*this);
 }
 
 SchedulerService::BestEffortHold::~BestEffortHold() {

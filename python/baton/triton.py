@@ -12,6 +12,10 @@ Triton 3.6's own extension points, nothing patched:
     latency-critical work runs.
   * `triton.knobs.runtime.kernel_load_end_hook`: remembers, per CUfunction,
     the kernel's name and the files of its Triton cache entry (its PTX).
+  * `triton.knobs.runtime.kernel_load_start_hook`: before Triton loads a
+    module, holds routed launches back once none is left on the device (a
+    load made while one waits paused never returns); the end hook, or the
+    thread's next launch, lets them go again.
   * `triton.knobs.runtime.add_stages_inspection_hook` (install(
     compile_hook=True)): wraps the "ptx" stage so that the PTX Triton
     assembles already holds the variants (the original kernel unchanged
@@ -139,6 +143,12 @@ class _State:
         # latency-critical bracket is open (0: they do not).
         self.gate_max_us = 1000.0 * float(
             os.environ.get("BATON_BE_GATE_MAX_MS", "100"))
+        # Triton's module loads wait at most this long for routed launches
+        # to drain before loading (0: they do not wait); see
+        # _load_start_hook.
+        self.load_hold_max_us = 1000.0 * float(
+            os.environ.get("BATON_LOAD_HOLD_MAX_MS", "2000"))
+        self.load_holds: dict = {}   # thread id -> [hold ids]
         self.loaded: dict = {}       # CUfunction -> _Loaded
         self.kernels: dict = {}      # CUfunction -> _Kernel
         self.launchers = weakref.WeakSet()
@@ -272,9 +282,34 @@ def stage_hook(backend, stages, options, language, capability):
     stages["ptx"] = ptx_with_variants
 
 
-# --------------------------------------------------------------- load hook
+# -------------------------------------------------------------- load hooks
+
+def _load_start_hook(module, function, name, metadata_group, hash):
+    """Before Triton loads a kernel's module: a load made while a routed
+    launch waits paused never returns (the paused launch's stream waits for
+    a resume, and the resume, queued after the load began, waits for the
+    load; docs/scheduling.md, "Deadlocks avoided"). So routed work is held
+    back until the load ends, once none of it is left on the device. The
+    wait is bounded (BATON_LOAD_HOLD_MAX_MS): a thread whose own bracket
+    keeps that work paused would wait for itself; it loads unheld."""
+    st = _STATE
+    if not (st.load_hold_max_us > 0 and _core.HAS_RUNTIME
+            and _core.router_running()):
+        return
+    hold = _core.hold_for_load(st.load_hold_max_us)
+    if hold:
+        st.load_holds.setdefault(threading.get_ident(), []).append(hold)
+
+
+def _release_load_holds() -> None:
+    """Ends the calling thread's load holds: at the end of its load, or, if
+    the load raised before the end hook ran, at the thread's next launch."""
+    for hold in _STATE.load_holds.pop(threading.get_ident(), ()):
+        _core.release_hold(hold)
+
 
 def _load_hook(module, function, name, metadata_group, hash):
+    _release_load_holds()
     if function:
         _STATE.loaded[int(function)] = _Loaded(name, dict(metadata_group or {}),
                                                hash)
@@ -488,6 +523,8 @@ class BatonLauncher:
 
     def __call__(self, gx, gy, gz, stream, function, *args):
         st = _STATE
+        if st.load_holds:
+            _release_load_holds()
         self.last_launch = _now()
         cls = st.thread_class.get(threading.get_ident(), st.default_class)
         if cls == LATENCY_CRITICAL:
@@ -603,6 +640,8 @@ def install(*, compile_hook: bool = False, cache: Optional[Cache] = None) -> Non
             st.base_launcher_cls = active.launcher_cls
             active.launcher_cls = BatonLauncher
             knobs.runtime.kernel_load_end_hook.add(_load_hook)
+            if hasattr(knobs.runtime, "kernel_load_start_hook"):
+                knobs.runtime.kernel_load_start_hook.add(_load_start_hook)
             st.installed = True
         if compile_hook and not st.compile_hook:
             st.previous_stage_hook = knobs.runtime.add_stages_inspection_hook
@@ -624,6 +663,9 @@ def uninstall() -> None:
         st.default_class = BEST_EFFORT
         st.driver.launcher_cls = st.base_launcher_cls
         knobs.runtime.kernel_load_end_hook.remove(_load_hook)
+        if hasattr(knobs.runtime, "kernel_load_start_hook"):
+            knobs.runtime.kernel_load_start_hook.remove(_load_start_hook)
+        _release_load_holds()
         if st.compile_hook:
             knobs.runtime.add_stages_inspection_hook = st.previous_stage_hook
             st.previous_stage_hook = None

@@ -175,6 +175,19 @@ void bindRouter(py::module_ &M) {
         "the kernel's parameter values back to back, in the sizes bind() "
         "returned. Returns False, having issued nothing, if the stream is "
         "capturing a CUDA graph: launch the original then.");
+  M.def("hold_for_load", [](double MaxUs) {
+        py::gil_scoped_release NoGil;
+        return Router::get().holdForLoad(
+            std::chrono::microseconds(int64_t(MaxUs)));
+      },
+      py::arg("max_us") = 2e6,
+      "Before a module load: holds best-effort launches back once none is "
+      "left on the device (a load made while one waits paused never "
+      "returns), waiting at most max_us for that. Returns the hold's id "
+      "for release_hold(), or 0, holding nothing, if the work did not "
+      "drain in time.");
+  M.def("release_hold", [](uint64_t Id) { Router::get().releaseHold(Id); },
+        py::arg("id"), "Ends a hold of hold_for_load(); 0 is ignored.");
   M.def("lc_begin", [](uint32_t Sms) {
         py::gil_scoped_release NoGil;
         return Router::get().lcBegin(Sms);

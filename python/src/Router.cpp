@@ -109,6 +109,10 @@ struct Router::Impl {
   /// Per Triton CUfunction, the kernel whose variants its launches run.
   std::unordered_map<CUfunction, std::pair<Kernel, bool>> Kernels;
 
+  std::mutex HoldMutex;
+  std::map<uint64_t, sched::SchedulerService::BestEffortHold> Holds;
+  uint64_t NextHold = 1;
+
   std::mutex BracketMutex;
   std::condition_variable BracketChanged;
   uint64_t AutoWork = 0; ///< the open automatic bracket, 0 if none
@@ -318,6 +322,25 @@ KernelBinding Router::bindImage(CUfunction Function,
   std::lock_guard Lock(P->Mutex);
   P->Kernels.insert_or_assign(Function, std::pair{std::move(K), true});
   return B;
+}
+
+uint64_t Router::holdForLoad(std::chrono::microseconds Max) {
+  auto Hold = P->LR.service().tryHoldBestEffort(Max);
+  if (!Hold)
+    return 0;
+  std::lock_guard Lock(P->HoldMutex);
+  uint64_t Id = P->NextHold++;
+  P->Holds.emplace(Id, std::move(*Hold));
+  return Id;
+}
+
+void Router::releaseHold(uint64_t Id) {
+  std::optional<sched::SchedulerService::BestEffortHold> Released;
+  std::lock_guard Lock(P->HoldMutex);
+  if (auto It = P->Holds.find(Id); It != P->Holds.end()) {
+    Released.emplace(std::move(It->second));
+    P->Holds.erase(It);
+  }
 }
 
 bool Router::submit(CUfunction Function, Dim3 Grid, Dim3 Block,

@@ -74,6 +74,16 @@ public:
   KernelBinding bindImage(CUfunction Function,
                           std::span<const std::byte> Image,
                           const std::string &Name);
+  /// For a module load the program makes (Triton loading a kernel it
+  /// compiled): holds best-effort work back once none of it is left on the
+  /// device, waiting at most \p Max for that
+  /// (SchedulerService::holdBestEffort; a load made while a routed launch
+  /// waits paused never returns). Returns the hold's id for releaseHold(),
+  /// or 0, holding nothing, if the work did not drain in time (a thread
+  /// whose own bracket keeps it paused would wait for itself).
+  uint64_t holdForLoad(std::chrono::microseconds Max);
+  /// Ends a hold of holdForLoad(); 0 and unknown ids are ignored.
+  void releaseHold(uint64_t Id);
   /// Best-effort work on \p Stream (null: the legacy default stream), in
   /// the order of that stream. \p Params: the values back to back. False,
   /// with nothing issued, if the stream is capturing a CUDA graph: the

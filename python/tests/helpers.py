@@ -199,6 +199,7 @@ def install_fake_triton(ptxas_path=None):
     triton.__version__ = "3.6.0+fake"
     knobs = types.ModuleType("triton.knobs")
     knobs.runtime = types.SimpleNamespace(
+        kernel_load_start_hook=HookChain(),
         kernel_load_end_hook=HookChain(reversed=True),
         add_stages_inspection_hook=None)
     knobs.compilation = types.SimpleNamespace(disable_line_info=False)
@@ -256,6 +257,15 @@ class FakeCore:
         self.timed = []
         self.capturing = False    # stream_capturing's answer
         self.capture_on_submit = False  # submit finds the stream capturing
+        self.holds = []           # hold_for_load / release_hold calls
+        self.hold_result = 7      # hold_for_load's answer (0: not held)
+
+    def hold_for_load(self, max_us):
+        self.holds.append(("hold", max_us))
+        return self.hold_result
+
+    def release_hold(self, hold):
+        self.holds.append(("release", hold))
 
     def be_gate(self, max_us):
         self.gate_waits.append(max_us)

@@ -98,10 +98,12 @@ class TritonHooksTest(unittest.TestCase):
 
     def load(self, name="vector_add_kernel", ptx_file="vector_add.ptx",
              function=FUNCTION, **md):
-        """What CompiledKernel._init_handles does: make the launcher, load,
-        call the load hooks."""
+        """What CompiledKernel._init_handles does: make the launcher, call
+        the start hook, load, call the end hook."""
         src = types.SimpleNamespace(signature=dict(VECTOR_ADD_SIG))
         launcher = self.driver().launcher_cls(src, metadata(name, **md))
+        self.modules["triton.knobs"].runtime.kernel_load_start_hook(
+            None, None, name, {}, "h")
         files = {}
         if ptx_file:
             path = Path(self.tmp.name) / f"{name}.ptx"
@@ -142,6 +144,42 @@ class TritonHooksTest(unittest.TestCase):
         bt.uninstall()
         self.assertIs(self.driver().launcher_cls, FakeCudaLauncher)
         self.assertEqual(knobs.runtime.kernel_load_end_hook.calls, [])
+        bt.install(cache=self.cache)
+
+    def test_a_load_holds_routed_work_back_until_it_ends(self):
+        knobs = self.modules["triton.knobs"]
+        self.assertIn(bt._load_start_hook,
+                      knobs.runtime.kernel_load_start_hook.calls)
+        self.core.holds.clear()
+        self.core.started = False
+        self.load()  # no router yet: nothing can wait paused
+        self.assertEqual(self.core.holds, [])
+        self.core.started = True
+        self.load()
+        self.assertEqual(self.core.holds, [("hold", 2e6), ("release", 7)])
+
+    def test_a_load_that_raised_is_released_at_the_next_launch(self):
+        knobs = self.modules["triton.knobs"]
+        launcher = self.load()
+        self.core.started = True
+        self.core.holds.clear()
+        knobs.runtime.kernel_load_start_hook(None, None, "k", {}, "h")
+        # load_binary raised: no end hook.
+        self.assertEqual(self.core.holds, [("hold", 2e6)])
+        self.launch(launcher)
+        self.assertEqual(self.core.holds, [("hold", 2e6), ("release", 7)])
+
+    def test_a_hold_that_gave_up_is_not_released(self):
+        self.core.started = True
+        self.core.holds.clear()
+        self.core.hold_result = 0
+        self.load()
+        self.assertEqual(self.core.holds, [("hold", 2e6)])
+
+    def test_uninstall_removes_the_start_hook(self):
+        knobs = self.modules["triton.knobs"]
+        bt.uninstall()
+        self.assertEqual(knobs.runtime.kernel_load_start_hook.calls, [])
         bt.install(cache=self.cache)
 
     def test_compile_hook_chains_the_previous_one(self):

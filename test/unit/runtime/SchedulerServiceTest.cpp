@@ -267,6 +267,22 @@ TEST(SchedulerService, AHoldWaitsForWorkPausedByABracketUntilItEnds) {
   Svc.waitIdle();
 }
 
+TEST(SchedulerService, ABoundedHoldGivesUpAndHoldsNothingBack) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.submit(beWork(/*IssueAtOnce=*/true));
+  auto Start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(Svc.tryHoldBestEffort(30ms).has_value());
+  EXPECT_GE(std::chrono::steady_clock::now() - Start, 30ms);
+  {
+    Submitter S(Svc, 1, /*IssueAtOnce=*/true);
+    EXPECT_TRUE(S.reaches(1)) << "a hold that gave up still held work back";
+  }
+  Exec.Released = true;
+  EXPECT_TRUE(Svc.tryHoldBestEffort(5000ms).has_value());
+  Svc.waitIdle();
+}
+
 TEST(SchedulerService, HoldsOverlapAndSubmitsWaitForTheLast) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
