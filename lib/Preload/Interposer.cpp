@@ -165,9 +165,13 @@ Interposer::KernelState &Interposer::stateOf(CUfunction Function) {
 
 Module &Interposer::image(const fs::path &Path) {
   auto It = Images.find(Path);
-  if (It == Images.end())
-    It = Images.emplace(Path, LaunchRouter::get()->runtime().loadFile(Path))
-             .first;
+  if (It == Images.end()) {
+    LaunchRouter &LR = *LaunchRouter::get();
+    // A load made while a launch waits paused never returns
+    // (LaunchRouter::holdForModuleLoad).
+    auto Hold = LR.holdForModuleLoad();
+    It = Images.emplace(Path, LR.runtime().loadFile(Path)).first;
+  }
   return It->second;
 }
 

@@ -401,13 +401,14 @@ std::optional<SchedulerService::BestEffortHold>
 SchedulerService::tryHoldBestEffort(std::chrono::microseconds Limit) {
   auto Drained = [&] { return P->Stopping || P->Sched.bestEffortIdle(); };
   std::unique_lock Lock(P->Mutex);
-  ++P->Holds;
   {
     // BE work paused by a bracket begun before this call resumes only once
     // that bracket's end is taken.
     Impl::RoomNotice Notice{*P};
     P->takeMailReporting();
   }
+  // Nothing below throws: the counts need no undoing on the way out.
+  ++P->Holds;
   ++P->RoomWaiters;
   bool Held = Limit == std::chrono::microseconds::max()
                   ? (P->Room.wait(Lock, Drained), true)

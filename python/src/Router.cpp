@@ -279,6 +279,21 @@ Router &Router::get() {
 
 bool Router::running() { return Instance != nullptr; }
 
+/// For bind() and bindImage(): LaunchRouter::holdForModuleLoad(), or an
+/// Error if the routed launches did not drain in time (not bound now).
+static sched::SchedulerService::BestEffortHold holdLoads(LaunchRouter &LR) {
+  std::optional<sched::SchedulerService::BestEffortHold> Hold =
+      LR.holdForModuleLoad();
+  if (!Hold)
+    throw Error(ErrorKind::InvalidState,
+                "routed launches stayed paused for " +
+                    std::to_string(LaunchRouter::ModuleLoadHoldLimit.count()) +
+                    " ms (latency-critical work kept them so): a module "
+                    "loaded now could hang the process, so the variants are "
+                    "not bound now");
+  return std::move(*Hold);
+}
+
 KernelBinding Router::bind(CUfunction Function) {
   {
     std::lock_guard Lock(P->Mutex);
@@ -287,10 +302,10 @@ KernelBinding Router::bind(CUfunction Function) {
   }
   // Called from the package's preparation threads: loading a module must
   // not break another thread's graph capture, nor start while a routed
-  // launch waits paused (SchedulerService::holdBestEffort). The hold is
-  // taken before the lock, which LC calls need too.
+  // launch waits paused (holdLoads()). The hold is taken before the lock:
+  // submits need the lock to find their kernel.
   RelaxedCaptureMode Relaxed;
-  auto Hold = P->LR.service().holdBestEffort();
+  auto Hold = holdLoads(P->LR);
   std::lock_guard Lock(P->Mutex);
   if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
     return bindingOf(It->second.first, It->second.second);
@@ -307,7 +322,7 @@ KernelBinding Router::bindImage(CUfunction Function,
   Runtime &R = P->LR.runtime();
   std::optional<Kernel> Original, Loaded;
   {
-    auto Hold = P->LR.service().holdBestEffort(); // as bind()
+    auto Hold = holdLoads(P->LR); // as bind()
     Original = R.kernelOf(Function);
     Loaded = R.loadImage(Image).kernel(Name);
   }

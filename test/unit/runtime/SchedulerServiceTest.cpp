@@ -242,6 +242,18 @@ TEST(SchedulerService, AHoldWaitsForBestEffortWorkThenHoldsSubmitsBack) {
     // LC work and brackets are not held back.
     uint64_t Bracket = Svc.beginExternal(0);
     Svc.endExternal(Bracket);
+    std::atomic<bool> LcIn{false};
+    std::thread Lc([&] {
+      Work W = beWork(/*IssueAtOnce=*/false);
+      W.Class = PriorityClass::LatencyCritical;
+      Svc.submit(std::move(W));
+      LcIn = true;
+    });
+    bool LcEntered = eventually([&] { return LcIn.load(); }, 2000ms);
+    if (!LcEntered)
+      Hold.reset(); // or the join below waits for ever
+    Lc.join();
+    EXPECT_TRUE(LcEntered) << "LC work was held back with the BE work";
     Hold.reset();
     EXPECT_TRUE(S.reaches(2)) << "the end of the hold woke no submit";
   }
