@@ -134,9 +134,6 @@ std::optional<Kernel> Shim::resolve(const void *Func) {
   }
   if (!K->hasVariant(Mode::Ptb) && !K->hasVariant(Mode::Slices)) {
     try {
-      // Builds and loads a module: with best-effort work drained and held
-      // back, as far as it drains in time (LaunchRouter::holdForModuleLoad).
-      auto Hold = Router.holdForModuleLoad();
       if (std::optional<Kernel> Built =
               Lazy.kernelFor(Router.runtime(), Func, *K))
         K = std::move(Built);

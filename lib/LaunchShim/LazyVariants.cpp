@@ -181,10 +181,17 @@ std::optional<Kernel> LazyVariants::kernelFor(Runtime &R, const void *Stub,
   if (Record->Status != side::KernelStatus::Variants)
     throw std::runtime_error(whyNoVariants(*Record));
   auto Image = State.Images.find(Record->Image);
-  if (Image == State.Images.end())
+  if (Image == State.Images.end()) {
+    // A load made while a launch waits paused never returns: with the
+    // process's best-effort work drained and held back, as far as it
+    // drains in time (LaunchRouter::holdForModuleLoad).
+    LaunchRouter *LR = LaunchRouter::get();
+    auto Hold = LR && &LR->runtime() == &R ? LR->holdForModuleLoad()
+                                           : std::nullopt;
     Image = State.Images
                 .emplace(Record->Image, R.loadFile(State.Dir / Record->Image))
                 .first;
+  }
   Kernel K = Image->second.kernel(Original.name());
   std::span<const size_t> Want = Original.paramSizes(), Got = K.paramSizes();
   if (!std::equal(Want.begin(), Want.end(), Got.begin(), Got.end()))
