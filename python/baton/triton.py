@@ -298,14 +298,39 @@ def _load_start_hook(module, function, name, metadata_group, hash):
         return
     hold = _core.hold_for_load(st.load_hold_max_us)
     if hold:
-        st.load_holds.setdefault(threading.get_ident(), []).append(hold)
+        thread = threading.get_ident()
+        st.load_holds.setdefault(thread, []).append(hold)
+        # A load that raised skips the end hook; if its thread then never
+        # launches again, the hold would stop routed work for good.
+        lease = threading.Timer(_LOAD_HOLD_LEASE_S, _expire_load_hold,
+                                (thread, hold))
+        lease.daemon = True
+        lease.start()
 
 
-def _release_load_holds() -> None:
-    """Ends the calling thread's load holds: at the end of its load, or, if
-    the load raised before the end hook ran, at the thread's next launch."""
-    for hold in _STATE.load_holds.pop(threading.get_ident(), ()):
+# A load takes milliseconds; a hold older than this was left by a load that
+# raised.
+_LOAD_HOLD_LEASE_S = 10.0
+
+
+def _release_load_holds(thread: Optional[int] = None) -> None:
+    """Ends a thread's load holds (the calling thread's by default): at the
+    end of its load, or, if the load raised before the end hook ran, at the
+    thread's next launch. Releasing a hold twice is harmless."""
+    key = threading.get_ident() if thread is None else thread
+    for hold in _STATE.load_holds.pop(key, ()):
         _core.release_hold(hold)
+
+
+def _expire_load_hold(thread: int, hold: int) -> None:
+    holds = _STATE.load_holds.get(thread)
+    if not holds or hold not in holds:
+        return  # released by its thread
+    holds.remove(hold)
+    _core.release_hold(hold)
+    _warn(f"a Triton module load held routed launches back for "
+          f"{_LOAD_HOLD_LEASE_S:.0f} s without its end hook (the load "
+          "raised?); released")
 
 
 def _load_hook(module, function, name, metadata_group, hash):
@@ -392,8 +417,17 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
         if not kernel.variants:
             kernel.reason = "the assembled module has no variants"
     except Exception as e:
-        kernel.reason = f"variants could not be prepared: {e}"
         kernel.state = _NONE
+        if "stayed paused" in str(e):
+            # The binding waited for routed launches that latency-critical
+            # work kept paused (Router.cpp, holdLoads): not bound now, asked
+            # for again at the kernel's next launch.
+            kernel.reason = f"variants not bound yet: {e}"
+            with _STATE.lock:
+                if _STATE.kernels.get(function) is kernel:
+                    del _STATE.kernels[function]
+            return
+        kernel.reason = f"variants could not be prepared: {e}"
         _warn(f"kernel '{kernel.name}': {kernel.reason}")
 
 
@@ -665,7 +699,8 @@ def uninstall() -> None:
         knobs.runtime.kernel_load_end_hook.remove(_load_hook)
         if hasattr(knobs.runtime, "kernel_load_start_hook"):
             knobs.runtime.kernel_load_start_hook.remove(_load_start_hook)
-        _release_load_holds()
+        for thread in list(st.load_holds):
+            _release_load_holds(thread)
         if st.compile_hook:
             knobs.runtime.add_stages_inspection_hook = st.previous_stage_hook
             st.previous_stage_hook = None

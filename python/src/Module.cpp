@@ -32,6 +32,8 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -176,9 +178,12 @@ void bindRouter(py::module_ &M) {
         "returned. Returns False, having issued nothing, if the stream is "
         "capturing a CUDA graph: launch the original then.");
   M.def("hold_for_load", [](double MaxUs) {
+        // At most an hour: a larger or non-finite value is no wait bound.
+        auto Max = std::chrono::microseconds(
+            int64_t(std::isfinite(MaxUs) ? std::clamp(MaxUs, 0.0, 3.6e9)
+                                          : 3.6e9));
         py::gil_scoped_release NoGil;
-        return Router::get().holdForLoad(
-            std::chrono::microseconds(int64_t(MaxUs)));
+        return Router::get().holdForLoad(Max);
       },
       py::arg("max_us") = 2e6,
       "Before a module load: holds best-effort launches back once none is "
@@ -186,7 +191,10 @@ void bindRouter(py::module_ &M) {
       "returns), waiting at most max_us for that. Returns the hold's id "
       "for release_hold(), or 0, holding nothing, if the work did not "
       "drain in time.");
-  M.def("release_hold", [](uint64_t Id) { Router::get().releaseHold(Id); },
+  M.def("release_hold", [](uint64_t Id) {
+        py::gil_scoped_release NoGil;
+        Router::get().releaseHold(Id);
+      },
         py::arg("id"), "Ends a hold of hold_for_load(); 0 is ignored.");
   M.def("lc_begin", [](uint32_t Sms) {
         py::gil_scoped_release NoGil;

@@ -257,6 +257,7 @@ class FakeCore:
         self.timed = []
         self.capturing = False    # stream_capturing's answer
         self.capture_on_submit = False  # submit finds the stream capturing
+        self.bind_errors = []     # bind_image raises these, one a call
         self.holds = []           # hold_for_load / release_hold calls
         self.hold_result = 7      # hold_for_load's answer (0: not held)
 
@@ -301,6 +302,8 @@ class FakeCore:
 
     def bind_image(self, function, image, name):
         self.images.append((function, image, name))
+        if self.bind_errors:
+            raise RuntimeError(self.bind_errors.pop(0))
         return self._binding(name, self.variants)
 
     def stream_capturing(self, stream):

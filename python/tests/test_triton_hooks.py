@@ -9,6 +9,7 @@ import struct
 import sys
 import tempfile
 import threading
+import time
 import types
 import unittest
 from pathlib import Path
@@ -175,6 +176,51 @@ class TritonHooksTest(unittest.TestCase):
         self.core.hold_result = 0
         self.load()
         self.assertEqual(self.core.holds, [("hold", 2e6)])
+
+    def test_a_hold_left_by_a_load_expires(self):
+        knobs = self.modules["triton.knobs"]
+        self.core.started = True
+        self.core.holds.clear()
+        lease = bt._LOAD_HOLD_LEASE_S
+        bt._LOAD_HOLD_LEASE_S = 0.05
+        try:
+            # On a thread that never launches again: only the lease ends it.
+            thread = threading.Thread(
+                target=knobs.runtime.kernel_load_start_hook,
+                args=(None, None, "k", {}, "h"))
+            thread.start()
+            thread.join()
+            deadline = time.monotonic() + 5
+            while len(self.core.holds) < 2 and time.monotonic() < deadline:
+                time.sleep(0.01)
+        finally:
+            bt._LOAD_HOLD_LEASE_S = lease
+        self.assertEqual(self.core.holds, [("hold", 2e6), ("release", 7)])
+
+    def test_uninstall_releases_every_threads_holds(self):
+        knobs = self.modules["triton.knobs"]
+        self.core.started = True
+        self.core.holds.clear()
+        thread = threading.Thread(target=knobs.runtime.kernel_load_start_hook,
+                                  args=(None, None, "k", {}, "h"))
+        thread.start()
+        thread.join()
+        bt.uninstall()
+        self.assertEqual(self.core.holds, [("hold", 2e6), ("release", 7)])
+        bt.install(cache=self.cache)
+
+    def test_a_binding_deferred_by_paused_work_is_asked_for_again(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.core.bind_errors = ["routed launches stayed paused for 2000 ms "
+                                 "(...): the variants are not bound now"]
+        self.first_launch(launcher)
+        self.assertNotIn(FUNCTION, bt._STATE.kernels)
+        self.assertEqual(self.core.submits, [])
+        self.first_launch(launcher)  # asked for again, bound this time
+        self.assertEqual(bt._STATE.kernels[FUNCTION].state, "ready")
+        self.launch(launcher)
+        self.assertEqual(len(self.core.submits), 1)
 
     def test_uninstall_removes_the_start_hook(self):
         knobs = self.modules["triton.knobs"]
