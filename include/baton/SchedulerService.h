@@ -143,14 +143,12 @@ public:
   /// and the resume that would release it, queued after the load began,
   /// waits for the load, so neither returns (docs/scheduling.md,
   /// "Deadlocks avoided"). BE work left paused by LC work is waited for
-  /// until the LC work ends; LC work and brackets go on meanwhile. Holds
-  /// may overlap. A thread that holds one must not submit BE work: it
-  /// would wait for itself.
-  [[nodiscard]] BestEffortHold holdBestEffort();
-  /// holdBestEffort(), waiting at most \p Limit for the BE work to drain:
-  /// no hold (and BE work not held back) if it did not.
+  /// until the LC work ends, at most \p Limit: no hold (and BE work not
+  /// held back) if it did not drain by then. LC work and brackets go on
+  /// meanwhile. Holds may overlap. A thread that holds one must not submit
+  /// BE work: it would wait for itself.
   [[nodiscard]] std::optional<BestEffortHold>
-  tryHoldBestEffort(std::chrono::microseconds Limit);
+  holdBestEffort(std::chrono::microseconds Limit);
   WorkInfo info(uint64_t Id) const;
   ServiceStats stats() const;
 

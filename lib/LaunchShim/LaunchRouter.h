@@ -92,13 +92,13 @@ public:
   /// Before this process loads a module (variants built at a kernel's first
   /// launch, a side module, a cubin of baton.torch's): best-effort work
   /// drained and held back until the hold is destroyed
-  /// (SchedulerService::tryHoldBestEffort), since a load made while a
+  /// (SchedulerService::holdBestEffort), since a load made while a
   /// launch waits paused never returns (docs/scheduling.md, "Deadlocks
   /// avoided"). Waits at most ModuleLoadHoldLimit: no hold if the work did
   /// not drain by then (the caller's own bracket may be what keeps it
   /// paused).
   std::optional<sched::SchedulerService::BestEffortHold> holdForModuleLoad() {
-    return Service.tryHoldBestEffort(ModuleLoadHoldLimit);
+    return Service.holdBestEffort(ModuleLoadHoldLimit);
   }
 
 private:

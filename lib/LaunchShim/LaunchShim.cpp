@@ -135,7 +135,7 @@ std::optional<Kernel> Shim::resolve(const void *Func) {
   if (!K->hasVariant(Mode::Ptb) && !K->hasVariant(Mode::Slices)) {
     try {
       if (std::optional<Kernel> Built =
-              Lazy.kernelFor(Router.runtime(), Func, *K))
+              Lazy.kernelFor(Router, Func, *K))
         K = std::move(Built);
     } catch (const std::exception &Err) {
       // As for a kernel an eager build refused: said only when asked.

@@ -165,12 +165,14 @@ std::string LazyVariants::buildInto(Runtime &R, const fs::path &Object,
   return "";
 }
 
-std::optional<Kernel> LazyVariants::kernelFor(Runtime &R, const void *Stub,
+std::optional<Kernel> LazyVariants::kernelFor(LaunchRouter &Router,
+                                              const void *Stub,
                                               const Kernel &Original) {
   std::optional<fs::path> Object = objectContaining(Stub);
   if (!Object || !registered(*Object))
     return std::nullopt;
   std::lock_guard Lock(Mutex);
+  Runtime &R = Router.runtime();
   ObjectState &State = build(R, *Object);
   if (!State.Error.empty())
     throw std::runtime_error(State.Error);
@@ -185,9 +187,7 @@ std::optional<Kernel> LazyVariants::kernelFor(Runtime &R, const void *Stub,
     // A load made while a launch waits paused never returns: with the
     // process's best-effort work drained and held back, as far as it
     // drains in time (LaunchRouter::holdForModuleLoad).
-    LaunchRouter *LR = LaunchRouter::get();
-    auto Hold = LR && &LR->runtime() == &R ? LR->holdForModuleLoad()
-                                           : std::nullopt;
+    auto Hold = Router.holdForModuleLoad();
     Image = State.Images
                 .emplace(Record->Image, R.loadFile(State.Dir / Record->Image))
                 .first;

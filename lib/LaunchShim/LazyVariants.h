@@ -37,6 +37,8 @@ namespace baton {
 /// hold \p Address: its canonical path, or nullopt.
 std::optional<std::filesystem::path> objectContaining(const void *Address);
 
+class LaunchRouter;
+
 class LazyVariants {
 public:
   /// Records that the object holding \p Address was built with -baton-lazy.
@@ -46,11 +48,11 @@ public:
 
   /// \p Original (launched through host stub \p Stub) with variants from
   /// the side module of the object holding \p Stub, built now if the cache
-  /// has none. nullopt if that object was not registered. Throws
+  /// has none, and loaded into \p Router's runtime. nullopt if that object was not registered. Throws
   /// std::runtime_error, with the reason, if the kernel cannot have
   /// variants (refused, no PTX in the fatbins, no ptxas, ...); a reason
   /// that concerns the whole object is also printed, once.
-  std::optional<Kernel> kernelFor(Runtime &R, const void *Stub,
+  std::optional<Kernel> kernelFor(LaunchRouter &Router, const void *Stub,
                                   const Kernel &Original);
 
 private:

@@ -393,12 +393,8 @@ void SchedulerService::waitIdle() {
   P->rethrowFailure();
 }
 
-SchedulerService::BestEffortHold SchedulerService::holdBestEffort() {
-  return *tryHoldBestEffort(std::chrono::microseconds::max());
-}
-
 std::optional<SchedulerService::BestEffortHold>
-SchedulerService::tryHoldBestEffort(std::chrono::microseconds Limit) {
+SchedulerService::holdBestEffort(std::chrono::microseconds Limit) {
   auto Drained = [&] { return P->Stopping || P->Sched.bestEffortIdle(); };
   std::unique_lock Lock(P->Mutex);
   {
@@ -410,9 +406,7 @@ SchedulerService::tryHoldBestEffort(std::chrono::microseconds Limit) {
   // Nothing below throws: the counts need no undoing on the way out.
   ++P->Holds;
   ++P->RoomWaiters;
-  bool Held = Limit == std::chrono::microseconds::max()
-                  ? (P->Room.wait(Lock, Drained), true)
-                  : P->Room.wait_for(Lock, Limit, Drained);
+  bool Held = P->Room.wait_for(Lock, Limit, Drained);
   --P->RoomWaiters;
   if (!Held) {
     if (--P->Holds == 0)

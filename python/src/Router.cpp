@@ -340,7 +340,7 @@ KernelBinding Router::bindImage(CUfunction Function,
 }
 
 uint64_t Router::holdForLoad(std::chrono::microseconds Max) {
-  auto Hold = P->LR.service().tryHoldBestEffort(Max);
+  auto Hold = P->LR.service().holdBestEffort(Max);
   if (!Hold)
     return 0;
   std::lock_guard Lock(P->HoldMutex);

@@ -8,10 +8,6 @@
 
 namespace baton::gpu {
 
-std::vector<LaunchSpec> readManifest(const std::string &Path) {
-  return test::readManifest(Path);
-}
-
 Gpu::Gpu() {
   CudaDriver &D = driver();
   CUdevice Dev;

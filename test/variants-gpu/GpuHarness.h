@@ -28,7 +28,7 @@ using LaunchSpec = test::ManifestLine;
 
 /// Parses a manifest (test/manifest); throws std::runtime_error naming
 /// file:line on error.
-std::vector<LaunchSpec> readManifest(const std::string &Path);
+using test::readManifest;
 
 /// The primary context of device 0, a low-priority work stream and a
 /// high-priority control stream (for preempt writes).

@@ -219,6 +219,16 @@ TEST(SchedulerService, WorkGivenUpOutsideThePollWakesAWaitingSubmit) {
 
 // holdBestEffort(): what module loads need (no stream waiting on a word
 // only the host releases).
+
+/// A hold the service should grant, waited for as long as a test may.
+SchedulerService::BestEffortHold holdOf(SchedulerService &Svc) {
+  std::optional<SchedulerService::BestEffortHold> Hold =
+      Svc.holdBestEffort(5000ms);
+  if (!Hold)
+    throw std::runtime_error("no hold within 5 s");
+  return std::move(*Hold);
+}
+
 TEST(SchedulerService, AHoldWaitsForBestEffortWorkThenHoldsSubmitsBack) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
@@ -226,7 +236,7 @@ TEST(SchedulerService, AHoldWaitsForBestEffortWorkThenHoldsSubmitsBack) {
   std::atomic<bool> Held{false};
   std::optional<SchedulerService::BestEffortHold> Hold;
   std::thread Holder([&] {
-    Hold.emplace(Svc.holdBestEffort());
+    Hold.emplace(holdOf(Svc));
     Held = true;
   });
   std::this_thread::sleep_for(50ms);
@@ -268,7 +278,7 @@ TEST(SchedulerService, AHoldWaitsForWorkPausedByABracketUntilItEnds) {
   Svc.submit(beWork(/*IssueAtOnce=*/true)); // issued paused
   std::atomic<bool> Held{false};
   std::thread Holder([&] {
-    auto Hold = Svc.holdBestEffort();
+    auto Hold = holdOf(Svc);
     Held = true;
   });
   std::this_thread::sleep_for(50ms);
@@ -284,14 +294,14 @@ TEST(SchedulerService, ABoundedHoldGivesUpAndHoldsNothingBack) {
   SchedulerService Svc(Exec);
   Svc.submit(beWork(/*IssueAtOnce=*/true));
   auto Start = std::chrono::steady_clock::now();
-  EXPECT_FALSE(Svc.tryHoldBestEffort(30ms).has_value());
+  EXPECT_FALSE(Svc.holdBestEffort(30ms).has_value());
   EXPECT_GE(std::chrono::steady_clock::now() - Start, 30ms);
   {
     Submitter S(Svc, 1, /*IssueAtOnce=*/true);
     EXPECT_TRUE(S.reaches(1)) << "a hold that gave up still held work back";
   }
   Exec.Released = true;
-  EXPECT_TRUE(Svc.tryHoldBestEffort(5000ms).has_value());
+  EXPECT_TRUE(Svc.holdBestEffort(5000ms).has_value());
   Svc.waitIdle();
 }
 
@@ -300,8 +310,8 @@ TEST(SchedulerService, HoldsOverlapAndSubmitsWaitForTheLast) {
   SchedulerService Svc(Exec);
   Exec.Released = true;
   std::optional<SchedulerService::BestEffortHold> First, Second;
-  First.emplace(Svc.holdBestEffort());
-  Second.emplace(Svc.holdBestEffort());
+  First.emplace(holdOf(Svc));
+  Second.emplace(holdOf(Svc));
   {
     Submitter S(Svc, 1, /*IssueAtOnce=*/false);
     First.reset();
