@@ -6,7 +6,9 @@
 #   bench/torch/run.sh check        # loss with Baton == loss without (GPT,
 #                                   # CNN, ViT); CUDA graph capture
 #                                   # (check_graphs.py); 30 kinds of
-#                                   # Inductor kernel (check_ops.py)
+#                                   # Inductor kernel (check_ops.py);
+#                                   # Triton loads next to paused
+#                                   # training (check_loads.py)
 #   bench/torch/run.sh bench [ARGS] # colocation benchmark (GPT training);
 #                                   # ARGS go to colocate_torch.py, e.g.
 #                                   # --train cnn, --systems baton,priority
@@ -56,6 +58,8 @@ if [[ $what == check || $what == all ]]; then
   step graphs 600 "$out/graphs.log" "$python" bench/torch/check_graphs.py \
     --out "$out"
   step ops 540 "$out/ops.log" "$python" bench/torch/check_ops.py \
+    --out "$out"
+  step loads 330 "$out/loads.log" "$python" bench/torch/check_loads.py \
     --out "$out"
 fi
 

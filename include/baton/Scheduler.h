@@ -221,6 +221,13 @@ public:
   size_t queued(uint32_t Queue) const;
   /// True when no BE work of any queue is left (LC work may be).
   bool bestEffortIdle() const;
+  /// While on, BE work does not yield to LC work: paused launches are
+  /// resumed, running ones go on, and queued ones (kernels
+  /// without variants too) start, so that the BE queues empty however long
+  /// LC work lasts. SchedulerService turns it on for a module load that
+  /// would otherwise wait for LC work without end. Off (the default) makes
+  /// BE work yield again. Failures are rethrown by the next poll().
+  void drainBestEffort(bool On);
 
   WorkInfo info(uint64_t Id) const;
   /// Current per-block duration estimate of kernel \p Name.

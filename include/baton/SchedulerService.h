@@ -44,7 +44,6 @@
 #include <chrono>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <utility>
 
 namespace baton::sched {
@@ -58,6 +57,9 @@ struct ServiceStats {
   /// Requests to pause running BE work (time or space sharing).
   uint64_t Pauses = 0;
   uint64_t SloMisses = 0;
+  /// Holds (holdBestEffort) that drained BE work LC work kept paused past
+  /// their patience.
+  uint64_t Drains = 0;
 };
 
 class SchedulerService {
@@ -135,20 +137,22 @@ public:
     explicit BestEffortHold(SchedulerService &S) : Service(&S) {}
     SchedulerService *Service;
   };
-  /// Holds best-effort work back and returns once none of it is left: from
-  /// then until the hold is destroyed, submit() of BE work waits (without
-  /// the lock), and no stream of this service waits on the device for a
-  /// word that only the host can release. Loading a module needs that
-  /// state: cuModuleLoadData waits for a stream blocked in such a wait,
-  /// and the resume that would release it, queued after the load began,
-  /// waits for the load, so neither returns (docs/scheduling.md,
+  /// Holds best-effort work back and returns once none of it is left:
+  /// from then until the hold is destroyed, submit() of BE work waits
+  /// (without the lock), and no stream of this service waits on the device
+  /// for a word that only the host can release. Loading a module needs
+  /// that state: cuModuleLoadData waits for a stream blocked in such a
+  /// wait, and the resume that would release it, queued after the load
+  /// began, waits for the load, so neither returns (docs/scheduling.md,
   /// "Deadlocks avoided"). BE work left paused by LC work is waited for
-  /// until the LC work ends, at most \p Limit: no hold (and BE work not
-  /// held back) if it did not drain by then. LC work and brackets go on
-  /// meanwhile. Holds may overlap. A thread that holds one must not submit
+  /// until the LC work ends, for \p Patience at most; after that the
+  /// scheduler drains it (Scheduler::drainBestEffort: it stops yielding to
+  /// LC work until none is left), so the hold always comes, even to a
+  /// thread whose own bracket keeps the work paused, at the cost of LC
+  /// work sharing the device meanwhile. LC work and brackets go on
+  /// throughout. Holds may overlap. A thread that holds one must not submit
   /// BE work: it would wait for itself.
-  [[nodiscard]] std::optional<BestEffortHold>
-  holdBestEffort(std::chrono::microseconds Limit);
+  [[nodiscard]] BestEffortHold holdBestEffort(std::chrono::microseconds Patience);
   WorkInfo info(uint64_t Id) const;
   ServiceStats stats() const;
 

@@ -86,19 +86,19 @@ public:
   sched::SchedulerService &service() { return Service; }
   Runtime &runtime() { return R; }
 
-  /// How long a module load of Baton's own waits for best-effort work to
-  /// drain (holdForModuleLoad).
-  static constexpr std::chrono::milliseconds ModuleLoadHoldLimit{2000};
+  /// How long a module load of Baton's own waits for LC work to release
+  /// paused best-effort work before the scheduler drains it
+  /// (holdForModuleLoad). Loads are rare (a kernel's first launch), and
+  /// BE submits wait meanwhile.
+  static constexpr std::chrono::milliseconds ModuleLoadPatience{100};
   /// Before this process loads a module (variants built at a kernel's first
   /// launch, a side module, a cubin of baton.torch's): best-effort work
   /// drained and held back until the hold is destroyed
-  /// (SchedulerService::holdBestEffort), since a load made while a
-  /// launch waits paused never returns (docs/scheduling.md, "Deadlocks
-  /// avoided"). Waits at most ModuleLoadHoldLimit: no hold if the work did
-  /// not drain by then (the caller's own bracket may be what keeps it
-  /// paused).
-  std::optional<sched::SchedulerService::BestEffortHold> holdForModuleLoad() {
-    return Service.holdBestEffort(ModuleLoadHoldLimit);
+  /// (SchedulerService::holdBestEffort, with ModuleLoadPatience), since a
+  /// load made while a launch waits paused never returns
+  /// (docs/scheduling.md, "Deadlocks avoided").
+  sched::SchedulerService::BestEffortHold holdForModuleLoad() {
+    return Service.holdBestEffort(ModuleLoadPatience);
   }
 
 private:

@@ -185,8 +185,8 @@ std::optional<Kernel> LazyVariants::kernelFor(LaunchRouter &Router,
   auto Image = State.Images.find(Record->Image);
   if (Image == State.Images.end()) {
     // A load made while a launch waits paused never returns: with the
-    // process's best-effort work drained and held back, as far as it
-    // drains in time (LaunchRouter::holdForModuleLoad).
+    // process's best-effort work drained and held back
+    // (LaunchRouter::holdForModuleLoad).
     auto Hold = Router.holdForModuleLoad();
     Image = State.Images
                 .emplace(Record->Image, R.loadFile(State.Dir / Record->Image))

@@ -69,6 +69,7 @@ struct Scheduler::State {
   uint64_t Vacates = 0;
   /// When LC work last finished (see launchesAhead).
   std::optional<Nanos> LastLcDone;
+  bool Draining = false; ///< see drainBestEffort()
   /// A failure of other work met while acting on a submission, which
   /// submit() does not report (it throws only for the work it was given):
   /// the next poll() rethrows it.
@@ -269,6 +270,10 @@ template <class F> void Scheduler::State::forWork(uint64_t Id, F Call) {
 
 Scheduler::State::Room Scheduler::State::room() const {
   Room R;
+  if (Draining) {
+    R.FreeSms = device().Multiprocessors;
+    return R;
+  }
   uint32_t Reserved = 0;
   for (const auto &[Id, Choice] : ActiveLc) {
     R.YieldAll |= Choice.How == Sharing::Time;
@@ -477,8 +482,10 @@ void Scheduler::State::planHead(uint64_t Id, Entry &E, bool YieldAll,
   WidthChoice Choice = widthFor(E, FreeSms);
   switch (E.Info.State) {
   case WorkState::Queued:
-    // A kernel without variants cannot yield: it waits for a quiet device.
-    if (YieldAll || (Choice.LaunchForm == Form::Original && !ActiveLc.empty()))
+    // A kernel without variants cannot yield: it waits for a quiet device
+    // (or for the drain, which yields nothing).
+    if (YieldAll || (Choice.LaunchForm == Form::Original &&
+                     !ActiveLc.empty() && !Draining))
       return;
     E.Info.State = WorkState::Running;
     launch(Id, E, runningNow(E, Choice), /*StartPaused=*/false, /*After=*/0);
@@ -634,6 +641,11 @@ bool Scheduler::idle() const { return S->Outstanding == 0; }
 uint64_t Scheduler::outstanding() const { return S->Outstanding; }
 
 bool Scheduler::bestEffortIdle() const { return S->Queues.empty(); }
+
+void Scheduler::drainBestEffort(bool On) {
+  if (std::exchange(S->Draining, On) != On)
+    S->replanDeferringFailures();
+}
 
 size_t Scheduler::queued(uint32_t Queue) const {
   auto It = S->Queues.find(Queue);

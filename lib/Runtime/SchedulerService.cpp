@@ -99,6 +99,7 @@ struct SchedulerService::Impl {
   std::condition_variable Room; ///< BE work left a queue: it may have room
   size_t RoomWaiters = 0;       ///< submitters and holders waiting on Room
   size_t Holds = 0;             ///< see holdBestEffort()
+  size_t Drains = 0; ///< holds waiting with the scheduler draining BE work
   bool Stopping = false;
   std::exception_ptr Failure;
   ServiceStats Counts;
@@ -393,8 +394,8 @@ void SchedulerService::waitIdle() {
   P->rethrowFailure();
 }
 
-std::optional<SchedulerService::BestEffortHold>
-SchedulerService::holdBestEffort(std::chrono::microseconds Limit) {
+SchedulerService::BestEffortHold
+SchedulerService::holdBestEffort(std::chrono::microseconds Patience) {
   auto Drained = [&] { return P->Stopping || P->Sched.bestEffortIdle(); };
   std::unique_lock Lock(P->Mutex);
   {
@@ -403,17 +404,20 @@ SchedulerService::holdBestEffort(std::chrono::microseconds Limit) {
     Impl::RoomNotice Notice{*P};
     P->takeMailReporting();
   }
-  // Nothing below throws: the counts need no undoing on the way out.
+  // Nothing below throws (the drain defers the scheduler's failures to the
+  // service thread's poll): the counts need no undoing on the way out.
   ++P->Holds;
   ++P->RoomWaiters;
-  bool Held = P->Room.wait_for(Lock, Limit, Drained);
-  --P->RoomWaiters;
-  if (!Held) {
-    if (--P->Holds == 0)
-      P->Room.notify_all();
-    BATON_TRACE("best-effort work still outstanding: no hold");
-    return std::nullopt;
+  if (!P->Room.wait_for(Lock, Patience, Drained)) {
+    BATON_TRACE("best-effort work still outstanding: draining it");
+    ++P->Counts.Drains;
+    if (P->Drains++ == 0)
+      P->Sched.drainBestEffort(true);
+    P->Room.wait(Lock, Drained);
+    if (--P->Drains == 0)
+      P->Sched.drainBestEffort(false);
   }
+  --P->RoomWaiters;
   BATON_TRACE("best-effort work held, none outstanding");
   return BestEffortHold(*this);
 }

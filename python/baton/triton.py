@@ -143,11 +143,11 @@ class _State:
         # latency-critical bracket is open (0: they do not).
         self.gate_max_us = 1000.0 * float(
             os.environ.get("BATON_BE_GATE_MAX_MS", "100"))
-        # Triton's module loads wait at most this long for routed launches
-        # to drain before loading (0: they do not wait); see
+        # How long Triton's module loads wait for latency-critical work to
+        # release paused routed launches before those are drained; see
         # _load_start_hook.
-        self.load_hold_max_us = 1000.0 * float(
-            os.environ.get("BATON_LOAD_HOLD_MAX_MS", "2000"))
+        self.load_patience_us = 1000.0 * float(
+            os.environ.get("BATON_LOAD_PATIENCE_MS", "100"))
         self.load_holds: dict = {}   # thread id -> [hold ids]
         self.loaded: dict = {}       # CUfunction -> _Loaded
         self.kernels: dict = {}      # CUfunction -> _Kernel
@@ -289,23 +289,22 @@ def _load_start_hook(module, function, name, metadata_group, hash):
     launch waits paused never returns (the paused launch's stream waits for
     a resume, and the resume, queued after the load began, waits for the
     load; docs/scheduling.md, "Deadlocks avoided"). So routed work is held
-    back until the load ends, once none of it is left on the device. The
-    wait is bounded (BATON_LOAD_HOLD_MAX_MS): a thread whose own bracket
-    keeps that work paused would wait for itself; it loads unheld."""
+    back until the load ends, once none of it is left on the device. Routed
+    work that latency-critical work keeps paused for longer than
+    BATON_LOAD_PATIENCE_MS (the thread's own bracket, say) is drained: it
+    stops yielding until it is done."""
     st = _STATE
-    if not (st.load_hold_max_us > 0 and _core.HAS_RUNTIME
-            and _core.router_running()):
+    if not (_core.HAS_RUNTIME and _core.router_running()):
         return
-    hold = _core.hold_for_load(st.load_hold_max_us)
-    if hold:
-        thread = threading.get_ident()
-        st.load_holds.setdefault(thread, []).append(hold)
-        # A load that raised skips the end hook; if its thread then never
-        # launches again, the hold would stop routed work for good.
-        lease = threading.Timer(_LOAD_HOLD_LEASE_S, _expire_load_hold,
-                                (thread, hold))
-        lease.daemon = True
-        lease.start()
+    hold = _core.hold_for_load(st.load_patience_us)
+    thread = threading.get_ident()
+    st.load_holds.setdefault(thread, []).append(hold)
+    # A load that raised skips the end hook; if its thread then never
+    # launches again, the hold would stop routed work for good.
+    lease = threading.Timer(_LOAD_HOLD_LEASE_S, _expire_load_hold,
+                            (thread, hold))
+    lease.daemon = True
+    lease.start()
 
 
 # A load takes milliseconds; a hold older than this was left by a load that
@@ -418,15 +417,6 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
             kernel.reason = "the assembled module has no variants"
     except Exception as e:
         kernel.state = _NONE
-        if "stayed paused" in str(e):
-            # The binding waited for routed launches that latency-critical
-            # work kept paused (Router.cpp, holdLoads): not bound now, asked
-            # for again at the kernel's next launch.
-            kernel.reason = f"variants not bound yet: {e}"
-            with _STATE.lock:
-                if _STATE.kernels.get(function) is kernel:
-                    del _STATE.kernels[function]
-            return
         kernel.reason = f"variants could not be prepared: {e}"
         _warn(f"kernel '{kernel.name}': {kernel.reason}")
 

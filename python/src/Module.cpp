@@ -177,20 +177,20 @@ void bindRouter(py::module_ &M) {
         "the kernel's parameter values back to back, in the sizes bind() "
         "returned. Returns False, having issued nothing, if the stream is "
         "capturing a CUDA graph: launch the original then.");
-  M.def("hold_for_load", [](double MaxUs) {
-        // At most an hour: a larger or non-finite value is no wait bound.
-        auto Max = std::chrono::microseconds(
-            int64_t(std::isfinite(MaxUs) ? std::clamp(MaxUs, 0.0, 3.6e9)
-                                          : 3.6e9));
+  M.def("hold_for_load", [](double PatienceUs) {
+        // At most an hour: a larger or non-finite value is taken as that.
+        auto Patience = std::chrono::microseconds(int64_t(
+            std::isfinite(PatienceUs) ? std::clamp(PatienceUs, 0.0, 3.6e9)
+                                      : 3.6e9));
         py::gil_scoped_release NoGil;
-        return Router::get().holdForLoad(Max);
+        return Router::get().holdForLoad(Patience);
       },
-      py::arg("max_us") = 2e6,
+      py::arg("patience_us") = 1e5,
       "Before a module load: holds best-effort launches back once none is "
       "left on the device (a load made while one waits paused never "
-      "returns), waiting at most max_us for that. Returns the hold's id "
-      "for release_hold(), or 0, holding nothing, if the work did not "
-      "drain in time.");
+      "returns). Routed work that latency-critical work keeps paused for "
+      "longer than patience_us is drained: it stops yielding until it is "
+      "done. Returns the hold's id for release_hold().");
   M.def("release_hold", [](uint64_t Id) {
         py::gil_scoped_release NoGil;
         Router::get().releaseHold(Id);
@@ -280,6 +280,7 @@ void bindRouter(py::module_ &M) {
         D["announced"] = S.Announced;
         D["gate_waits"] = S.GateWaits;
         D["gate_wait_us"] = S.GateWaitUs;
+        D["drains"] = S.Drains;
         return D;
       });
   M.def("remote_latency_critical", [](int Device) {

@@ -279,21 +279,6 @@ Router &Router::get() {
 
 bool Router::running() { return Instance != nullptr; }
 
-/// For bind() and bindImage(): LaunchRouter::holdForModuleLoad(), or an
-/// Error if the routed launches did not drain in time (not bound now).
-static sched::SchedulerService::BestEffortHold holdLoads(LaunchRouter &LR) {
-  std::optional<sched::SchedulerService::BestEffortHold> Hold =
-      LR.holdForModuleLoad();
-  if (!Hold)
-    throw Error(ErrorKind::InvalidState,
-                "routed launches stayed paused for " +
-                    std::to_string(LaunchRouter::ModuleLoadHoldLimit.count()) +
-                    " ms (latency-critical work kept them so): a module "
-                    "loaded now could hang the process, so the variants are "
-                    "not bound now");
-  return std::move(*Hold);
-}
-
 KernelBinding Router::bind(CUfunction Function) {
   {
     std::lock_guard Lock(P->Mutex);
@@ -302,10 +287,10 @@ KernelBinding Router::bind(CUfunction Function) {
   }
   // Called from the package's preparation threads: loading a module must
   // not break another thread's graph capture, nor start while a routed
-  // launch waits paused (holdLoads()). The hold is taken before the lock:
-  // submits need the lock to find their kernel.
+  // launch waits paused (LaunchRouter::holdForModuleLoad). The hold is
+  // taken before the lock: submits need the lock to find their kernel.
   RelaxedCaptureMode Relaxed;
-  auto Hold = holdLoads(P->LR);
+  auto Hold = P->LR.holdForModuleLoad();
   std::lock_guard Lock(P->Mutex);
   if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
     return bindingOf(It->second.first, It->second.second);
@@ -322,7 +307,7 @@ KernelBinding Router::bindImage(CUfunction Function,
   Runtime &R = P->LR.runtime();
   std::optional<Kernel> Original, Loaded;
   {
-    auto Hold = holdLoads(P->LR); // as bind()
+    auto Hold = P->LR.holdForModuleLoad(); // as bind()
     Original = R.kernelOf(Function);
     Loaded = R.loadImage(Image).kernel(Name);
   }
@@ -339,13 +324,11 @@ KernelBinding Router::bindImage(CUfunction Function,
   return B;
 }
 
-uint64_t Router::holdForLoad(std::chrono::microseconds Max) {
-  auto Hold = P->LR.service().holdBestEffort(Max);
-  if (!Hold)
-    return 0;
+uint64_t Router::holdForLoad(std::chrono::microseconds Patience) {
+  auto Hold = P->LR.service().holdBestEffort(Patience);
   std::lock_guard Lock(P->HoldMutex);
   uint64_t Id = P->NextHold++;
-  P->Holds.emplace(Id, std::move(*Hold));
+  P->Holds.emplace(Id, std::move(Hold));
   return Id;
 }
 
@@ -560,9 +543,10 @@ void Router::synchronize() {
 RouterStats Router::stats() {
   ServiceStats S = P->LR.service().stats();
   std::lock_guard Lock(P->BracketMutex);
-  return {S.LatencyCritical, S.BestEffort,      S.Resumes,
-          S.Pauses,          P->Brackets,       P->AutoBrackets,
-          P->Announced,      P->GateWaits,      P->GateWaitUs};
+  return {S.LatencyCritical, S.BestEffort,  S.Resumes,
+          S.Pauses,          P->Brackets,   P->AutoBrackets,
+          P->Announced,      P->GateWaits,  P->GateWaitUs,
+          S.Drains};
 }
 
 bool Router::remoteLatencyCritical(int Device) {

@@ -60,6 +60,7 @@ struct RouterStats {
   uint64_t Announced = 0;     ///< brackets announced to other processes
   uint64_t GateWaits = 0;     ///< best-effort launches held during a bracket
   uint64_t GateWaitUs = 0;    ///< ... and how long, in total
+  uint64_t Drains = 0; ///< module loads that drained paused routed work
 };
 
 class Router {
@@ -76,12 +77,11 @@ public:
                           const std::string &Name);
   /// For a module load the program makes (Triton loading a kernel it
   /// compiled): holds best-effort work back once none of it is left on the
-  /// device, waiting at most \p Max for that
-  /// (SchedulerService::holdBestEffort; a load made while a routed launch
-  /// waits paused never returns). Returns the hold's id for releaseHold(),
-  /// or 0, holding nothing, if the work did not drain in time (a thread
-  /// whose own bracket keeps it paused would wait for itself).
-  uint64_t holdForLoad(std::chrono::microseconds Max);
+  /// device (SchedulerService::holdBestEffort; a load made while a routed
+  /// launch waits paused never returns), waiting \p Patience for LC work
+  /// to release paused work before the scheduler drains it. Returns the
+  /// hold's id (never 0) for releaseHold().
+  uint64_t holdForLoad(std::chrono::microseconds Patience);
   /// Ends a hold of holdForLoad(); 0 and unknown ids are ignored.
   void releaseHold(uint64_t Id);
   /// Best-effort work on \p Stream (null: the legacy default stream), in

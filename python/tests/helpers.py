@@ -259,11 +259,10 @@ class FakeCore:
         self.capture_on_submit = False  # submit finds the stream capturing
         self.bind_errors = []     # bind_image raises these, one a call
         self.holds = []           # hold_for_load / release_hold calls
-        self.hold_result = 7      # hold_for_load's answer (0: not held)
 
-    def hold_for_load(self, max_us):
-        self.holds.append(("hold", max_us))
-        return self.hold_result
+    def hold_for_load(self, patience_us):
+        self.holds.append(("hold", patience_us))
+        return 7
 
     def release_hold(self, hold):
         self.holds.append(("release", hold))

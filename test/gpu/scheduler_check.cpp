@@ -21,6 +21,11 @@
 // exactly once, when the LC work ends (the service bounds a BE queue; before
 // it did, a submit blocked in the driver with the service's lock held, and
 // the program hung).
+// And once, a module load inside the loader's own bracket: BE launches wait
+// paused on S for a bracket that the loading thread itself keeps open. The
+// load, under holdBestEffort, must return (a load made while a stream
+// waits paused never does; the hold drains the BE work once its patience
+// is up), with every BE block run once and the bracket still open.
 //
 //===----------------------------------------------------------------------===//
 
@@ -232,6 +237,61 @@ void runDeepQueue(Runtime &Rt, const Kernel &K, Checker &Check,
   std::fflush(stdout);
 }
 
+/// A module load inside the loader's own bracket (see the file comment).
+void runLoadInsideBracket(Runtime &Rt, const Kernel &K,
+                          const std::string &Path, Checker &Check,
+                          Watchdog &Dog) {
+  constexpr uint32_t Launches = 8, Blocks = 2000;
+  constexpr auto Patience = std::chrono::milliseconds(50);
+  Dog.step("module load inside a bracket");
+  SchedulerService Svc(Rt);
+  Stream S;
+  DeviceBuffer Counts(size_t(Launches) * Blocks * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  S.synchronize();
+  uint64_t Bracket = Svc.beginExternal(0);
+  std::vector<uint64_t> Ids;
+  for (uint32_t I = 0; I < Launches; ++I) {
+    LaunchConfig Config;
+    Config.Grid = {Blocks, 1, 1};
+    Config.Block = {64, 1, 1};
+    Config.Stream = S.get();
+    CUdeviceptr Mine = Counts.get() + size_t(I) * Blocks * sizeof(uint32_t);
+    Work W = makeWork(RuntimeWork::make(K, Config, Mine, uint64_t(5000)),
+                      PriorityClass::BestEffort, /*Queue=*/1);
+    W.IssueAtOnce = true;
+    Ids.push_back(Svc.submit(std::move(W)));
+  }
+  bool IssuedPaused = Svc.info(Ids.front()).State == WorkState::Paused;
+  auto Start = std::chrono::steady_clock::now();
+  {
+    auto Hold = Svc.holdBestEffort(Patience);
+    Module Again = Rt.loadFile(Path);
+    (void)Again.kernel("record");
+  }
+  double LoadMs = std::chrono::duration<double, std::milli>(
+                      std::chrono::steady_clock::now() - Start)
+                      .count();
+  bool AllDone = true;
+  for (uint64_t Id : Ids)
+    AllDone &= Svc.info(Id).State == WorkState::Done;
+  Svc.endExternal(Bracket);
+  Svc.waitIdle();
+  std::vector<uint8_t> Final = Counts.download(S.get());
+  size_t Off = countsOff(reinterpret_cast<const uint32_t *>(Final.data()),
+                         size_t(Launches) * Blocks);
+  Check.expect(IssuedPaused, "load inside a bracket: the BE work was not "
+                             "issued paused, so nothing was tested");
+  Check.expect(AllDone, "load inside a bracket: the hold was granted with "
+                        "BE work outstanding");
+  Check.expect(Off == 0, "load inside a bracket: " + std::to_string(Off) +
+                             " blocks ran other than once");
+  std::printf("load inside a bracket: %u BE launches drained and the module "
+              "loaded in %.1f ms (patience %lld ms)\n",
+              Launches, LoadMs, static_cast<long long>(Patience.count()));
+  std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -254,6 +314,7 @@ int main(int Argc, char **Argv) {
     for (uint64_t Seed = 1; Seed <= 4; ++Seed)
       runRound(*Rt, K, Check, Dog, Seed);
     runDeepQueue(*Rt, K, Check, Dog);
+    runLoadInsideBracket(*Rt, K, Argv[1], Check, Dog);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }

@@ -548,6 +548,34 @@ TEST(SchedulerSim, QuietDeviceRunsShortLaunchesAsOriginalsWithinABudget) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST_F(SchedulerSimTest, ADrainRunsBestEffortWorkThroughLcWork) {
+  // What a module load's hold asks for when a bracket will not end: the BE
+  // queues empty with the bracket open, kernels without variants included.
+  uint64_t Lc = S.beginExternal();
+  uint64_t Paused = S.submit(be(2000, 10us, 1));
+  Work Plain = be(64, 10us, 2, "plain");
+  Plain.Kernel.HasPtb = Plain.Kernel.HasSlice = false;
+  uint64_t NoVariants = S.submit(std::move(Plain));
+  simulateUntil(Sim, S, 200us);
+  EXPECT_EQ(S.info(Paused).State, WorkState::Queued);
+  EXPECT_EQ(S.info(NoVariants).State, WorkState::Queued);
+  S.drainBestEffort(true);
+  uint64_t During = S.submit(be(640, 10us, 1));
+  simulateToEnd(Sim, S);
+  EXPECT_TRUE(S.bestEffortIdle());
+  EXPECT_EQ(S.pauses(), 0u) << "BE work yielded during the drain";
+  for (uint64_t Id : {Paused, NoVariants, During})
+    expectExactlyOnce(Sim.record(Id));
+  // Off again, BE work yields to the bracket that is still open.
+  S.drainBestEffort(false);
+  uint64_t After = S.submit(be(640, 10us, 1));
+  simulateUntil(Sim, S, Sim.clock().now() + 100us);
+  EXPECT_EQ(S.info(After).State, WorkState::Queued);
+  S.endExternal(Lc);
+  simulateToEnd(Sim, S);
+  expectExactlyOnce(Sim.record(After));
+}
+
 TEST(SchedulerSim, NotedExternalWorkEndsTheQuietSpellAndPausesNothing) {
   SimulatedExecutor Sim{smallDevice()};
   SchedulerOptions O = options();

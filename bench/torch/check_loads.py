@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""GPU check: Triton module loads made while routed training waits paused.
+
+A module load made while a routed launch waits paused on its stream never
+returns (docs/scheduling.md, "Deadlocks avoided"). baton.triton holds
+routed work back around every load Triton makes, once none of it is left
+on the device; work that latency-critical work keeps paused is drained
+after BATON_LOAD_PATIENCE_MS. The hardest case is a latency-critical
+thread that compiles inside its own explicit bracket: its bracket is what
+keeps the training's launches paused, so no wait for it can end.
+
+  lc-explicit  routed best-effort training of the check-size GPT runs on
+               one thread; another thread, inside
+               baton.torch.latency_critical(), compiles and runs functions
+               it has never run before (each compile loads new Triton
+               modules while the training's routed launches wait paused
+               for that very bracket). Passes if every request returns
+               within the limit with the eager result, the training was
+               routed, and some load had to drain it (stats' "drains").
+
+Prints one line per scenario and exits 0 only if every scenario passed.
+
+  python3 bench/torch/check_loads.py [--out DIR] [--timeout 300]
+
+Needs PYTHONPATH with the built package (bench/torch/run.sh sets it).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENARIOS = ("lc-explicit",)
+
+
+def log(msg):
+    print(f"[loads {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def lc_explicit(args):
+    sys.path.insert(0, HERE)
+    os.environ.setdefault("BATON_ROUTE_MIN_US", "0")
+    import baton.torch
+    baton.torch.enable("best-effort", schedule="never")
+    import baton.triton
+    import torch
+    import workloads
+    from baton import _core
+
+    model, opt = workloads.build("gpt", "check")
+    step = workloads.make_step(torch.compile(model), opt)
+    data = workloads.batches("gpt", "check", 4)
+    from torch._inductor import config
+    with config.patch(max_autotune_gemm=False):
+        step(*data[0])
+    since = time.monotonic()
+    step(*data[1])
+    torch.cuda.synchronize()
+    baton.triton.prepare_loaded(wait=True, timeout=120, launched_since=since)
+    baton.torch.set_schedule("always")
+    before = _core.stats()
+    stop = threading.Event()
+    result = {"requests": []}
+
+    def trainer():
+        i = 0
+        while not stop.is_set():
+            step(*data[i % len(data)])
+            i += 1
+        torch.cuda.current_stream().synchronize()
+        result["train_steps"] = i
+
+    # Functions of a shape and body the process has not compiled: each
+    # first call compiles and loads its own Triton kernels.
+    def request_fn(k):
+        def fn(x, w):
+            return torch.nn.functional.gelu(x @ w + k).softmax(-1) * (k + 1)
+        return fn
+
+    t = threading.Thread(target=trainer)
+    t.start()
+    time.sleep(0.5)  # the training's routed launches are flowing
+    torch.manual_seed(3)
+    try:
+        for k in range(args.requests):
+            x = torch.randn(64 + 8 * k, 256, device="cuda")
+            w = torch.randn(256, 512, device="cuda")
+            fn = request_fn(k)
+            with torch.no_grad(), config.patch(max_autotune_gemm=False):
+                start = time.monotonic()
+                with baton.torch.latency_critical():
+                    out = torch.compile(fn, dynamic=False)(x, w)
+                took = time.monotonic() - start
+                diff = float((out - fn(x, w)).abs().max())
+            log(f"lc-explicit: request {k}: compiled and ran in "
+                f"{took * 1e3:.0f} ms, max |diff| {diff:.2e}")
+            result["requests"].append({"ms": took * 1e3, "max_abs_diff": diff})
+    finally:
+        stop.set()
+        t.join()
+    _core.synchronize()
+    delta = {k: v - before[k] for k, v in _core.stats().items()}
+    result["scheduler"] = delta
+    ok = (len(result["requests"]) == args.requests
+          and all(r["max_abs_diff"] < 1e-3 for r in result["requests"])
+          and delta["best_effort"] > 0 and delta["drains"] > 0)
+    return ok, result
+
+
+def run_scenario(name, args):
+    import faulthandler
+    # A hang shows where every thread is before the parent's limit.
+    faulthandler.dump_traceback_later(max(args.timeout - 15, 10), exit=True)
+    ok, detail = {"lc-explicit": lc_explicit}[name](args)
+    detail["ok"] = bool(ok)
+    with open(os.path.join(args.out, f"loads-{name}.json"), "w") as f:
+        json.dump(detail, f, indent=1, default=str)
+    print(json.dumps(detail, default=str)[:2000], flush=True)
+    return 0 if ok else 1
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--scenarios", default=",".join(SCENARIOS))
+    p.add_argument("--out", default=".")
+    p.add_argument("--requests", type=int, default=4)
+    p.add_argument("--timeout", type=float, default=300)
+    p.add_argument("--run", help=argparse.SUPPRESS)  # one scenario, here
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    if args.run:
+        return run_scenario(args.run, args)
+    rows, failed = [], 0
+    for name in args.scenarios.split(","):
+        if name not in SCENARIOS:
+            p.error(f"unknown scenario {name!r}")
+        log(f"{name}: running")
+        t = time.time()
+        cmd = [sys.executable, os.path.abspath(__file__), "--run", name,
+               "--out", args.out, "--requests", str(args.requests),
+               "--timeout", str(args.timeout)]
+        try:
+            rc = subprocess.run(cmd, timeout=args.timeout).returncode
+            verdict = "PASS" if rc == 0 else f"FAIL (exit {rc})"
+        except subprocess.TimeoutExpired:
+            verdict = f"FAIL (no result within {args.timeout:.0f} s)"
+        failed += verdict != "PASS"
+        rows.append(f"{name:<12} {verdict:<32} {time.time() - t:6.1f} s")
+    print("\n".join(rows), flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
