@@ -60,6 +60,8 @@ struct ServiceStats {
   /// Holds (holdBestEffort) that drained BE work LC work kept paused past
   /// their patience.
   uint64_t Drains = 0;
+  /// Brackets that outlived the lease (leaseBrackets()).
+  uint64_t ExpiredBrackets = 0;
 };
 
 class SchedulerService {
@@ -109,6 +111,20 @@ public:
   /// follows. 0 (the default): ends take effect at once. For ends taken
   /// from now on.
   void lingerAfterBrackets(std::chrono::microseconds Linger);
+  /// A bracket open longer than \p Lease (since its begin was taken, or
+  /// its last renewExternal()) no longer makes BE work yield: its end is
+  /// taken then, and the client's endExternal() later finds nothing left
+  /// to end. LC work that waits for the whole device inside a bracket (a
+  /// device synchronisation, a stream created, a compile's benchmarking)
+  /// would otherwise wait for BE work that waits for the bracket. The
+  /// first expiry is reported on stderr; stats() counts them all. As the
+  /// GPU's registry does for other processes' LC work (share.h). 0 (the
+  /// default): no lease. For brackets taken from now on and open now.
+  void leaseBrackets(std::chrono::microseconds Lease);
+  /// Renews an open bracket's lease, as LC work that is making progress
+  /// (a client that sees its queued LC work advance); posted like an end.
+  /// A bracket that is not open, or has expired, is left as it is.
+  void renewExternal(uint64_t Id);
   /// LC work that this process does not see: that of other processes
   /// sharing the GPU (baton/share.h). While \p Busy returns true and the
   /// service has other work, BE work yields to it as to beginExternal(0)

@@ -125,6 +125,12 @@ LaunchRouter::LaunchRouter()
   // brackets of baton_lc_begin/baton_lc_end. For tuning.
   if (auto N = envNumber("BATON_LC_LINGER_US"))
     Service.lingerAfterBrackets(std::chrono::microseconds(*N));
+  // Brackets get the lease that the GPU's registry gives LC work (share.h,
+  // BATON_SHARE_LEASE_MS, 1 s): LC work waiting for the whole device inside
+  // a bracket would otherwise wait for the BE work the bracket keeps
+  // paused, for good.
+  Service.leaseBrackets(std::chrono::milliseconds(
+      envNumber("BATON_SHARE_LEASE_MS").value_or(1000)));
 }
 
 LaunchRouter *LaunchRouter::get() {

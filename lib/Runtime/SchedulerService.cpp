@@ -72,12 +72,17 @@ struct SchedulerService::Impl {
   Scheduler Sched;
   std::chrono::microseconds Interval;
 
-  /// A bracket posted by beginExternal() or endExternal().
+  /// A bracket's begin, end or renewal, as posted by beginExternal(),
+  /// endExternal() or renewExternal().
+  enum class Change { Begins, Ends, Renewed };
   struct Posted {
     uint64_t Bracket;
     uint32_t Sms;
-    bool Ends;
+    Change What;
   };
+  /// Ends the effect of brackets taken (or renewed) longer than Lease ago.
+  /// Called with the lock held, by takeMail().
+  void expireBrackets(std::chrono::steady_clock::time_point Now);
   /// Guards the members below it up to Mutex; may be taken while Mutex is
   /// held, never the other way round.
   std::mutex MailMutex;
@@ -89,9 +94,15 @@ struct SchedulerService::Impl {
   uint64_t BracketsBegun = 0;
 
   mutable std::mutex Mutex; ///< guards everything below and Sched
-  /// The scheduler's id of each bracket whose begin has been taken.
-  std::unordered_map<uint64_t, uint64_t> Brackets;
+  /// A bracket whose begin has been taken: the scheduler's id of it, and
+  /// when it was taken or last renewed.
+  struct TakenBracket {
+    uint64_t Id;
+    std::chrono::steady_clock::time_point Since;
+  };
+  std::unordered_map<uint64_t, TakenBracket> Brackets;
   std::chrono::microseconds Linger{0}; ///< see lingerAfterBrackets()
+  std::chrono::microseconds Lease{0};  ///< see leaseBrackets()
   /// Brackets whose end has been taken but lingers until LingerUntil.
   std::vector<uint64_t> Lingering;
   std::chrono::steady_clock::time_point LingerUntil;
@@ -138,7 +149,7 @@ void SchedulerService::Impl::takeMail() {
   // needs to yield to it, but it was LC work all the same.
   std::set<uint64_t> Over;
   for (const Posted &P : Taken)
-    if (P.Ends && !Brackets.count(P.Bracket))
+    if (P.What == Change::Ends && !Brackets.count(P.Bracket))
       Over.insert(P.Bracket);
   // Begins before ends: one request's end and the next one's begin, taken
   // together, then leave BE work paused instead of resuming it only to
@@ -154,8 +165,15 @@ void SchedulerService::Impl::takeMail() {
     }
   };
   bool Began = false;
+  auto Now = std::chrono::steady_clock::now();
   for (const Posted &P : Taken) {
-    if (P.Ends)
+    if (P.What == Change::Renewed) {
+      // An expired bracket stays expired: its LC work made no progress.
+      if (auto It = Brackets.find(P.Bracket); It != Brackets.end())
+        It->second.Since = Now;
+      continue;
+    }
+    if (P.What == Change::Ends)
       continue;
     Guarded([&] {
       if (Over.count(P.Bracket)) {
@@ -163,7 +181,7 @@ void SchedulerService::Impl::takeMail() {
         return;
       }
       uint64_t Id = Sched.beginExternal(P.Sms);
-      Brackets.emplace(P.Bracket, Id);
+      Brackets.emplace(P.Bracket, TakenBracket{Id, Now});
       Began = true;
       BATON_TRACE("begin external LC %llu on %u SMs", (unsigned long long)Id,
                   P.Sms);
@@ -173,7 +191,6 @@ void SchedulerService::Impl::takeMail() {
     BATON_TRACE("end external LC %llu", (unsigned long long)Id);
     Guarded([&] { Sched.endExternal(Id); });
   };
-  auto Now = std::chrono::steady_clock::now();
   // A new bracket holds BE work paused now: lingering ends (see
   // lingerAfterBrackets) have done their job. Otherwise they end once their
   // time is up.
@@ -182,9 +199,10 @@ void SchedulerService::Impl::takeMail() {
       End(Id);
   for (const Posted &P : Taken) {
     auto It = Brackets.find(P.Bracket);
-    if (!P.Ends || It == Brackets.end())
+    // The end of an expired bracket finds nothing left to end.
+    if (P.What != Change::Ends || It == Brackets.end())
       continue;
-    uint64_t Id = It->second;
+    uint64_t Id = It->second.Id;
     Brackets.erase(It);
     if (Linger.count() > 0 && !Began) {
       BATON_TRACE("end external LC %llu lingers", (unsigned long long)Id);
@@ -194,8 +212,34 @@ void SchedulerService::Impl::takeMail() {
     }
     End(Id);
   }
+  Guarded([&] { expireBrackets(Now); });
   if (First)
     std::rethrow_exception(First);
+}
+
+void SchedulerService::Impl::expireBrackets(
+    std::chrono::steady_clock::time_point Now) {
+  if (Lease.count() <= 0)
+    return;
+  std::vector<uint64_t> Expired;
+  for (auto It = Brackets.begin(); It != Brackets.end();) {
+    if (Now - It->second.Since < Lease) {
+      ++It;
+      continue;
+    }
+    Expired.push_back(It->second.Id);
+    It = Brackets.erase(It);
+  }
+  for (uint64_t Id : Expired) {
+    if (Counts.ExpiredBrackets++ == 0)
+      std::fprintf(stderr,
+                   "baton: scheduler: a latency-critical bracket stayed open "
+                   "for %lld ms (the lease) and no longer holds best-effort "
+                   "work back; later expiries are only counted\n",
+                   static_cast<long long>(Lease.count() / 1000));
+    BATON_TRACE("external LC %llu expired", (unsigned long long)Id);
+    Sched.endExternal(Id); // failures are deferred to the next poll
+  }
 }
 
 void SchedulerService::Impl::takeMailReporting() {
@@ -347,7 +391,7 @@ uint64_t SchedulerService::beginExternal(uint32_t Sms) {
     Bracket = P->NextBracket++;
     ++P->BracketsBegun;
     P->OpenBrackets.insert(Bracket);
-    P->Mail.push_back({Bracket, Sms, /*Ends=*/false});
+    P->Mail.push_back({Bracket, Sms, Impl::Change::Begins});
     P->Rung = true;
   }
   P->Bell.notify_one();
@@ -361,10 +405,21 @@ void SchedulerService::endExternal(uint64_t Bracket) {
       throw std::invalid_argument("baton::sched::SchedulerService: no "
                                   "external LC work " +
                                   std::to_string(Bracket) + " in progress");
-    P->Mail.push_back({Bracket, 0, /*Ends=*/true});
+    P->Mail.push_back({Bracket, 0, Impl::Change::Ends});
     P->Rung = true;
   }
   P->Bell.notify_one();
+}
+
+void SchedulerService::renewExternal(uint64_t Bracket) {
+  std::lock_guard Lock(P->MailMutex);
+  if (P->OpenBrackets.count(Bracket))
+    P->Mail.push_back({Bracket, 0, Impl::Change::Renewed});
+}
+
+void SchedulerService::leaseBrackets(std::chrono::microseconds Lease) {
+  std::lock_guard Lock(P->Mutex);
+  P->Lease = Lease;
 }
 
 void SchedulerService::lingerAfterBrackets(std::chrono::microseconds Linger) {

@@ -281,6 +281,7 @@ void bindRouter(py::module_ &M) {
         D["gate_waits"] = S.GateWaits;
         D["gate_wait_us"] = S.GateWaitUs;
         D["drains"] = S.Drains;
+        D["expired_brackets"] = S.ExpiredBrackets;
         return D;
       });
   M.def("remote_latency_critical", [](int Device) {

@@ -91,7 +91,9 @@ KernelBinding bindingOf(const Kernel &K, bool Own) {
 }
 
 /// A ticket older than the lease (1 s by default) stops holding other
-/// processes back (share.h), so an open bracket is announced afresh well
+/// processes back (share.h), and a bracket as old stops holding this
+/// process's best-effort work back (LaunchRouter), so an open automatic
+/// bracket, whose LC work is still queued or running, is renewed well
 /// before that.
 constexpr auto Renew = std::chrono::milliseconds(250);
 
@@ -126,7 +128,7 @@ struct Router::Impl {
   baton_share Share = nullptr;
   bool Joined = false;
   uint64_t AutoTicket = 0;
-  Steady::time_point AutoTicketAt;
+  Steady::time_point AutoRenewedAt; ///< of AutoWork and AutoTicket
   std::map<uint64_t, uint64_t> ExplicitTickets; ///< bracket id -> ticket
   std::set<uint64_t> ExplicitIds;               ///< explicit brackets open
   /// Brackets open (explicit and automatic): read without a lock by
@@ -226,11 +228,13 @@ struct Router::Impl {
       if (!AutoWork)
         continue;
       auto Now = Steady::now();
-      if (AutoTicket && Now - AutoTicketAt > Renew) {
-        uint64_t Old = AutoTicket;
-        AutoTicket = announce();
-        AutoTicketAt = Now;
-        endTicket(Old);
+      if (Now - AutoRenewedAt > Renew) {
+        AutoRenewedAt = Now;
+        LR.service().renewExternal(AutoWork);
+        if (uint64_t Old = AutoTicket) {
+          AutoTicket = announce();
+          endTicket(Old);
+        }
       }
       if (Now - LastTouch < Grace || !streamsIdle())
         continue;
@@ -423,7 +427,7 @@ bool Router::lcTouch(CUstream Stream, uint32_t Sms,
     return true;
   // Announced before the work is queued: peers yield from now on.
   P->AutoTicket = P->announce();
-  P->AutoTicketAt = P->LastTouch;
+  P->AutoRenewedAt = P->LastTouch;
   P->AutoWork = P->LR.service().beginExternal(Sms);
   ++P->AutoBrackets;
   P->Open.fetch_add(1, std::memory_order_release);
@@ -546,7 +550,7 @@ RouterStats Router::stats() {
   return {S.LatencyCritical, S.BestEffort,  S.Resumes,
           S.Pauses,          P->Brackets,   P->AutoBrackets,
           P->Announced,      P->GateWaits,  P->GateWaitUs,
-          S.Drains};
+          S.Drains,          S.ExpiredBrackets};
 }
 
 bool Router::remoteLatencyCritical(int Device) {

@@ -61,6 +61,7 @@ struct RouterStats {
   uint64_t GateWaits = 0;     ///< best-effort launches held during a bracket
   uint64_t GateWaitUs = 0;    ///< ... and how long, in total
   uint64_t Drains = 0; ///< module loads that drained paused routed work
+  uint64_t ExpiredBrackets = 0; ///< brackets that outlived the lease
 };
 
 class Router {

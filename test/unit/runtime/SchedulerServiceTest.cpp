@@ -13,6 +13,8 @@
 //    the bracket first;
 //  * a bracket's end lingers when asked to, and a bracket begun meanwhile
 //    keeps BE work paused;
+//  * a bracket open longer than the lease stops keeping BE work paused,
+//    unless renewed, and its end is then no error;
 //  * a launch that fails while BE work waits for a bracket is reported
 //    before the bracket ends;
 //  * a hold on BE work (for module loads) waits until none is left, paused
@@ -216,6 +218,40 @@ TEST(SchedulerService, WorkGivenUpOutsideThePollWakesAWaitingSubmit) {
     Exec.Released = true;
   }
   EXPECT_THROW(Svc.waitIdle(), std::runtime_error);
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, ABracketPastItsLeaseNoLongerKeepsWorkPaused) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.leaseBrackets(100ms);
+  Exec.Released = true; // launches finish as soon as they run
+  uint64_t Bracket = Svc.beginExternal(0);
+  uint64_t Be = Svc.submit(beWork(/*IssueAtOnce=*/true));
+  ASSERT_EQ(Svc.info(Be).State, WorkState::Paused);
+  // Renewed, as a client whose LC work makes progress does, it holds.
+  for (int I = 0; I < 6; ++I) {
+    std::this_thread::sleep_for(40ms);
+    Svc.renewExternal(Bracket);
+  }
+  EXPECT_EQ(Svc.info(Be).State, WorkState::Paused)
+      << "a renewed bracket expired";
+  EXPECT_EQ(Svc.stats().ExpiredBrackets, 0u);
+  // Left alone, it expires: the work runs with the bracket still open.
+  EXPECT_TRUE(eventually(
+      [&] { return Svc.info(Be).State == WorkState::Done; }, 2000ms))
+      << "BE work stayed paused past the lease";
+  EXPECT_EQ(Svc.stats().ExpiredBrackets, 1u);
+  Svc.renewExternal(Bracket); // too late: it stays expired
+  uint64_t After = Svc.submit(beWork(/*IssueAtOnce=*/true));
+  EXPECT_TRUE(eventually(
+      [&] { return Svc.info(After).State == WorkState::Done; }, 2000ms));
+  EXPECT_NO_THROW(Svc.endExternal(Bracket));
+  // A new bracket holds BE work paused again.
+  uint64_t Next = Svc.beginExternal(0);
+  uint64_t Held = Svc.submit(beWork(/*IssueAtOnce=*/true));
+  EXPECT_EQ(Svc.info(Held).State, WorkState::Paused);
+  Svc.endExternal(Next);
   Svc.waitIdle();
 }
 
