@@ -82,10 +82,14 @@ def lc_explicit(args):
         result["train_steps"] = i
 
     # Functions of a shape and body the process has not compiled: each
-    # first call compiles and loads its own Triton kernels.
+    # first call compiles and loads its own Triton kernels. No library
+    # kernel: a first cuBLAS call on this thread waited inside the driver
+    # for the paused training, with the driver holding up the training's
+    # next launch, made under the scheduler's lock (call d of the
+    # thirty-third session; docs/scheduling.md, "Deadlocks avoided").
     def request_fn(k):
         def fn(x, w):
-            return torch.nn.functional.gelu(x @ w + k).softmax(-1) * (k + 1)
+            return torch.nn.functional.gelu(x * w + k).softmax(-1) * (k + 1)
         return fn
 
     def serve():
@@ -96,7 +100,7 @@ def lc_explicit(args):
             torch.manual_seed(3)
             for k in range(args.requests):
                 x = torch.randn(64 + 8 * k, 256, device="cuda")
-                w = torch.randn(256, 512, device="cuda")
+                w = torch.randn(256, device="cuda")
                 fn = request_fn(k)
                 with torch.no_grad(), config.patch(max_autotune_gemm=False):
                     start = time.monotonic()
