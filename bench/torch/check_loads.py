@@ -13,17 +13,16 @@ lease, BATON_SHARE_LEASE_MS, stops holding the training back).
 
   lc-explicit  routed best-effort training of the check-size GPT runs on
                one thread; a latency-critical thread (enable(), a stream
-               of its own), inside
-               baton.torch.latency_critical(), compiles and runs functions
-               it has never run before (each compile loads new Triton
-               modules while the training's routed launches wait paused
-               for that very bracket). Passes if every request returns
-               within the limit with the eager result, the training was
-               routed, and the bracket did hold it up: a load had to drain
-               it (stats' "drains"), or the bracket outlived its lease
-               ("expired_brackets": the compile waited for the whole
-               device, as its benchmarking does, which a bracket's paused
-               training would keep it from for good).
+               of its own) compiles and runs functions it has never run
+               before, each inside baton.torch.latency_critical() kept
+               open 300 ms first, so that the training's launches wait
+               paused for that very bracket while the compile loads new
+               Triton modules. Passes if every request returns within the
+               limit with the eager result, the training was routed, and
+               the bracket did hold it up: a load had to drain it (stats'
+               "drains") or the bracket outlived its lease
+               ("expired_brackets"). Without the drain it hangs
+               (docs/benchmarks.md, thirty-third session, call g).
 
 Prints one line per scenario and exits 0 only if every scenario passed.
 
