@@ -37,6 +37,26 @@ std::optional<unsigned long> envNumber(const char *Name) {
   return std::strtoul(V, nullptr, 10);
 }
 
+/// The lease of a bracket: BATON_SHARE_LEASE_MS, read as the registry
+/// reads it (share.h: 1 to 3,600,000 ms, else the default of 1 s, with a
+/// word on stderr).
+std::chrono::milliseconds bracketLease() {
+  constexpr std::chrono::milliseconds Default{1000};
+  const char *V = std::getenv("BATON_SHARE_LEASE_MS");
+  if (!V || !*V)
+    return Default;
+  char *End = nullptr;
+  unsigned long long Ms = std::strtoull(V, &End, 10);
+  if (*End || Ms == 0 || Ms > 3600ULL * 1000) {
+    std::fprintf(stderr,
+                 "baton: BATON_SHARE_LEASE_MS='%s' is not a number of "
+                 "milliseconds in [1, 3600000]; brackets get %lld\n",
+                 V, static_cast<long long>(Default.count()));
+    return Default;
+  }
+  return std::chrono::milliseconds(Ms);
+}
+
 /// How long BE work stays paused after peers' LC work ends: a request of an
 /// inference process is a burst of kernels with host gaps of tens of
 /// microseconds between them, each gap a pause and a resume of every BE
@@ -129,8 +149,7 @@ LaunchRouter::LaunchRouter()
   // BATON_SHARE_LEASE_MS, 1 s): LC work waiting for the whole device inside
   // a bracket would otherwise wait for the BE work the bracket keeps
   // paused, for good.
-  Service.leaseBrackets(std::chrono::milliseconds(
-      envNumber("BATON_SHARE_LEASE_MS").value_or(1000)));
+  Service.leaseBrackets(bracketLease());
 }
 
 LaunchRouter *LaunchRouter::get() {

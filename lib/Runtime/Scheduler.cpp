@@ -421,7 +421,8 @@ void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
 /// is paused to take SMs back only when worthRegrowing.
 void Scheduler::State::yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll,
                                     const WidthChoice &Choice) {
-  if (E.Info.LaunchForm == Form::Original)
+  // Draining, a running launch runs to its end: not even a regrowing pause.
+  if (E.Info.LaunchForm == Form::Original || Draining)
     return;
   bool Pause = YieldAll;
   if (!Pause && device().CanVacate && E.Info.LaunchForm == Form::Ptb &&

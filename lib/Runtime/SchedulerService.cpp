@@ -80,9 +80,12 @@ struct SchedulerService::Impl {
     uint32_t Sms;
     Change What;
   };
-  /// Ends the effect of brackets taken (or renewed) longer than Lease ago.
-  /// Called with the lock held, by takeMail().
-  void expireBrackets(std::chrono::steady_clock::time_point Now);
+  /// Ends the effect of brackets taken (or renewed) longer than Lease ago,
+  /// each under \p Guarded (takeMail()'s: one that throws leaves none of
+  /// the others paused). Called with the lock held, by takeMail().
+  template <typename Guard>
+  void expireBrackets(std::chrono::steady_clock::time_point Now,
+                      Guard &Guarded);
   /// Guards the members below it up to Mutex; may be taken while Mutex is
   /// held, never the other way round.
   std::mutex MailMutex;
@@ -212,13 +215,14 @@ void SchedulerService::Impl::takeMail() {
     }
     End(Id);
   }
-  Guarded([&] { expireBrackets(Now); });
+  expireBrackets(Now, Guarded);
   if (First)
     std::rethrow_exception(First);
 }
 
+template <typename Guard>
 void SchedulerService::Impl::expireBrackets(
-    std::chrono::steady_clock::time_point Now) {
+    std::chrono::steady_clock::time_point Now, Guard &Guarded) {
   if (Lease.count() <= 0)
     return;
   std::vector<uint64_t> Expired;
@@ -238,7 +242,7 @@ void SchedulerService::Impl::expireBrackets(
                    "work back; later expiries are only counted\n",
                    static_cast<long long>(Lease.count() / 1000));
     BATON_TRACE("external LC %llu expired", (unsigned long long)Id);
-    Sched.endExternal(Id); // failures are deferred to the next poll
+    Guarded([&] { Sched.endExternal(Id); }); // each one, whatever throws
   }
 }
 

@@ -224,14 +224,15 @@ TEST(SchedulerService, WorkGivenUpOutsideThePollWakesAWaitingSubmit) {
 TEST(SchedulerService, ABracketPastItsLeaseNoLongerKeepsWorkPaused) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
-  Svc.leaseBrackets(100ms);
+  Svc.leaseBrackets(300ms);
   Exec.Released = true; // launches finish as soon as they run
   uint64_t Bracket = Svc.beginExternal(0);
   uint64_t Be = Svc.submit(beWork(/*IssueAtOnce=*/true));
   ASSERT_EQ(Svc.info(Be).State, WorkState::Paused);
-  // Renewed, as a client whose LC work makes progress does, it holds.
-  for (int I = 0; I < 6; ++I) {
-    std::this_thread::sleep_for(40ms);
+  // Renewed, as a client whose LC work makes progress does, it holds past
+  // the lease.
+  for (int I = 0; I < 20; ++I) {
+    std::this_thread::sleep_for(20ms);
     Svc.renewExternal(Bracket);
   }
   EXPECT_EQ(Svc.info(Be).State, WorkState::Paused)

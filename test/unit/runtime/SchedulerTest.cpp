@@ -550,21 +550,26 @@ TEST(SchedulerSim, QuietDeviceRunsShortLaunchesAsOriginalsWithinABudget) {
 
 TEST_F(SchedulerSimTest, ADrainRunsBestEffortWorkThroughLcWork) {
   // What a module load's hold asks for when a bracket will not end: the BE
-  // queues empty with the bracket open, kernels without variants included.
+  // queues empty with the bracket open, work paused mid-run, work that
+  // never started and kernels without variants alike.
+  uint64_t Running = S.submit(be(20000, 10us, 1));
+  simulateUntil(Sim, S, 100us);
+  ASSERT_EQ(S.info(Running).State, WorkState::Running);
   uint64_t Lc = S.beginExternal();
-  uint64_t Paused = S.submit(be(2000, 10us, 1));
+  uint64_t Behind = S.submit(be(2000, 10us, 1));
   Work Plain = be(64, 10us, 2, "plain");
   Plain.Kernel.HasPtb = Plain.Kernel.HasSlice = false;
   uint64_t NoVariants = S.submit(std::move(Plain));
-  simulateUntil(Sim, S, 200us);
-  EXPECT_EQ(S.info(Paused).State, WorkState::Queued);
+  simulateUntil(Sim, S, 300us);
+  EXPECT_EQ(S.info(Running).State, WorkState::Paused);
   EXPECT_EQ(S.info(NoVariants).State, WorkState::Queued);
+  uint64_t PausesBefore = S.pauses();
   S.drainBestEffort(true);
   uint64_t During = S.submit(be(640, 10us, 1));
   simulateToEnd(Sim, S);
   EXPECT_TRUE(S.bestEffortIdle());
-  EXPECT_EQ(S.pauses(), 0u) << "BE work yielded during the drain";
-  for (uint64_t Id : {Paused, NoVariants, During})
+  EXPECT_EQ(S.pauses(), PausesBefore) << "BE work yielded during the drain";
+  for (uint64_t Id : {Running, Behind, NoVariants, During})
     expectExactlyOnce(Sim.record(Id));
   // Off again, BE work yields to the bracket that is still open.
   S.drainBestEffort(false);
