@@ -93,8 +93,9 @@ KernelBinding bindingOf(const Kernel &K, bool Own) {
 /// A ticket older than the lease (1 s by default) stops holding other
 /// processes back (share.h), and a bracket as old stops holding this
 /// process's best-effort work back (LaunchRouter), so an open automatic
-/// bracket, whose LC work is still queued or running, is renewed well
-/// before that.
+/// bracket is renewed well before that while its LC work makes progress:
+/// while LC launches keep coming. One whose streams stay busy with no new
+/// launch (LC work stuck behind paused BE work on a shared stream) expires.
 constexpr auto Renew = std::chrono::milliseconds(250);
 
 /// How often a best-effort thread held for other processes' latency-critical
@@ -228,7 +229,7 @@ struct Router::Impl {
       if (!AutoWork)
         continue;
       auto Now = Steady::now();
-      if (Now - AutoRenewedAt > Renew) {
+      if (Now - AutoRenewedAt > Renew && LastTouch > AutoRenewedAt) {
         AutoRenewedAt = Now;
         LR.service().renewExternal(AutoWork);
         if (uint64_t Old = AutoTicket) {
