@@ -32,15 +32,14 @@ Needs PYTHONPATH with the built package (bench/torch/run.sh sets it).
 """
 
 import argparse
-import json
 import os
-import subprocess
 import sys
 import threading
 import time
 
+import scenarios
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCENARIOS = ("lc-explicit",)
 
 
 def log(msg):
@@ -137,48 +136,11 @@ def lc_explicit(args):
     return ok, result
 
 
-def run_scenario(name, args):
-    import faulthandler
-    # A hang shows where every thread is before the parent's limit.
-    faulthandler.dump_traceback_later(max(args.timeout - 15, 10), exit=True)
-    ok, detail = {"lc-explicit": lc_explicit}[name](args)
-    detail["ok"] = bool(ok)
-    with open(os.path.join(args.out, f"loads-{name}.json"), "w") as f:
-        json.dump(detail, f, indent=1, default=str)
-    print(json.dumps(detail, default=str)[:2000], flush=True)
-    return 0 if ok else 1
-
-
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
-    p.add_argument("--scenarios", default=",".join(SCENARIOS))
-    p.add_argument("--out", default=".")
     p.add_argument("--requests", type=int, default=4)
-    p.add_argument("--timeout", type=float, default=300)
-    p.add_argument("--run", help=argparse.SUPPRESS)  # one scenario, here
-    args = p.parse_args()
-    os.makedirs(args.out, exist_ok=True)
-    if args.run:
-        return run_scenario(args.run, args)
-    rows, failed = [], 0
-    for name in args.scenarios.split(","):
-        if name not in SCENARIOS:
-            p.error(f"unknown scenario {name!r}")
-        log(f"{name}: running")
-        t = time.time()
-        cmd = [sys.executable, os.path.abspath(__file__), "--run", name,
-               "--out", args.out, "--requests", str(args.requests),
-               "--timeout", str(args.timeout)]
-        try:
-            rc = subprocess.run(cmd, timeout=args.timeout).returncode
-            verdict = "PASS" if rc == 0 else f"FAIL (exit {rc})"
-        except subprocess.TimeoutExpired:
-            verdict = f"FAIL (no result within {args.timeout:.0f} s)"
-        failed += verdict != "PASS"
-        rows.append(f"{name:<12} {verdict:<32} {time.time() - t:6.1f} s")
-    print("\n".join(rows), flush=True)
-    return 1 if failed else 0
+    return scenarios.main(p, {"lc-explicit": lc_explicit}, "loads", 300, log)
 
 
 if __name__ == "__main__":

@@ -195,44 +195,73 @@ void runRound(Runtime &Rt, const Kernel &K, Checker &Check, Watchdog &Dog,
   std::fflush(stdout);
 }
 
+/// Launches of `record` on one user stream, each counting its blocks in a
+/// slice of one buffer, submitted as IssueAtOnce BE work of queue 1.
+class CountedLaunches {
+public:
+  CountedLaunches(uint32_t Launches, uint32_t Blocks, Stream &S)
+      : Launches(Launches), Blocks(Blocks), S(S),
+        Counts(blocks() * sizeof(uint32_t)) {
+    Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+    S.synchronize();
+  }
+
+  /// Submits every launch, its blocks spinning \p SpinNs; returns the ids.
+  std::vector<uint64_t> submit(SchedulerService &Svc, const Kernel &K,
+                               uint64_t SpinNs) {
+    std::vector<uint64_t> Ids;
+    for (uint32_t I = 0; I < Launches; ++I) {
+      LaunchConfig Config;
+      Config.Grid = {Blocks, 1, 1};
+      Config.Block = {64, 1, 1};
+      Config.Stream = S.get();
+      CUdeviceptr Mine = Counts.get() + size_t(I) * Blocks * sizeof(uint32_t);
+      Work W = makeWork(RuntimeWork::make(K, Config, Mine, SpinNs),
+                        PriorityClass::BestEffort, /*Queue=*/1);
+      W.IssueAtOnce = true;
+      Ids.push_back(Svc.submit(std::move(W)));
+    }
+    return Ids;
+  }
+
+  /// Blocks, of every launch, that did not run exactly once.
+  size_t blocksOff() const {
+    std::vector<uint8_t> Final = Counts.download(S.get());
+    return countsOff(reinterpret_cast<const uint32_t *>(Final.data()),
+                     blocks());
+  }
+
+  const uint32_t Launches, Blocks;
+
+private:
+  size_t blocks() const { return size_t(Launches) * Blocks; }
+  Stream &S;
+  DeviceBuffer Counts;
+};
+
 /// The client far ahead of a paused queue (see the file comment).
 void runDeepQueue(Runtime &Rt, const Kernel &K, Checker &Check,
                   Watchdog &Dog) {
-  constexpr uint32_t Launches = 3000, Blocks = 64;
   constexpr auto Held = std::chrono::milliseconds(200);
   Dog.step("deep queue");
   SchedulerService Svc(Rt);
   Stream S;
-  DeviceBuffer Counts(size_t(Launches) * Blocks * sizeof(uint32_t));
-  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
-  S.synchronize();
+  CountedLaunches Launches(3000, 64, S);
   uint64_t Lc = Svc.beginExternal(0);
   std::thread Ender([&] {
     std::this_thread::sleep_for(Held);
     Svc.endExternal(Lc);
   });
-  for (uint32_t I = 0; I < Launches; ++I) {
-    LaunchConfig Config;
-    Config.Grid = {Blocks, 1, 1};
-    Config.Block = {64, 1, 1};
-    Config.Stream = S.get();
-    CUdeviceptr Mine = Counts.get() + size_t(I) * Blocks * sizeof(uint32_t);
-    Work W = makeWork(RuntimeWork::make(K, Config, Mine, uint64_t(1000)),
-                      PriorityClass::BestEffort, /*Queue=*/1);
-    W.IssueAtOnce = true;
-    Svc.submit(std::move(W));
-  }
+  Launches.submit(Svc, K, /*SpinNs=*/1000);
   S.synchronize();
   Ender.join();
   Svc.waitIdle();
-  std::vector<uint8_t> Final = Counts.download(S.get());
-  size_t Off = countsOff(reinterpret_cast<const uint32_t *>(Final.data()),
-                         size_t(Launches) * Blocks);
+  size_t Off = Launches.blocksOff();
   Check.expect(Off == 0, "deep queue: " + std::to_string(Off) +
                              " blocks ran other than once");
   std::printf("deep queue: %u BE launches submitted behind %lld ms of LC "
               "work, %llu resumes\n",
-              Launches, static_cast<long long>(Held.count()),
+              Launches.Launches, static_cast<long long>(Held.count()),
               (unsigned long long)Svc.stats().Resumes);
   std::fflush(stdout);
 }
@@ -241,27 +270,13 @@ void runDeepQueue(Runtime &Rt, const Kernel &K, Checker &Check,
 void runLoadInsideBracket(Runtime &Rt, const Kernel &K,
                           const std::string &Path, Checker &Check,
                           Watchdog &Dog) {
-  constexpr uint32_t Launches = 8, Blocks = 2000;
   constexpr auto Patience = std::chrono::milliseconds(50);
   Dog.step("module load inside a bracket");
   SchedulerService Svc(Rt);
   Stream S;
-  DeviceBuffer Counts(size_t(Launches) * Blocks * sizeof(uint32_t));
-  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
-  S.synchronize();
+  CountedLaunches Launches(8, 2000, S);
   uint64_t Bracket = Svc.beginExternal(0);
-  std::vector<uint64_t> Ids;
-  for (uint32_t I = 0; I < Launches; ++I) {
-    LaunchConfig Config;
-    Config.Grid = {Blocks, 1, 1};
-    Config.Block = {64, 1, 1};
-    Config.Stream = S.get();
-    CUdeviceptr Mine = Counts.get() + size_t(I) * Blocks * sizeof(uint32_t);
-    Work W = makeWork(RuntimeWork::make(K, Config, Mine, uint64_t(5000)),
-                      PriorityClass::BestEffort, /*Queue=*/1);
-    W.IssueAtOnce = true;
-    Ids.push_back(Svc.submit(std::move(W)));
-  }
+  std::vector<uint64_t> Ids = Launches.submit(Svc, K, /*SpinNs=*/5000);
   bool IssuedPaused = Svc.info(Ids.front()).State == WorkState::Paused;
   auto Start = std::chrono::steady_clock::now();
   {
@@ -277,9 +292,7 @@ void runLoadInsideBracket(Runtime &Rt, const Kernel &K,
     AllDone &= Svc.info(Id).State == WorkState::Done;
   Svc.endExternal(Bracket);
   Svc.waitIdle();
-  std::vector<uint8_t> Final = Counts.download(S.get());
-  size_t Off = countsOff(reinterpret_cast<const uint32_t *>(Final.data()),
-                         size_t(Launches) * Blocks);
+  size_t Off = Launches.blocksOff();
   Check.expect(IssuedPaused, "load inside a bracket: the BE work was not "
                              "issued paused, so nothing was tested");
   Check.expect(AllDone, "load inside a bracket: the hold was granted with "
@@ -288,7 +301,8 @@ void runLoadInsideBracket(Runtime &Rt, const Kernel &K,
                              " blocks ran other than once");
   std::printf("load inside a bracket: %u BE launches drained and the module "
               "loaded in %.1f ms (patience %lld ms)\n",
-              Launches, LoadMs, static_cast<long long>(Patience.count()));
+              Launches.Launches, LoadMs,
+              static_cast<long long>(Patience.count()));
   std::fflush(stdout);
 }
 
