@@ -113,7 +113,7 @@ struct SchedulerService::Impl {
   std::condition_variable Room; ///< BE work left a queue: it may have room
   size_t RoomWaiters = 0;       ///< submitters and holders waiting on Room
   size_t Holds = 0;             ///< see holdBestEffort()
-  size_t Drains = 0; ///< holds waiting with the scheduler draining BE work
+  size_t Draining = 0; ///< holds waiting while the scheduler drains BE work
   bool Stopping = false;
   std::exception_ptr Failure;
   ServiceStats Counts;
@@ -470,10 +470,10 @@ SchedulerService::holdBestEffort(std::chrono::microseconds Patience) {
   if (!P->Room.wait_for(Lock, Patience, Drained)) {
     BATON_TRACE("best-effort work still outstanding: draining it");
     ++P->Counts.Drains;
-    if (P->Drains++ == 0)
+    if (P->Draining++ == 0)
       P->Sched.drainBestEffort(true);
     P->Room.wait(Lock, Drained);
-    if (--P->Drains == 0)
+    if (--P->Draining == 0)
       P->Sched.drainBestEffort(false);
   }
   --P->RoomWaiters;
