@@ -3,6 +3,8 @@
 # package as it was before the drain (5944a73, whose load holds gave up
 # after 2 s and loaded unheld), built from an export of that commit
 # carried as .old5944: does the check fail without the fix?
+# .old5944 was made with: mkdir .old5944 && git archive 5944a73 CMakeLists.txt
+#   cmake lib include runtime python tools test/CMakeLists.txt | tar -x -C .old5944
 set -u
 cd "$(dirname "$0")/../../.."
 R=$PWD; L=$OUT/f; mkdir -p $L

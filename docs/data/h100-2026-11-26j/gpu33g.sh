@@ -4,6 +4,8 @@
 # so that the training's launches wait paused during every load (in call f
 # the compiles were cache hits of about 100 ms and no launch was paused).
 # Against the package before the drain (5944a73), then main.
+# .old5944 was made with: mkdir .old5944 && git archive 5944a73 CMakeLists.txt
+#   cmake lib include runtime python tools test/CMakeLists.txt | tar -x -C .old5944
 set -u
 cd "$(dirname "$0")/../../.."
 R=$PWD; L=$OUT/g; mkdir -p $L
