@@ -67,6 +67,7 @@
 #include <any>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <map>
 #include <memory>
 #include <optional>
@@ -228,6 +229,10 @@ public:
   /// would otherwise wait for LC work without end. Off (the default) makes
   /// BE work yield again. Failures are rethrown by the next poll().
   void drainBestEffort(bool On);
+  /// The failure met outside poll() (acting on a submission, a bracket or
+  /// a drain) that the next poll() would rethrow, taken instead: null if
+  /// there is none.
+  std::exception_ptr takeDeferredFailure();
 
   WorkInfo info(uint64_t Id) const;
   /// Current per-block duration estimate of kernel \p Name.

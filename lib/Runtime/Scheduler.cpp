@@ -643,6 +643,10 @@ uint64_t Scheduler::outstanding() const { return S->Outstanding; }
 
 bool Scheduler::bestEffortIdle() const { return S->Queues.empty(); }
 
+std::exception_ptr Scheduler::takeDeferredFailure() {
+  return std::exchange(S->Deferred, nullptr);
+}
+
 void Scheduler::drainBestEffort(bool On) {
   if (std::exchange(S->Draining, On) != On)
     S->replanDeferringFailures();

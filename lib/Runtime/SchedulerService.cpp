@@ -450,6 +450,17 @@ void SchedulerService::waitIdle() {
     P->takeMailReporting();
   }
   P->Idle.wait(Lock, [&] { return P->Sched.idle() || P->Failure; });
+  // A failure deferred by a client's call (a hold's drain) and not polled
+  // yet: the scheduler may be idle with it still pending.
+  if (std::exception_ptr Deferred = P->Sched.takeDeferredFailure();
+      Deferred && !P->Failure) {
+    try {
+      std::rethrow_exception(Deferred);
+    } catch (const std::exception &E) {
+      std::fprintf(stderr, "baton: scheduler: %s\n", E.what());
+    }
+    P->Failure = Deferred;
+  }
   P->rethrowFailure();
 }
 

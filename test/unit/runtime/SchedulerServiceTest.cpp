@@ -21,7 +21,9 @@
 //    work included, and holds BE submits back, not LC work, until the last
 //    hold ends; BE work that a bracket keeps paused past the hold's
 //    patience is drained with the bracket still open, and yields again
-//    once the hold is granted.
+//    once the hold is granted (the last hold, where several drain); a
+//    resume that fails during a drain gives its work up, grants the hold,
+//    and is reported by the next waitIdle().
 //
 //===----------------------------------------------------------------------===//
 
@@ -350,6 +352,61 @@ TEST(SchedulerService, AHoldDrainsWorkABracketKeepsPausedPastItsPatience) {
   std::this_thread::sleep_for(20ms);
   EXPECT_EQ(Svc.info(After).State, WorkState::Paused);
   Svc.endExternal(Bracket);
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, HoldsThatDrainTogetherEndTheDrainWithTheLast) {
+  HeldExecutor Exec;
+  // A service that polls every 5 ms: the drain must not depend on the busy
+  // poll's pace.
+  SchedulerService Svc(Exec, {}, 5ms);
+  uint64_t Bracket = Svc.beginExternal(0);
+  uint64_t Paused = Svc.submit(beWork(/*IssueAtOnce=*/true));
+  ASSERT_EQ(Svc.info(Paused).State, WorkState::Paused);
+  std::atomic<int> Granted{0};
+  std::optional<SchedulerService::BestEffortHold> First, Second;
+  std::thread A([&] {
+    First.emplace(Svc.holdBestEffort(20ms));
+    ++Granted;
+  });
+  std::thread B([&] {
+    Second.emplace(Svc.holdBestEffort(40ms));
+    ++Granted;
+  });
+  // Both run out of patience while the resumed work still runs.
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(Granted, 0) << "a hold was granted with BE work on the device";
+  EXPECT_EQ(Svc.stats().Drains, 2u);
+  Exec.Released = true;
+  A.join();
+  B.join();
+  EXPECT_EQ(Svc.info(Paused).State, WorkState::Done);
+  First.reset();
+  Second.reset();
+  // Both drains over: BE work yields to the open bracket again.
+  uint64_t After = Svc.submit(beWork(/*IssueAtOnce=*/true));
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(Svc.info(After).State, WorkState::Paused);
+  Svc.endExternal(Bracket);
+  Svc.waitIdle();
+}
+
+TEST(SchedulerService, ADrainWhoseResumeFailsStillGrantsTheHold) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Exec.Released = true;
+  uint64_t Bracket = Svc.beginExternal(0);
+  uint64_t Paused = Svc.submit(beWork(/*IssueAtOnce=*/true));
+  ASSERT_EQ(Svc.info(Paused).State, WorkState::Paused);
+  Exec.FailNextResume = true;
+  {
+    // The failed work is given up, which leaves no BE work either.
+    auto Hold = Svc.holdBestEffort(10ms);
+    EXPECT_EQ(Svc.info(Paused).State, WorkState::Done);
+  }
+  Svc.endExternal(Bracket);
+  EXPECT_THROW(Svc.waitIdle(), std::runtime_error)
+      << "the failed resume was not reported";
   Svc.waitIdle();
 }
 
