@@ -223,14 +223,34 @@ TEST(SchedulerService, WorkGivenUpOutsideThePollWakesAWaitingSubmit) {
   Svc.waitIdle();
 }
 
+/// An open bracket, returned, and BE work issued paused under it, whose id
+/// goes to \p Paused.
+uint64_t bracketWithPausedWork(SchedulerService &Svc, uint64_t &Paused) {
+  uint64_t Bracket = Svc.beginExternal(0);
+  Paused = Svc.submit(beWork(/*IssueAtOnce=*/true));
+  EXPECT_EQ(Svc.info(Paused).State, WorkState::Paused)
+      << "BE work submitted under a bracket was not issued paused";
+  return Bracket;
+}
+
+/// BE work submitted now yields to \p Bracket (no drain is left on); then
+/// the bracket ends and everything completes.
+void expectYieldsThenEnd(SchedulerService &Svc, uint64_t Bracket) {
+  uint64_t After = Svc.submit(beWork(/*IssueAtOnce=*/true));
+  std::this_thread::sleep_for(20ms);
+  EXPECT_EQ(Svc.info(After).State, WorkState::Paused)
+      << "BE work did not yield to the open bracket";
+  Svc.endExternal(Bracket);
+  Svc.waitIdle();
+}
+
 TEST(SchedulerService, ABracketPastItsLeaseNoLongerKeepsWorkPaused) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
   Svc.leaseBrackets(300ms);
   Exec.Released = true; // launches finish as soon as they run
-  uint64_t Bracket = Svc.beginExternal(0);
-  uint64_t Be = Svc.submit(beWork(/*IssueAtOnce=*/true));
-  ASSERT_EQ(Svc.info(Be).State, WorkState::Paused);
+  uint64_t Be;
+  uint64_t Bracket = bracketWithPausedWork(Svc, Be);
   // Renewed, as a client whose LC work makes progress does, it holds past
   // the lease.
   for (int I = 0; I < 20; ++I) {
@@ -331,9 +351,8 @@ TEST(SchedulerService, AHoldDrainsWorkABracketKeepsPausedPastItsPatience) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
   Exec.Released = true; // launches finish as soon as they run
-  uint64_t Bracket = Svc.beginExternal(0);
-  uint64_t Paused = Svc.submit(beWork(/*IssueAtOnce=*/true));
-  ASSERT_EQ(Svc.info(Paused).State, WorkState::Paused);
+  uint64_t Paused;
+  uint64_t Bracket = bracketWithPausedWork(Svc, Paused);
   auto Start = std::chrono::steady_clock::now();
   {
     // As a thread whose own bracket keeps the work paused: the bracket
@@ -348,11 +367,7 @@ TEST(SchedulerService, AHoldDrainsWorkABracketKeepsPausedPastItsPatience) {
   }
   // Granted, the hold ends the drain: BE work yields to the open bracket
   // again.
-  uint64_t After = Svc.submit(beWork(/*IssueAtOnce=*/true));
-  std::this_thread::sleep_for(20ms);
-  EXPECT_EQ(Svc.info(After).State, WorkState::Paused);
-  Svc.endExternal(Bracket);
-  Svc.waitIdle();
+  expectYieldsThenEnd(Svc, Bracket);
 }
 
 TEST(SchedulerService, HoldsThatDrainTogetherEndTheDrainWithTheLast) {
@@ -360,9 +375,8 @@ TEST(SchedulerService, HoldsThatDrainTogetherEndTheDrainWithTheLast) {
   // A service that polls every 5 ms: the drain must not depend on the busy
   // poll's pace.
   SchedulerService Svc(Exec, {}, 5ms);
-  uint64_t Bracket = Svc.beginExternal(0);
-  uint64_t Paused = Svc.submit(beWork(/*IssueAtOnce=*/true));
-  ASSERT_EQ(Svc.info(Paused).State, WorkState::Paused);
+  uint64_t Paused;
+  uint64_t Bracket = bracketWithPausedWork(Svc, Paused);
   std::atomic<int> Granted{0};
   std::optional<SchedulerService::BestEffortHold> First, Second;
   std::thread A([&] {
@@ -384,20 +398,15 @@ TEST(SchedulerService, HoldsThatDrainTogetherEndTheDrainWithTheLast) {
   First.reset();
   Second.reset();
   // Both drains over: BE work yields to the open bracket again.
-  uint64_t After = Svc.submit(beWork(/*IssueAtOnce=*/true));
-  std::this_thread::sleep_for(20ms);
-  EXPECT_EQ(Svc.info(After).State, WorkState::Paused);
-  Svc.endExternal(Bracket);
-  Svc.waitIdle();
+  expectYieldsThenEnd(Svc, Bracket);
 }
 
 TEST(SchedulerService, ADrainWhoseResumeFailsStillGrantsTheHold) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);
   Exec.Released = true;
-  uint64_t Bracket = Svc.beginExternal(0);
-  uint64_t Paused = Svc.submit(beWork(/*IssueAtOnce=*/true));
-  ASSERT_EQ(Svc.info(Paused).State, WorkState::Paused);
+  uint64_t Paused;
+  uint64_t Bracket = bracketWithPausedWork(Svc, Paused);
   Exec.FailNextResume = true;
   {
     // The failed work is given up, which leaves no BE work either.
