@@ -7,6 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "LaunchRouter.h"
 
+#include "Lease.h"
+
 #include "baton/Capture.h"
 
 #include <cstdio>
@@ -35,26 +37,6 @@ std::optional<unsigned long> envNumber(const char *Name) {
   if (!V || !*V)
     return std::nullopt;
   return std::strtoul(V, nullptr, 10);
-}
-
-/// The lease of a bracket: BATON_SHARE_LEASE_MS, read as the registry
-/// reads it (share.h: 1 to 3,600,000 ms, else the default of 1 s, with a
-/// word on stderr).
-std::chrono::milliseconds bracketLease() {
-  constexpr std::chrono::milliseconds Default{1000};
-  const char *V = std::getenv("BATON_SHARE_LEASE_MS");
-  if (!V || !*V)
-    return Default;
-  char *End = nullptr;
-  unsigned long long Ms = std::strtoull(V, &End, 10);
-  if (*End || Ms == 0 || Ms > 3600ULL * 1000) {
-    std::fprintf(stderr,
-                 "baton: BATON_SHARE_LEASE_MS='%s' is not a number of "
-                 "milliseconds in [1, 3600000]; brackets get %lld\n",
-                 V, static_cast<long long>(Default.count()));
-    return Default;
-  }
-  return std::chrono::milliseconds(Ms);
 }
 
 /// How long BE work stays paused after peers' LC work ends: a request of an
@@ -149,7 +131,7 @@ LaunchRouter::LaunchRouter()
   // BATON_SHARE_LEASE_MS, 1 s): LC work waiting for the whole device inside
   // a bracket would otherwise wait for the BE work the bracket keeps
   // paused, for good.
-  Service.leaseBrackets(bracketLease());
+  Service.leaseBrackets(share::leaseFromEnvironment());
 }
 
 LaunchRouter *LaunchRouter::get() {

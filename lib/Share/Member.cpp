@@ -12,6 +12,7 @@
 #include "Member.h"
 
 #include "Error.h"
+#include "Lease.h"
 
 #include "baton/Capture.h"
 
@@ -48,22 +49,6 @@ uint64_t forkGeneration() {
 
 uint64_t nsOf(std::chrono::nanoseconds D) { return uint64_t(D.count()); }
 
-uint64_t leaseFromEnvironment() {
-  const char *V = std::getenv("BATON_SHARE_LEASE_MS");
-  if (!V || !*V)
-    return nsOf(DefaultLease);
-  char *End = nullptr;
-  unsigned long long Ms = std::strtoull(V, &End, 10);
-  if (*End || Ms == 0 || Ms > 3600 * 1000) {
-    std::fprintf(stderr,
-                 "baton: share: BATON_SHARE_LEASE_MS='%s' is not a number of "
-                 "milliseconds in [1, 3600000]; using %lld\n",
-                 V, static_cast<long long>(DefaultLease.count()));
-    return nsOf(DefaultLease);
-  }
-  return Ms * 1000000;
-}
-
 /// A thread that never runs the program's signal handlers.
 std::thread startQuiet(void (Member::*Body)(), Member *M) {
   sigset_t All, Old;
@@ -81,7 +66,8 @@ std::thread startQuiet(void (Member::*Body)(), Member *M) {
 Member::Member(const std::string &Registry, baton_share_class C,
                const std::string &Name)
     : Seg(Registry, Segment::Access::Join), Class(C),
-      ForkGeneration(forkGeneration()), LeaseNs(leaseFromEnvironment()) {
+      ForkGeneration(forkGeneration()),
+      LeaseNs(nsOf(leaseFromEnvironment())) {
   if (C != BATON_SHARE_BEST_EFFORT && C != BATON_SHARE_LATENCY_CRITICAL)
     throw Failure(BATON_SHARE_ERROR_INVALID_ARGUMENT,
                   "class " + std::to_string(int(C)) +
@@ -220,7 +206,7 @@ void Member::endOnStream(uint64_t T, CUstream Stream) {
 void Member::setLease(std::chrono::milliseconds Lease) {
   requireClass(BATON_SHARE_LATENCY_CRITICAL, "baton_share_set_lease");
   std::lock_guard Lock(Mutex);
-  LeaseNs = Lease.count() > 0 ? nsOf(Lease) : leaseFromEnvironment();
+  LeaseNs = nsOf(Lease.count() > 0 ? Lease : leaseFromEnvironment());
   field(mine().LeaseMs).store(uint32_t(LeaseNs / 1000000), Relaxed);
 }
 
@@ -384,4 +370,20 @@ uint64_t Member::lcOutstanding() {
       Sum += Outstanding;
   }
   return Sum;
+}
+
+std::chrono::milliseconds baton::share::leaseFromEnvironment() {
+  const char *V = std::getenv("BATON_SHARE_LEASE_MS");
+  if (!V || !*V)
+    return DefaultLease;
+  char *End = nullptr;
+  unsigned long long Ms = std::strtoull(V, &End, 10);
+  if (*End || Ms == 0 || Ms > 3600 * 1000) {
+    std::fprintf(stderr,
+                 "baton: share: BATON_SHARE_LEASE_MS='%s' is not a number of "
+                 "milliseconds in [1, 3600000]; using %lld\n",
+                 V, static_cast<long long>(DefaultLease.count()));
+    return DefaultLease;
+  }
+  return std::chrono::milliseconds(Ms);
 }
