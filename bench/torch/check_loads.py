@@ -23,6 +23,12 @@ lease, BATON_SHARE_LEASE_MS, stops holding the training back).
                "drains") or the bracket outlived its lease
                ("expired_brackets"). Without the drain it hangs
                (docs/benchmarks.md, thirty-third session, call g).
+  lc-library   the same, but each function begins with a matmul, which
+               Inductor leaves to cuBLAS: the thread's first cuBLAS call
+               is then made inside its first bracket, unless enable()
+               made it first (its warm-up, on by default;
+               BATON_LC_WARM_UP=0 turns it off). A first cuBLAS call
+               inside the bracket hung (thirty-third session, call d).
 
 Prints one line per scenario and exits 0 only if every scenario passed.
 
@@ -47,6 +53,33 @@ def log(msg):
 
 
 def lc_explicit(args):
+    # Functions of a shape and body the process has not compiled: each
+    # first call compiles and loads its own Triton kernels. No library
+    # kernel (lc-library has them).
+    def request_fn(k):
+        def fn(x, w):
+            return torch.nn.functional.gelu(x * w + k).softmax(-1) * (k + 1)
+        return fn
+
+    import torch
+    return lc_requests(args, "lc-explicit", request_fn,
+                       lambda k: (torch.randn(64 + 8 * k, 256, device="cuda"),
+                                  torch.randn(256, device="cuda")))
+
+
+def lc_library(args):
+    def request_fn(k):
+        def fn(x, w):
+            return torch.nn.functional.gelu(x @ w + k).softmax(-1) * (k + 1)
+        return fn
+
+    import torch
+    return lc_requests(args, "lc-library", request_fn,
+                       lambda k: (torch.randn(64 + 8 * k, 256, device="cuda"),
+                                  torch.randn(256, 512, device="cuda")))
+
+
+def lc_requests(args, name, request_fn, request_args):
     sys.path.insert(0, HERE)
     os.environ.setdefault("BATON_ROUTE_MIN_US", "0")
     import baton.torch
@@ -79,17 +112,6 @@ def lc_explicit(args):
         torch.cuda.current_stream().synchronize()
         result["train_steps"] = i
 
-    # Functions of a shape and body the process has not compiled: each
-    # first call compiles and loads its own Triton kernels. No library
-    # kernel: a first cuBLAS call on this thread waited inside the driver
-    # for the paused training, with the driver holding up the training's
-    # next launch, made under the scheduler's lock (call d of the
-    # thirty-third session; docs/scheduling.md, "Deadlocks avoided").
-    def request_fn(k):
-        def fn(x, w):
-            return torch.nn.functional.gelu(x * w + k).softmax(-1) * (k + 1)
-        return fn
-
     def serve():
         try:
             # A stream of its own (enable() gives the thread one): work on
@@ -97,8 +119,7 @@ def lc_explicit(args):
             baton.torch.enable("latency-critical", slo_ms=20)
             torch.manual_seed(3)
             for k in range(args.requests):
-                x = torch.randn(64 + 8 * k, 256, device="cuda")
-                w = torch.randn(256, device="cuda")
+                x, w = request_args(k)
                 fn = request_fn(k)
                 with torch.no_grad(), config.patch(max_autotune_gemm=False):
                     start = time.monotonic()
@@ -111,7 +132,7 @@ def lc_explicit(args):
                         out = torch.compile(fn, dynamic=False)(x, w)
                     took = time.monotonic() - start
                     diff = float((out - fn(x, w)).abs().max())
-                log(f"lc-explicit: request {k}: compiled and ran in "
+                log(f"{name}: request {k}: compiled and ran in "
                     f"{took * 1e3:.0f} ms, max |diff| {diff:.2e}")
                 result["requests"].append({"ms": took * 1e3,
                                            "max_abs_diff": diff})
@@ -140,7 +161,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--requests", type=int, default=4)
-    return scenarios.main(p, {"lc-explicit": lc_explicit}, "loads", 300, log)
+    return scenarios.main(p, {"lc-explicit": lc_explicit,
+                              "lc-library": lc_library}, "loads", 300, log)
 
 
 if __name__ == "__main__":

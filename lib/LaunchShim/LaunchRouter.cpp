@@ -122,7 +122,8 @@ LaunchRouter::LaunchRouter()
         if (auto N = envNumber("BATON_QUIET_ORIGINALS_UP_TO_US"))
           O.OriginalsWhenQuietUpTo = std::chrono::microseconds(*N);
         return O;
-      }()) {
+      }()),
+      Lease(share::leaseFromEnvironment()) {
   // BATON_LC_LINGER_US: SchedulerService::lingerAfterBrackets, for the
   // brackets of baton_lc_begin/baton_lc_end. For tuning.
   if (auto N = envNumber("BATON_LC_LINGER_US"))
@@ -131,7 +132,7 @@ LaunchRouter::LaunchRouter()
   // BATON_SHARE_LEASE_MS, 1 s): LC work waiting for the whole device inside
   // a bracket would otherwise wait for the BE work the bracket keeps
   // paused, for good.
-  Service.leaseBrackets(share::leaseFromEnvironment());
+  Service.leaseBrackets(Lease);
 }
 
 LaunchRouter *LaunchRouter::get() {

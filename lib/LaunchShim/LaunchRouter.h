@@ -19,6 +19,7 @@
 #include "baton/share.h"
 
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -85,6 +86,9 @@ public:
   bool peersLatencyCritical();
   sched::SchedulerService &service() { return Service; }
   Runtime &runtime() { return R; }
+  /// How long an LC bracket holds BE work back without being renewed
+  /// (SchedulerService::leaseBrackets; BATON_SHARE_LEASE_MS, 1 s).
+  std::chrono::milliseconds bracketLease() const { return Lease; }
 
   /// How long a module load of Baton's own waits for LC work to release
   /// paused best-effort work before the scheduler drains it
@@ -113,6 +117,7 @@ private:
 
   Runtime R;
   sched::SchedulerService Service;
+  const std::chrono::milliseconds Lease;
   std::mutex Mutex; ///< guards Queues
   std::map<CUstream, uint32_t> Queues;
   std::once_flag Joined[2]; ///< indexed by "is latency-critical"

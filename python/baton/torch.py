@@ -27,7 +27,8 @@ What enable() does (docs/torch.md says why):
   * latency-critical: makes the calling thread's launches latency-critical:
     each opens (or extends) a bracket during which best-effort kernels are
     paused, closed once the thread's streams are idle; gives the thread a
-    high-priority stream;
+    high-priority stream, and makes the thread's first cuBLAS and cuDNN
+    calls there (warm_up) before any bracket is open;
   * sets CUDA_MODULE_LOADING=EAGER and CUDA_DEVICE_MAX_CONNECTIONS=32 if CUDA
     is not initialised yet (a paused launch leaves a stream waiting on the
     device, which lazy loading and shared hardware queues do not survive).
@@ -323,6 +324,7 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
            inductor: bool = True, matmuls: Optional[str] = None,
            attention: Optional[str] = None,
            stream: bool = True, grace_us: Optional[float] = None,
+           warm_up: Optional[bool] = None,
            compile_hook: bool = False) -> None:
     """Makes the calling thread's work best-effort or latency-critical.
 
@@ -346,6 +348,9 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
       stream (made current for the thread).
     grace_us: latency-critical: how long a bracket stays open after its
       streams went idle (default 200 us, $BATON_LC_GRACE_US).
+    warm_up: latency-critical: make the thread's first calls into cuBLAS,
+      cuBLASLt and cuDNN now, on its stream (default: on; $BATON_LC_WARM_UP=0
+      turns it off); see _warm_up_libraries.
     compile_hook: add variants at compile time too (baton.triton.install).
     """
     import torch
@@ -362,6 +367,8 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
                          f"{schedule!r}")
     if grace_us is None:
         grace_us = float(os.environ.get("BATON_LC_GRACE_US", "200"))
+    if warm_up is None:
+        warm_up = os.environ.get("BATON_LC_WARM_UP", "1") != "0"
     ident = threading.get_ident()
     with _S.lock:
         if not _S.installed:
@@ -412,6 +419,29 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
                 _bt.set_thread_class(_bt.LATENCY_CRITICAL, default=True)
             _bt.set_routing(_bt._STATE.route_be, grace_us=grace_us)
         _update_routing()
+    if priority == LATENCY_CRITICAL and warm_up:
+        _warm_up_libraries()
+
+
+def _warm_up_libraries() -> None:
+    """Makes the calling thread's first cuBLAS, cuBLASLt and cuDNN calls on
+    its current stream, and waits for them. A thread's first call sets the
+    library up for the thread (PyTorch keeps a handle per thread) and may
+    wait inside the driver for work of other streams: made inside a
+    latency-critical bracket, while routed training waits paused, such a
+    call waited for that training for good, with the driver holding up the
+    training thread's next launch (docs/benchmarks.md, thirty-third
+    session, call d; docs/torch.md). Here no bracket is open yet."""
+    import torch
+    with torch.no_grad():
+        for dtype in (torch.float32, torch.float16, torch.bfloat16):
+            a = torch.ones(16, 16, device="cuda", dtype=dtype)
+            torch.mm(a, a)                         # cuBLAS
+            torch.nn.functional.linear(a, a, a[0])  # cuBLASLt (bias epilogue)
+        if torch.backends.cudnn.is_available() and torch.backends.cudnn.enabled:
+            x = torch.ones(1, 4, 8, 8, device="cuda")
+            torch.nn.functional.conv2d(x, torch.ones(4, 4, 3, 3, device="cuda"))
+    torch.cuda.current_stream().synchronize()
 
 
 def _leave_lc(ident: int) -> None:

@@ -131,7 +131,8 @@ struct Router::Impl {
   uint64_t AutoTicket = 0;
   Steady::time_point AutoRenewedAt; ///< of AutoWork and AutoTicket
   std::map<uint64_t, uint64_t> ExplicitTickets; ///< bracket id -> ticket
-  std::set<uint64_t> ExplicitIds;               ///< explicit brackets open
+  /// Explicit brackets open, and when each began (they are never renewed).
+  std::map<uint64_t, Steady::time_point> ExplicitSince;
   /// Brackets open (explicit and automatic): read without a lock by
   /// best-effort threads before each launch.
   std::atomic<int> Open{0};
@@ -164,6 +165,20 @@ struct Router::Impl {
   void closed() {
     Open.fetch_sub(1, std::memory_order_release);
     Closed.notify_all();
+  }
+
+  /// When the lease of the last open bracket ends (BracketMutex held); the
+  /// epoch if none is open. A bracket past its lease no longer holds the
+  /// scheduler's BE work back (SchedulerService::leaseBrackets), nor does
+  /// the host gate hold BE threads for it.
+  Steady::time_point leaseEnd() const {
+    auto Lease = LR.bracketLease();
+    Steady::time_point End{};
+    for (const auto &[Id, Since] : ExplicitSince)
+      End = std::max(End, Since + Lease);
+    if (AutoWork)
+      End = std::max(End, AutoRenewedAt + Lease);
+    return End;
   }
 
   explicit Impl(LaunchRouter &LR) : LR(LR) {}
@@ -396,7 +411,7 @@ uint64_t Router::lcBegin(uint32_t Sms) {
   uint64_t Id = P->LR.service().beginExternal(Sms);
   std::lock_guard Lock(P->BracketMutex);
   ++P->Brackets;
-  P->ExplicitIds.insert(Id);
+  P->ExplicitSince.emplace(Id, Steady::now());
   P->Open.fetch_add(1, std::memory_order_release);
   if (uint64_t Ticket = P->announce())
     P->ExplicitTickets[Id] = Ticket;
@@ -412,7 +427,7 @@ void Router::lcEnd(uint64_t Id) {
     P->endTicket(It->second);
     P->ExplicitTickets.erase(It);
   }
-  if (P->ExplicitIds.erase(Id))
+  if (P->ExplicitSince.erase(Id))
     P->closed();
 }
 
@@ -447,12 +462,15 @@ std::chrono::microseconds
 Router::waitWhileLc(std::chrono::microseconds Max) {
   auto Start = Steady::now();
   auto Deadline = Start + Max;
-  auto LocalOpen = [&] { return P->Open.load(std::memory_order_acquire) > 0; };
   while (Steady::now() < Deadline) {
-    if (LocalOpen()) {
+    if (P->Open.load(std::memory_order_acquire) > 0) {
       std::unique_lock Lock(P->BracketMutex);
-      P->Closed.wait_until(Lock, Deadline, [&] { return !LocalOpen(); });
-      continue;
+      if (auto Until = std::min(P->leaseEnd(), Deadline);
+          Steady::now() < Until) {
+        // Woken by a close, or at the lease's end; looked at again.
+        P->Closed.wait_until(Lock, Until);
+        continue;
+      }
     }
     if (!P->GatePeers || !P->LR.peersLatencyCritical())
       break;

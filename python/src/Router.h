@@ -109,7 +109,11 @@ public:
   /// ask before each launch.
   bool lcOpen() const;
   /// Blocks the calling (best-effort) thread while lcOpen(), at most
-  /// \p Max; returns how long it waited. Best-effort kernels issued
+  /// \p Max; returns how long it waited. A bracket of this process stops
+  /// holding it once it is open longer than its lease
+  /// (LaunchRouter::bracketLease; an automatic one's renews with new
+  /// latency-critical launches), as it stops holding the scheduler's
+  /// best-effort work back. Best-effort kernels issued
   /// meanwhile would only wait paused on the device, or, for kernels
   /// Baton does not route, compete with the latency-critical work; held
   /// back on the host, they do neither, and the thread leaves the

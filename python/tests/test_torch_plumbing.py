@@ -3,6 +3,7 @@ the parts of torch they touch (Inductor's config, SDPA switches, streams)
 and for Triton; the routing decisions, thread classes, settings applied and
 restored, and the kernel classification of the bypass report."""
 
+import contextlib
 import os
 import threading
 import types
@@ -40,6 +41,10 @@ def fake_torch():
     select.add_preprocessing_fn = select.preprocessing.append
     inductor.config, inductor.select_algorithm = config, select
 
+    # Library calls (the latency-critical warm-up), with the stream current
+    # when each was made.
+    calls = []
+
     class Stream:
         made = []
 
@@ -51,7 +56,28 @@ def fake_torch():
         def priority_range():
             return (0, -5)
 
-    current = {"stream": "default"}
+        def synchronize(self):
+            calls.append(("synchronize", None, self))
+
+    current = {"stream": Stream()}
+
+    class Tensor:
+        def __init__(self, dtype):
+            self.dtype = dtype
+
+        def __getitem__(self, index):
+            return self
+
+    def library_call(name):
+        return lambda x, *rest: calls.append((name, x.dtype, current["stream"]))
+
+    torch.float32, torch.float16, torch.bfloat16 = "f32", "f16", "bf16"
+    torch.no_grad = contextlib.nullcontext
+    torch.ones = lambda *shape, device=None, dtype="f32": Tensor(dtype)
+    torch.mm = library_call("mm")
+    torch.nn = types.SimpleNamespace(functional=types.SimpleNamespace(
+        linear=library_call("linear"), conv2d=library_call("conv2d")))
+    torch._calls = calls
     cuda = types.SimpleNamespace(
         is_initialized=lambda: False, Stream=Stream,
         current_stream=lambda: current["stream"],
@@ -65,7 +91,9 @@ def fake_torch():
         enable_mem_efficient_sdp=lambda v: sdp.update(mem=v),
         enable_cudnn_sdp=lambda v: sdp.update(cudnn=v))
     torch.cuda, torch._inductor = cuda, inductor
-    torch.backends = types.SimpleNamespace(cuda=backends_cuda)
+    torch.backends = types.SimpleNamespace(
+        cuda=backends_cuda,
+        cudnn=types.SimpleNamespace(is_available=lambda: True, enabled=True))
     torch._sdp, torch._current = sdp, current
     return {"torch": torch, "torch._inductor": inductor,
             "torch._inductor.config": config,
@@ -100,7 +128,7 @@ class TorchPlumbingTest(unittest.TestCase):
         self.env.start()
         for k in ("CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS",
                   "BATON_TORCH", "BATON_TORCH_SCHEDULE", "BATON_LC_GRACE_US",
-                  "BATON_TORCH_MATMULS"):
+                  "BATON_TORCH_MATMULS", "BATON_LC_WARM_UP"):
             os.environ.pop(k, None)
         os.environ["BATON_SHARE"] = "0"  # no registry watcher thread
 
@@ -157,13 +185,36 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertEqual(bt._STATE.default_class, bt.BEST_EFFORT)
         btorch.disable()
 
+    def test_latency_critical_thread_warms_its_libraries_up_first(self):
+        begun = []
+        self.core.lc_begin = lambda sms: begun.append(sms) or 42
+        calls = self.torch._calls
+        btorch.enable("latency-critical")
+        stream = self.torch.cuda.current_stream()
+        self.assertEqual(stream.priority, -5)
+        self.assertEqual([c[0] for c in calls],
+                         ["mm", "linear"] * 3 + ["conv2d", "synchronize"])
+        self.assertEqual([c[1] for c in calls[:6:2]], ["f32", "f16", "bf16"])
+        # On the thread's own stream, waited for, and before any bracket.
+        self.assertTrue(all(c[2] is stream for c in calls))
+        self.assertEqual(begun, [])
+        btorch.disable()
+        calls.clear()
+        btorch.enable("latency-critical", warm_up=False)
+        btorch.disable()
+        os.environ["BATON_LC_WARM_UP"] = "0"
+        btorch.enable("latency-critical")
+        btorch.disable()
+        self.assertEqual(calls, [])
+
     def test_latency_critical_only_process(self):
+        default = self.torch.cuda.current_stream()
         btorch.enable("latency-critical")
         self.assertEqual(bt._STATE.default_class, bt.LATENCY_CRITICAL)
         self.assertEqual(self.config.use_static_cuda_launcher, False)
         self.assertFalse(self.config.max_autotune_gemm)  # no routing settings
         btorch.disable()
-        self.assertEqual(self.torch.cuda.current_stream(), "default")
+        self.assertIs(self.torch.cuda.current_stream(), default)
 
     def test_schedules(self):
         btorch.enable("best-effort", schedule="always")
