@@ -425,14 +425,26 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
 
 def _warm_up_libraries() -> None:
     """Makes the calling thread's first cuBLAS, cuBLASLt and cuDNN calls on
-    its current stream, and waits for them. A thread's first call sets the
-    library up for the thread (PyTorch keeps a handle per thread) and may
-    wait inside the driver for work of other streams: made inside a
-    latency-critical bracket, while routed training waits paused, such a
-    call waited for that training for good, with the driver holding up the
-    training thread's next launch (docs/benchmarks.md, thirty-third
-    session, call d; docs/torch.md). Here no bracket is open yet."""
+    its current stream, with routed best-effort work drained and held back
+    (baton.triton's hold for a module load), and waits for them.
+
+    A thread's first call sets the library up for the thread (PyTorch keeps
+    a handle per thread), and cuDNN's first call loads modules. A module
+    load made while a routed launch waits paused never returns, and the
+    driver then holds up the training thread's next launch too
+    (docs/scheduling.md, "Deadlocks avoided"): a first cuBLAS call inside a
+    latency-critical bracket hung so, and this warm-up's first cuDNN call,
+    made unheld next to routed training, did too (docs/benchmarks.md,
+    thirty-third and thirty-fourth sessions)."""
     import torch
+    hold = _core.hold_for_load(_bt._STATE.load_patience_us)
+    try:
+        _library_calls(torch)
+    finally:
+        _core.release_hold(hold)
+
+
+def _library_calls(torch) -> None:
     with torch.no_grad():
         for dtype in (torch.float32, torch.float16, torch.bfloat16):
             a = torch.ones(16, 16, device="cuda", dtype=dtype)

@@ -186,18 +186,22 @@ class TorchPlumbingTest(unittest.TestCase):
         btorch.disable()
 
     def test_latency_critical_thread_warms_its_libraries_up_first(self):
-        begun = []
+        begun, held = [], []
         self.core.lc_begin = lambda sms: begun.append(sms) or 42
         calls = self.torch._calls
+        self.core.hold_for_load = lambda us: held.append(("hold", len(calls))) or 7
+        self.core.release_hold = lambda h: held.append(("release", h, len(calls)))
         btorch.enable("latency-critical")
         stream = self.torch.cuda.current_stream()
         self.assertEqual(stream.priority, -5)
         self.assertEqual([c[0] for c in calls],
                          ["mm", "linear"] * 3 + ["conv2d", "synchronize"])
         self.assertEqual([c[1] for c in calls[:6:2]], ["f32", "f16", "bf16"])
-        # On the thread's own stream, waited for, and before any bracket.
+        # On the thread's own stream, waited for, before any bracket, and
+        # with routed work held back (the calls may load modules).
         self.assertTrue(all(c[2] is stream for c in calls))
         self.assertEqual(begun, [])
+        self.assertEqual(held, [("hold", 0), ("release", 7, 8)])
         btorch.disable()
         calls.clear()
         btorch.enable("latency-critical", warm_up=False)
