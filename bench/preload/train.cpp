@@ -8,11 +8,20 @@
 //   [--stop-file F]            with --seconds: stop early once F exists
 //   [--batch B --inputs I --hidden H --layers L --classes C --warmup W]
 //   [--json FILE]              the results as JSON
+//   [--load-module FILE]       meanwhile, a thread loads and unloads FILE (a
+//                              cubin) through the CUDA runtime every 20 ms,
+//                              as a library that loads kernels at their
+//                              first use (cuDNN's engines) would; prints
+//                              how many loads returned
+#include <cuda_runtime.h>
+
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 extern "C" {
@@ -38,7 +47,7 @@ int main(int argc, char **argv) {
   int Steps = 0, Warmup = 5, Batch = 2048, Inputs = 1024, Hidden = 2048,
       Layers = 3, Classes = 1000;
   double Seconds = 0;
-  const char *Json = nullptr, *StopFile = nullptr;
+  const char *Json = nullptr, *StopFile = nullptr, *LoadModule = nullptr;
   for (int I = 1; I + 1 < argc; I += 2) {
     std::string Flag = argv[I];
     const char *Value = argv[I + 1];
@@ -62,6 +71,8 @@ int main(int argc, char **argv) {
       Json = Value;
     else if (Flag == "--stop-file")
       StopFile = Value;
+    else if (Flag == "--load-module")
+      LoadModule = Value;
     else {
       std::fprintf(stderr, "train: unknown option %s\n", Flag.c_str());
       return 2;
@@ -76,6 +87,22 @@ int main(int argc, char **argv) {
   for (int I = 0; I < Warmup; ++I)
     if (tk_step() != 0)
       return 1;
+  std::atomic<bool> Training{true};
+  std::atomic<int> Loads{0}, LoadFailures{0};
+  std::thread Loader;
+  if (LoadModule)
+    Loader = std::thread([&] {
+      while (Training.load()) {
+        cudaLibrary_t Library = nullptr;
+        if (cudaLibraryLoadFromFile(&Library, LoadModule, nullptr, nullptr, 0,
+                                    nullptr, nullptr, 0) == cudaSuccess &&
+            cudaLibraryUnload(Library) == cudaSuccess)
+          ++Loads;
+        else
+          ++LoadFailures;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
   std::vector<double> Done;
   double Start = wallSeconds();
   auto Stopped = [&] {
@@ -86,9 +113,19 @@ int main(int argc, char **argv) {
   };
   while (Steps > 0 ? int(Done.size()) < Steps
                    : wallSeconds() - Start < Seconds && !Stopped()) {
-    if (tk_step() != 0)
+    if (tk_step() != 0) {
+      Training = false;
+      if (Loader.joinable())
+        Loader.join();
       return 1;
+    }
     Done.push_back(wallSeconds());
+  }
+  Training = false;
+  if (Loader.joinable()) {
+    Loader.join();
+    std::printf("train: %d module loads, %d failed\n", Loads.load(),
+                LoadFailures.load());
   }
   double Elapsed = Done.back() - Start;
   float Loss = tk_loss();

@@ -135,6 +135,8 @@ LaunchRouter::LaunchRouter()
   Service.leaseBrackets(Lease);
 }
 
+std::atomic<LaunchRouter *> LaunchRouter::Started{nullptr};
+
 LaunchRouter *LaunchRouter::get() {
   static LaunchRouter *Instance = []() -> LaunchRouter * {
     try {
@@ -143,6 +145,7 @@ LaunchRouter *LaunchRouter::get() {
         if (LaunchRouter::get()->synchronize() != 0)
           std::fprintf(stderr, "baton: scheduled work failed before exit\n");
       });
+      Started.store(Created, std::memory_order_release);
       return Created;
     } catch (const std::exception &E) {
       std::fprintf(stderr, "baton: launches are not scheduled: %s\n",

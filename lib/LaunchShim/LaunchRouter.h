@@ -58,6 +58,11 @@ public:
   /// The process's router, created on first use; null (reported once) if
   /// the runtime cannot start, and then launches are not scheduled.
   static LaunchRouter *get();
+  /// The process's router if get() has created it, else null; never
+  /// creates it.
+  static LaunchRouter *ifStarted() {
+    return Started.load(std::memory_order_acquire);
+  }
 
   /// What became of a launch handed to submit().
   enum class Submitted {
@@ -118,6 +123,7 @@ private:
   Runtime R;
   sched::SchedulerService Service;
   const std::chrono::milliseconds Lease;
+  static std::atomic<LaunchRouter *> Started;
   std::mutex Mutex; ///< guards Queues
   std::map<CUstream, uint32_t> Queues;
   std::once_flag Joined[2]; ///< indexed by "is latency-critical"

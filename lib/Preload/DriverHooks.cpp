@@ -47,6 +47,12 @@ enum Hook : unsigned {
   LaunchCooperativePtsz,
   GraphLaunch,
   GraphLaunchPtsz,
+  ModuleLoad,
+  ModuleLoadData,
+  ModuleLoadDataEx,
+  ModuleLoadFatBinary,
+  LibraryLoadData,
+  LibraryLoadFromFile,
   HookCount
 };
 
@@ -68,6 +74,12 @@ const HookInfo Hooks[HookCount] = {
      reinterpret_cast<void *>(&cuLaunchCooperativeKernel_ptsz)},
     {"cuGraphLaunch", reinterpret_cast<void *>(&cuGraphLaunch)},
     {"cuGraphLaunch_ptsz", reinterpret_cast<void *>(&cuGraphLaunch_ptsz)},
+    {"cuModuleLoad", reinterpret_cast<void *>(&cuModuleLoad)},
+    {"cuModuleLoadData", reinterpret_cast<void *>(&cuModuleLoadData)},
+    {"cuModuleLoadDataEx", reinterpret_cast<void *>(&cuModuleLoadDataEx)},
+    {"cuModuleLoadFatBinary", reinterpret_cast<void *>(&cuModuleLoadFatBinary)},
+    {"cuLibraryLoadData", reinterpret_cast<void *>(&cuLibraryLoadData)},
+    {"cuLibraryLoadFromFile", reinterpret_cast<void *>(&cuLibraryLoadFromFile)},
 };
 
 /// The functions the hooks stand in for, set by the first lookup.
@@ -113,6 +125,10 @@ void *hookForProcAddress(const char *Symbol, int CudaVersion,
     return adopt(PerThread ? LaunchCooperativePtsz : LaunchCooperative, Found);
   if (S == "cuGraphLaunch")
     return adopt(PerThread ? GraphLaunchPtsz : GraphLaunch, Found);
+  for (Hook H : {ModuleLoad, ModuleLoadData, ModuleLoadDataEx,
+                 ModuleLoadFatBinary, LibraryLoadData, LibraryLoadFromFile})
+    if (S == Hooks[H].Export)
+      return adopt(H, Found);
   return nullptr;
 }
 
@@ -268,6 +284,27 @@ CUresult graphLaunch(Hook H, bool PerThread, CUgraphExec Graph,
   }
 }
 
+/// A module load (hook \p H, of type \p Fn) made with the process's
+/// best-effort work drained and held back, where it has any
+/// (Interposer::holdForModuleLoad).
+template <class Fn, class... Args> CUresult heldLoad(Hook H, Args... A) {
+  auto Load = real<Fn>(H);
+  if (!Load)
+    return CUDA_ERROR_NOT_INITIALIZED;
+  Interposer *I = Interposer::active();
+  std::optional<sched::SchedulerService::BestEffortHold> Hold =
+      [&]() -> decltype(Hold) {
+    if (I)
+      try {
+        return I->holdForModuleLoad();
+      } catch (const std::exception &E) {
+        reportFailure(E);
+      }
+    return std::nullopt;
+  }();
+  return Load(A...);
+}
+
 } // namespace
 
 bool preload::isHookedExport(const char *Symbol) {
@@ -361,6 +398,49 @@ CUresult cuGraphLaunch(CUgraphExec Graph, CUstream Stream) {
 
 CUresult cuGraphLaunch_ptsz(CUgraphExec Graph, CUstream Stream) {
   return graphLaunch(GraphLaunchPtsz, true, Graph, Stream);
+}
+
+CUresult cuModuleLoad(CUmodule *Module, const char *Path) {
+  return heldLoad<decltype(&::cuModuleLoad)>(ModuleLoad, Module, Path);
+}
+
+CUresult cuModuleLoadData(CUmodule *Module, const void *Image) {
+  return heldLoad<decltype(&::cuModuleLoadData)>(ModuleLoadData, Module,
+                                                 Image);
+}
+
+CUresult cuModuleLoadDataEx(CUmodule *Module, const void *Image,
+                            unsigned NumOptions, CUjit_option *Options,
+                            void **OptionValues) {
+  return heldLoad<decltype(&::cuModuleLoadDataEx)>(
+      ModuleLoadDataEx, Module, Image, NumOptions, Options, OptionValues);
+}
+
+CUresult cuModuleLoadFatBinary(CUmodule *Module, const void *FatCubin) {
+  return heldLoad<decltype(&::cuModuleLoadFatBinary)>(ModuleLoadFatBinary,
+                                                      Module, FatCubin);
+}
+
+CUresult cuLibraryLoadData(CUlibrary *Library, const void *Code,
+                           CUjit_option *JitOptions, void **JitOptionValues,
+                           unsigned NumJitOptions,
+                           CUlibraryOption *LibraryOptions,
+                           void **LibraryOptionValues,
+                           unsigned NumLibraryOptions) {
+  return heldLoad<decltype(&::cuLibraryLoadData)>(
+      LibraryLoadData, Library, Code, JitOptions, JitOptionValues,
+      NumJitOptions, LibraryOptions, LibraryOptionValues, NumLibraryOptions);
+}
+
+CUresult cuLibraryLoadFromFile(CUlibrary *Library, const char *Path,
+                               CUjit_option *JitOptions,
+                               void **JitOptionValues, unsigned NumJitOptions,
+                               CUlibraryOption *LibraryOptions,
+                               void **LibraryOptionValues,
+                               unsigned NumLibraryOptions) {
+  return heldLoad<decltype(&::cuLibraryLoadFromFile)>(
+      LibraryLoadFromFile, Library, Path, JitOptions, JitOptionValues,
+      NumJitOptions, LibraryOptions, LibraryOptionValues, NumLibraryOptions);
 }
 
 } // extern "C"

@@ -2,7 +2,10 @@
 //
 // libbaton_preload.so exports its own cuGetProcAddress (both ABIs),
 // cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel and
-// cuGraphLaunch, each also in its _ptsz form (per-thread default stream).
+// cuGraphLaunch, each also in its _ptsz form (per-thread default stream),
+// and the module loads (cuModuleLoad, cuModuleLoadData, cuModuleLoadDataEx,
+// cuModuleLoadFatBinary, cuLibraryLoadData, cuLibraryLoadFromFile), which
+// it makes with best-effort work held back (Interposer::holdForModuleLoad).
 // A program reaches them three ways, and each way must end in them:
 //
 //  * by linking libcuda.so.1 and calling the functions: the preloaded

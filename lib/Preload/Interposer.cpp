@@ -344,4 +344,18 @@ void Interposer::printSummary() const {
   report(std::to_string(Scheduled.load()) +
          " launches scheduled best-effort, " + std::to_string(Total) +
          " unchanged" + (Reasons.empty() ? "" : " (" + Reasons + ")"));
+  if (uint64_t Held = LoadsHeld.load())
+    report(std::to_string(Held) +
+           " module loads made with best-effort work held back");
+}
+
+std::optional<sched::SchedulerService::BestEffortHold>
+Interposer::holdForModuleLoad() {
+  if (Class != PriorityClass::BestEffort)
+    return std::nullopt;
+  LaunchRouter *LR = LaunchRouter::ifStarted();
+  if (!LR)
+    return std::nullopt;
+  ++LoadsHeld;
+  return LR->holdForModuleLoad();
 }

@@ -27,6 +27,7 @@
 
 #include "baton/Runtime.h"
 #include "baton/Scheduler.h"
+#include "baton/SchedulerService.h"
 #include "baton/share.h"
 
 #include <atomic>
@@ -85,6 +86,13 @@ public:
   /// Counts (and reports, once per kernel and reason) a launch that runs
   /// unchanged; \p Function may be null (graphs).
   void unchanged(CUfunction Function, Unchanged Why);
+  /// Best-effort processes whose scheduler has started: best-effort work
+  /// drained and held back for a module load that the program or one of
+  /// its libraries makes (cuDNN loads engines at their first use), since a
+  /// load made while a scheduled launch waits paused never returns
+  /// (LaunchRouter::holdForModuleLoad). Nullopt otherwise: nothing of this
+  /// process can be waiting paused.
+  std::optional<sched::SchedulerService::BestEffortHold> holdForModuleLoad();
 
   /// Latency-critical processes: announces work about to be issued on
   /// \p Stream; the ticket (0 in best-effort processes, and for a stream
@@ -132,6 +140,7 @@ private:
 
   std::atomic<uint64_t> Scheduled{0};
   std::atomic<uint64_t> Announced{0};
+  std::atomic<uint64_t> LoadsHeld{0}; ///< module loads holdForModuleLoad held
   std::atomic<uint64_t> CapturedUnannounced{0}; ///< latency-critical only
   std::atomic<uint64_t> UnchangedCount[UnchangedKinds] = {};
 };

@@ -186,6 +186,13 @@ CUresult cuGraphLaunch_ptsz(void *Graph, void *Stream) {
 CUresult cuMemAlloc_v2(unsigned long long *Ptr, size_t Size) {
   return CUDA_ERROR_NO_DEVICE;
 }
+/* A module load: recorded as the last entry, counted as no launch. */
+CUresult cuModuleLoadData(void **Module, const void *Image) {
+  *Module = (void *)Image;
+  LastGridX = 0;
+  LastEntry = "cuModuleLoadData";
+  return CUDA_SUCCESS;
+}
 
 CUresult cuGetProcAddress_v2(const char *Symbol, void **Pfn, int Version,
                              unsigned long long Flags, int *Status);
@@ -225,6 +232,7 @@ static void *lookup(const char *Symbol, int Version, unsigned long long Flags) {
        (void *)cuLaunchCooperativeKernel_ptsz},
       {"cuGraphLaunch", (void *)cuGraphLaunch, (void *)cuGraphLaunch_ptsz},
       {"cuMemAlloc", (void *)cuMemAlloc_v2, (void *)cuMemAlloc_v2},
+      {"cuModuleLoadData", (void *)cuModuleLoadData, (void *)cuModuleLoadData},
       {"cuCtxSetCurrent", (void *)cuCtxSetCurrent, (void *)cuCtxSetCurrent},
       {"cuMemHostRegister", (void *)cuMemHostRegister_v2,
        (void *)cuMemHostRegister_v2},

@@ -26,6 +26,7 @@ typedef CUresult (*LaunchCooperative)(void *, unsigned, unsigned, unsigned,
                                       unsigned, unsigned, unsigned, unsigned,
                                       void *, void **);
 typedef CUresult (*GraphLaunch)(void *, void *);
+typedef CUresult (*ModuleLoadData)(void **, const void *);
 struct LaunchAttr {
   unsigned Id;
   char Pad[4];
@@ -137,6 +138,9 @@ int main(int argc, char **argv) {
   printf("cuGetProcAddress(cuGraphLaunch): %s\n", objectOf((void *)Graph));
   printf("cuGetProcAddress(cuMemAlloc): %s\n",
          objectOf(procAddress(Get, "cuMemAlloc", 3020, 0)));
+  ModuleLoadData Load =
+      (ModuleLoadData)procAddress(Get, "cuModuleLoadData", 2000, 0);
+  printf("cuGetProcAddress(cuModuleLoadData): %s\n", objectOf((void *)Load));
   GetProcV1 Old = (GetProcV1)V1;
   void *OldLaunch = NULL;
   Old("cuLaunchKernel", &OldLaunch, 4000, 0);
@@ -187,5 +191,7 @@ int main(int argc, char **argv) {
   report("cuGraphLaunch", Graph((void *)1, NULL));
   report("cuLaunchKernel with extra",
          Launch(Kernel, 12, 1, 1, 32, 1, 1, 0, NULL, NULL, Params));
+  void *Module = NULL;
+  report("cuModuleLoadData", Load(&Module, "image"));
   return 0;
 }
