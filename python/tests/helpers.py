@@ -51,6 +51,18 @@ def ptxas():
     return tool("BATON_TEST_PTXAS", "ptxas")
 
 
+def gpu_runtime_or_reason(core):
+    """None if baton._core (\p core) can start its router here, else why
+    not: the GPU tests skip with it."""
+    if not getattr(core, "HAS_RUNTIME", False):
+        return "baton._core was built without the runtime"
+    try:
+        core.router_start()
+    except RuntimeError as e:
+        return f"no GPU runtime here: {e}"
+    return None
+
+
 def have_module(name):
     try:
         __import__(name)

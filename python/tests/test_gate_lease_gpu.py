@@ -12,6 +12,8 @@ import unittest
 
 from baton import _core
 
+from helpers import gpu_runtime_or_reason
+
 # A process of its own: the lease is read when the router starts, and the
 # registry (BATON_SHARE=0 here) would hold the gate for its own clock.
 CHILD = """
@@ -36,19 +38,9 @@ print(json.dumps(out))
 LEASE_MS = 300
 
 
-def runtime_or_reason():
-    if not getattr(_core, "HAS_RUNTIME", False):
-        return "baton._core was built without the runtime"
-    try:
-        _core.router_start()
-    except RuntimeError as e:
-        return f"no GPU runtime here: {e}"
-    return None
-
-
 class GateLeaseTest(unittest.TestCase):
     def setUp(self):
-        reason = runtime_or_reason()
+        reason = gpu_runtime_or_reason(_core)
         if reason:
             self.skipTest(reason)
 

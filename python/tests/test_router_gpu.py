@@ -14,6 +14,7 @@ import unittest
 os.environ["BATON_BE_GATE_PEERS"] = "1"
 
 from baton import _core  # noqa: E402
+from helpers import gpu_runtime_or_reason  # noqa: E402
 
 # A latency-critical process: one explicit bracket of about 0.4 s.
 CHILD = """
@@ -29,19 +30,9 @@ sys.stdin.read()
 """
 
 
-def runtime_or_reason():
-    if not getattr(_core, "HAS_RUNTIME", False):
-        return "baton._core was built without the runtime"
-    try:
-        _core.router_start()
-    except RuntimeError as e:
-        return f"no GPU runtime here: {e}"
-    return None
-
-
 class RemoteGateTest(unittest.TestCase):
     def setUp(self):
-        reason = runtime_or_reason()
+        reason = gpu_runtime_or_reason(_core)
         if reason:
             self.skipTest(reason)
         if os.environ.get("BATON_SHARE") == "0":
