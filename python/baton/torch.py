@@ -439,21 +439,19 @@ def _warm_up_libraries() -> None:
     import torch
     hold = _core.hold_for_load(_bt._STATE.load_patience_us)
     try:
-        _library_calls(torch)
+        with torch.no_grad():
+            for dtype in (torch.float32, torch.float16, torch.bfloat16):
+                a = torch.ones(16, 16, device="cuda", dtype=dtype)
+                torch.mm(a, a)                          # cuBLAS
+                torch.nn.functional.linear(a, a, a[0])  # cuBLASLt (bias)
+            if (torch.backends.cudnn.is_available()
+                    and torch.backends.cudnn.enabled):
+                x = torch.ones(1, 4, 8, 8, device="cuda")
+                w = torch.ones(4, 4, 3, 3, device="cuda")
+                torch.nn.functional.conv2d(x, w)
+        torch.cuda.current_stream().synchronize()
     finally:
         _core.release_hold(hold)
-
-
-def _library_calls(torch) -> None:
-    with torch.no_grad():
-        for dtype in (torch.float32, torch.float16, torch.bfloat16):
-            a = torch.ones(16, 16, device="cuda", dtype=dtype)
-            torch.mm(a, a)                         # cuBLAS
-            torch.nn.functional.linear(a, a, a[0])  # cuBLASLt (bias epilogue)
-        if torch.backends.cudnn.is_available() and torch.backends.cudnn.enabled:
-            x = torch.ones(1, 4, 8, 8, device="cuda")
-            torch.nn.functional.conv2d(x, torch.ones(4, 4, 3, 3, device="cuda"))
-    torch.cuda.current_stream().synchronize()
 
 
 def _leave_lc(ident: int) -> None:

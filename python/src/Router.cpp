@@ -130,9 +130,13 @@ struct Router::Impl {
   bool Joined = false;
   uint64_t AutoTicket = 0;
   Steady::time_point AutoRenewedAt; ///< of AutoWork and AutoTicket
-  std::map<uint64_t, uint64_t> ExplicitTickets; ///< bracket id -> ticket
-  /// Explicit brackets open, and when each began (they are never renewed).
-  std::map<uint64_t, Steady::time_point> ExplicitSince;
+  /// An explicit bracket open: when it began (it is never renewed), and its
+  /// registry ticket (0 if it was not announced).
+  struct ExplicitBracket {
+    Steady::time_point Since;
+    uint64_t Ticket;
+  };
+  std::map<uint64_t, ExplicitBracket> Explicit; ///< by bracket id
   /// Brackets open (explicit and automatic): read without a lock by
   /// best-effort threads before each launch.
   std::atomic<int> Open{0};
@@ -174,8 +178,8 @@ struct Router::Impl {
   Steady::time_point leaseEnd() const {
     auto Lease = LR.bracketLease();
     Steady::time_point End{};
-    for (const auto &[Id, Since] : ExplicitSince)
-      End = std::max(End, Since + Lease);
+    for (const auto &[Id, Bracket] : Explicit)
+      End = std::max(End, Bracket.Since + Lease);
     if (AutoWork)
       End = std::max(End, AutoRenewedAt + Lease);
     return End;
@@ -411,10 +415,8 @@ uint64_t Router::lcBegin(uint32_t Sms) {
   uint64_t Id = P->LR.service().beginExternal(Sms);
   std::lock_guard Lock(P->BracketMutex);
   ++P->Brackets;
-  P->ExplicitSince.emplace(Id, Steady::now());
+  P->Explicit.emplace(Id, Impl::ExplicitBracket{Steady::now(), P->announce()});
   P->Open.fetch_add(1, std::memory_order_release);
-  if (uint64_t Ticket = P->announce())
-    P->ExplicitTickets[Id] = Ticket;
   return Id;
 }
 
@@ -423,12 +425,11 @@ void Router::lcEnd(uint64_t Id) {
     return;
   P->LR.service().endExternal(Id);
   std::lock_guard Lock(P->BracketMutex);
-  if (auto It = P->ExplicitTickets.find(Id); It != P->ExplicitTickets.end()) {
-    P->endTicket(It->second);
-    P->ExplicitTickets.erase(It);
-  }
-  if (P->ExplicitSince.erase(Id))
+  if (auto It = P->Explicit.find(Id); It != P->Explicit.end()) {
+    P->endTicket(It->second.Ticket);
+    P->Explicit.erase(It);
     P->closed();
+  }
 }
 
 bool Router::lcTouch(CUstream Stream, uint32_t Sms,
