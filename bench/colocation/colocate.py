@@ -30,11 +30,24 @@ Systems, each in fresh processes so that no setting leaks into the next:
   mps          two processes under the MPS daemon (if it starts)
   baton-time   Baton: training scheduled best-effort, inference brackets each
                request with baton_lc_begin/end(0): training pauses
+  baton-time-late  baton-time with each bracket begun once the request is
+               queued: training runs on while the host submits the graph
+               and pauses as the GPU starts it (requests then wait for
+               training's blocks to drain)
   baton-space  the same with baton_lc_begin(SMS): training's workers leave
                SMS SMs to inference during each request and keep the rest
   baton-reserve  baton-space, and training keeps those SMs vacated between
                requests too while inference is about
                (BATON_RESERVE_WHILE_LC=1): no request waits for a drain
+  baton-procs  Baton across two processes, as a server and a training job
+               would share a GPU: training scheduled best-effort, inference
+               announcing each request in the GPU's registry (baton/share.h:
+               announce, then end on its stream); the driver time-slices
+               the two contexts
+  baton-procs-mps  baton-procs under the MPS daemon
+               (baton-time-late and the baton-procs systems run only when
+               --systems names them; the default run keeps to its deadline
+               without them)
 A process with the inference job serves every model in turn, each at every
 load, next to one training run.
 
@@ -69,15 +82,25 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 MODELS = ("bert", "cnn")
-SYSTEMS = ("alone", "baton-train-alone", "baton-time", "baton-space",
-           "baton-reserve",
+SYSTEMS = ("alone", "baton-train-alone", "baton-time", "baton-time-late",
+           "baton-space", "baton-reserve", "baton-procs", "baton-procs-mps",
            "shared", "priority", "timeslice", "mps")
-SCHEDULED = ("baton-train-alone", "baton-time", "baton-space",
-             "baton-reserve")
+# Systems whose training is scheduled by Baton.
+SCHEDULED = ("baton-train-alone", "baton-time", "baton-time-late",
+             "baton-space", "baton-reserve", "baton-procs", "baton-procs-mps")
+# The colocated Baton systems in one process: SMs a request asks for.
 LC_SMS = {"baton-time": lambda args: 0,
+          "baton-time-late": lambda args: 0,
           "baton-space": lambda args: args.lc_sms,
           "baton-reserve": lambda args: args.lc_sms}
-TWO_PROCESSES = ("timeslice", "mps")
+# The colocated Baton systems of two processes, meeting in the registry.
+REGISTRY = ("baton-procs", "baton-procs-mps")
+TWO_PROCESSES = ("timeslice", "mps") + REGISTRY
+UNDER_MPS = ("mps", "baton-procs-mps")
+# Brackets begun once the request is queued rather than before.
+LATE_BEGIN = ("baton-time-late",)
+DEFAULT_SYSTEMS = tuple(s for s in SYSTEMS
+                        if s not in REGISTRY + LATE_BEGIN)
 
 # Seconds the plan counts for what is not a window (from the first H200
 # runs: about 4 s between the windows of two plain PyTorch processes, 8.5 s
@@ -253,12 +276,82 @@ def forward_on(args, kind, stream):
     return replay, "graph"
 
 
-def prepare(args, lib, lc_sms, priority):
+class SchedulerBracket:
+    """A request as latency-critical work of this process's scheduler:
+    baton_lc_begin(sms) before it is queued (or, `late`, once it is),
+    baton_lc_end once it has completed."""
+
+    def __init__(self, lib, sms, late=False):
+        self.lib, self.sms, self.late = lib, sms, late
+
+    def begin(self):
+        return 0 if self.late else self.lib.baton_lc_begin(self.sms)
+
+    def queued(self, work, stream):
+        return self.lib.baton_lc_begin(self.sms) if self.late else work
+
+    def completed(self, work):
+        self.lib.baton_lc_end(work)
+
+
+class RegistryBracket:
+    """A request as latency-critical work announced in the GPU's registry
+    (baton/share.h, exported by the training library), for best-effort
+    processes beside this one: announced before it is queued, ended by its
+    stream when the stream gets there (no host wake-up in between)."""
+
+    def __init__(self, lib):
+        c = ctypes
+        self.lib = lib
+        lib.baton_share_join.argtypes = [c.c_char_p, c.c_int, c.c_int,
+                                         c.c_char_p, c.POINTER(c.c_void_p)]
+        lib.baton_share_announce.argtypes = [c.c_void_p,
+                                             c.POINTER(c.c_uint64)]
+        lib.baton_share_end_on_stream.argtypes = [c.c_void_p, c.c_uint64,
+                                                  c.c_void_p]
+        lib.baton_share_last_error.restype = c.c_char_p
+        self.handle = c.c_void_p()
+        latency_critical = 2  # BATON_SHARE_LATENCY_CRITICAL
+        self.check(lib.baton_share_join(None, 0, latency_critical,
+                                        b"colocate-inference",
+                                        c.byref(self.handle)), "join")
+
+    def check(self, status, what):
+        if status != 0:
+            raise RuntimeError(f"baton_share_{what}: status {status}: "
+                               f"{self.lib.baton_share_last_error().decode()}")
+
+    def begin(self):
+        ticket = ctypes.c_uint64()
+        self.check(self.lib.baton_share_announce(self.handle,
+                                                 ctypes.byref(ticket)),
+                   "announce")
+        return ticket.value
+
+    def queued(self, ticket, stream):
+        self.check(self.lib.baton_share_end_on_stream(
+            self.handle, ticket, stream.cuda_stream), "end_on_stream")
+        return ticket
+
+    def completed(self, ticket):
+        pass
+
+
+def bracket_for(args, lib):
+    """How a request of `args.system` tells training to yield, or None."""
+    if args.system in LC_SMS:
+        return SchedulerBracket(lib, LC_SMS[args.system](args),
+                                late=args.system in LATE_BEGIN)
+    if args.system in REGISTRY:
+        return RegistryBracket(lib)
+    return None
+
+
+def prepare(args, lib, bracket, priority):
     """Builds and warms up each model (before any training starts, so that
     memory, library handles and kernels are set up on a quiet GPU); returns
     {model: (request, service time measured alone, how it runs)}. A request
-    is the forward pass, waited for, inside baton_lc_begin/end when
-    `lc_sms` is not None."""
+    is the forward pass, waited for, inside `bracket` unless it is None."""
     import torch
     stream = torch.cuda.Stream(priority=priority)
     prepared = {}
@@ -266,11 +359,13 @@ def prepare(args, lib, lc_sms, priority):
         forward, how = forward_on(args, kind, stream)
 
         def request(forward=forward):
-            work = lib.baton_lc_begin(lc_sms) if lc_sms is not None else 0
+            work = bracket.begin() if bracket else 0
             forward()
+            if bracket:
+                work = bracket.queued(work, stream)
             stream.synchronize()
-            if lc_sms is not None:
-                lib.baton_lc_end(work)
+            if bracket:
+                bracket.completed(work)
 
         prepared[kind] = (request, service_time(request, warmups=10), how)
     return prepared
@@ -360,15 +455,16 @@ def role_main(args):
     sys.setswitchinterval(1e-4)  # the training thread waits on the GIL less
     if args.system == "baton-reserve":
         os.environ["BATON_RESERVE_WHILE_LC"] = "1"
-    lib = load_training(args.lib, "best-effort"
-                        if args.system in SCHEDULED else None)
+    # An inference process of a pair leaves launches alone (its bracket, if
+    # any, goes through the registry).
+    scheduled = args.system in SCHEDULED and args.role != "inference"
+    lib = load_training(args.lib, "best-effort" if scheduled else None)
     prepared = {}
     result = {"system": args.system, "role": args.role}
     if args.role in ("inference", "both"):
         import torch
-        lc_sms = LC_SMS[args.system](args) if args.system in LC_SMS else None
         priority = 0 if args.system == "shared" else -1
-        prepared = prepare(args, lib, lc_sms, priority)
+        prepared = prepare(args, lib, bracket_for(args, lib), priority)
         result["torch"] = torch.__version__
         result["gpu"] = torch.cuda.get_device_name()
         if args.system in TWO_PROCESSES:
@@ -416,7 +512,8 @@ def stretch(system, load, overrun):
     requests; capped by --overrun)."""
     slope, knee = {"shared": (2.0, 0.3), "timeslice": (2.0, 0.5),
                    "priority": (1.5, 0.6), "mps": (1.5, 0.6),
-                   "baton-time": (1.0, 0.8), "baton-space": (2.0, 0.6),
+                   "baton-time": (1.0, 0.8), "baton-time-late": (1.0, 0.8),
+                   "baton-space": (2.0, 0.6),
                    "baton-reserve": (2.0, 0.6)
                    }.get(system, (0.0, 1.0))
     s = 1.0 + slope * max(0.0, load - knee)
@@ -436,7 +533,7 @@ def estimate(args, system):
         return COST["light"] + COST["baton"] + args.train_for
     if system in TWO_PROCESSES:
         return inference + windows + COST["light"] + (
-            COST["mps"] if system == "mps" else 0)
+            COST["mps"] if system in UNDER_MPS else 0)
     return inference + windows
 
 
@@ -618,15 +715,20 @@ def run_system(args, system, r, timeout):
                "train_alone_steps_per_s": rate_of(trained["stamps"]),
                "loss": trained["loss"]}
     elif system in TWO_PROCESSES:
-        env = None
-        if system == "mps":
+        env = {}
+        if system in UNDER_MPS:
             env, why = start_mps()
             if env is None:
                 raise RuntimeError(f"MPS did not start: {why}")
+        if system in REGISTRY:
+            # Each request is one announcement that covers its whole graph,
+            # so training need not stay paused past its end to bridge gaps
+            # between a request's kernels (the launch router's default).
+            env["BATON_SHARE_LINGER_US"] = str(args.share_linger_us)
         try:
             run, trained = run_two_processes(args, system, r, timeout, env)
         finally:
-            if env:
+            if system in UNDER_MPS:
                 stop_mps(env)
         add_training(run, trained["stamps"])
         run["loss"] = trained["loss"]
@@ -894,7 +996,7 @@ def print_summary(results, latencies=None):
                 cell = f"{p99} | {fmt(row['kept'])}"
                 cells.append(f"{cell:>22}")
             print(f"{system:<12}" + "".join(cells))
-        for system in LC_SMS:  # the colocated Baton systems
+        for system in (*LC_SMS, *REGISTRY):  # the colocated Baton systems
             row = {r["load"]: r for r in systems.get(system, [])}.get(0.5)
             if row and ref:
                 ok = row["p99_ratio"] <= 1.05 and row["kept"] >= 0.60
@@ -952,7 +1054,8 @@ def parser():
     p.add_argument("--out", help="output folder (required to run)")
     p.add_argument("--models", "--model", default="bert,cnn",
                    help="inference models, comma-separated: bert, cnn")
-    p.add_argument("--systems", default=",".join(SYSTEMS))
+    p.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
+                   help=f"comma-separated, of: {', '.join(SYSTEMS)}")
     p.add_argument("--loads", default="0.1,0.3,0.5,0.7,0.9")
     p.add_argument("--rounds", type=int, default=3,
                    help="runs of every (system, load), interleaved")
@@ -970,6 +1073,9 @@ def parser():
                    default=True, help="replay each request from a CUDA graph")
     p.add_argument("--dry-run", action="store_true",
                    help="print the plan and its time estimate; no GPU")
+    p.add_argument("--share-linger-us", type=int, default=0,
+                   help="under baton-procs(-mps): how long training stays "
+                   "paused after a request ends (BATON_SHARE_LINGER_US)")
     p.add_argument("--lc-sms", type=int, default=66,
                    help="SMs inference asks for under baton-space and "
                    "baton-reserve")
@@ -1041,7 +1147,7 @@ def dry_run(args):
     print_plan(args, plan(args))
     pair = ["inference", "train"]
     roles = {"alone": pair, "baton-train-alone": ["train"],
-             "timeslice": pair, "mps": pair}
+             **{system: pair for system in TWO_PROCESSES}}
     for system in args.systems:
         for role in roles.get(system, ["both"]):
             cmd = child_command(args, system, role, 1)

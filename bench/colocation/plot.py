@@ -22,7 +22,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 
 SYSTEMS = ("alone", "baton-time", "baton-space", "shared", "priority",
-           "timeslice", "mps", "baton-reserve")
+           "timeslice", "mps", "baton-reserve", "baton-procs",
+           "baton-procs-mps", "baton-time-late")
 
 
 def style(name):
