@@ -34,7 +34,9 @@
 // leaves enough SMs idle for the largest LC kernel seen, so that LC work
 // starts without waiting, and runs prompt SMs on the rest
 // (SchedulerOptions::ReserveWhileLcAbout does so for every launch while LC
-// work is about). Only vacated SMs are really idle: fewer workers alone
+// work is about); if that kernel needs every SM, no SM is worth keeping
+// idle, and it runs prompt SMs on all of them. Only vacated SMs are
+// really idle: fewer workers alone
 // are spread over every SM by the hardware. Slices are sized
 // to whole waves, as many as keep SliceWindow slices within the bound.
 //

@@ -160,10 +160,13 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   // and keep the drain of LC work that needs every SM to one block. SMs
   // that active LC work already holds count towards the reserve when they
   // can be vacated; otherwise the workers spread anyway, and only fewer of
-  // them leave room.
-  if (Device.CanVacate && All > ReserveSms)
+  // them leave room. A reserve of none or of the whole device (LC work that
+  // needs every SM) leaves nothing to keep idle: prompt SMs everywhere.
+  if (ReserveSms == 0 || ReserveSms >= All)
+    return On(FreeSms, Prompt, Yield, false);
+  if (Device.CanVacate)
     return On(std::min(FreeSms, All - ReserveSms), Prompt, Nanos(0), true);
-  if (!Device.CanVacate && FreeSms > ReserveSms)
+  if (FreeSms > ReserveSms)
     return On(FreeSms - ReserveSms, Prompt, Nanos(0), true);
   return On(1, Prompt, Yield, false);
 }

@@ -146,6 +146,26 @@ TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
   EXPECT_FALSE(Narrow.MeetsBound);
 }
 
+TEST(SchedulerPolicy, PtbWidthUsesEverySmWhenNoneCanBeKeptForLcWork) {
+  DeviceFacts D = smallDevice();
+  // 200 us blocks miss 100 us whatever the width. LC work that needs every
+  // SM (a reserve of the whole device), or no reserve at all, leaves no SM
+  // worth keeping idle: prompt SMs (2 workers of 8 warps) on all 8, so that
+  // such LC work waits for one block, and the bound said missed.
+  for (uint32_t Reserve : {0u, 8u}) {
+    WidthChoice W =
+        chooseWidth(D, shape(10000, 256), 200us, 8, 100us, Reserve, 0us);
+    EXPECT_EQ(W.Width, 16u) << Reserve;
+    EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 200us) << Reserve;
+    EXPECT_FALSE(W.MeetsBound) << Reserve;
+  }
+  // Where SMs can be vacated, the SMs that LC work holds stay vacated.
+  D.CanVacate = true;
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 200us, 6, 100us, 8, 0us);
+  EXPECT_EQ(W.Width, 12u);
+  EXPECT_EQ(W.VacatedSms, 2u);
+}
+
 TEST(SchedulerPolicy, VacatingDeviceSpreadsWorkersAndVacatesLowSms) {
   DeviceFacts D = smallDevice();
   D.CanVacate = true;

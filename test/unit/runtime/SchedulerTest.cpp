@@ -417,6 +417,27 @@ TEST_F(SchedulerSimTest, MeasuredBlocksNarrowTheNextBeLaunch) {
   expectExactlyOnce(Sim.record(Second));
 }
 
+TEST_F(SchedulerSimTest, LongBlocksKeepEverySmAfterLcWorkOfTheWholeDevice) {
+  // An LC kernel of more than one wave needs every SM, so the reserve for
+  // later BE launches of blocks too long for the bound is the whole device.
+  // Such a launch once ran 2 workers on one SM from then on; it runs prompt
+  // SMs (2 workers each) on all 8, and still yields to the next LC kernel.
+  uint64_t First = S.submit(be(640, 300us, 0, "long"));
+  runUntilDone(First);
+  runUntilDone(S.submit(heavyLc()));
+  uint64_t Second = S.submit(be(640, 300us, 0, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 50us);
+  EXPECT_EQ(S.info(Second).Width, 16u);
+  EXPECT_EQ(Sim.resident(Second), 16u);
+  uint64_t Lc = S.submit(heavyLc());
+  runUntilDone(Lc);
+  // It waited for the one block each worker held, no more.
+  EXPECT_LE(queueingDelay(Sim.record(Lc)), 7us + 300us);
+  simulateToEnd(Sim, S);
+  for (uint64_t Id : {First, Second})
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST(SchedulerSim, QuietDeviceGivesBeEveryWorker) {
   SimulatedExecutor Sim{smallDevice()};
   SchedulerOptions O = options();
