@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Colocation benchmark: inference tail latency and training throughput.
 
-GPU command (issue 5: both models, every system, loads 10-90%, 3 rounds of
-1 s windows; `--dry-run` prints the plan and its estimate, about 8 minutes,
-and a round that would end past --deadline, 500 s, is not started):
+GPU command (issue 5: both models, the default systems, loads 10-90%, 3
+rounds of 1 s windows; `--dry-run` prints the plan and its estimate, about
+9 minutes, and a round that would end past --deadline, 500 s, is not
+started):
   cd bench/colocation && python3 colocate.py \\
       --lib ../../build/bench/colocation/libbaton_train_mlp.so --out OUT
   python3 plot.py OUT/results.json OUT
