@@ -151,7 +151,7 @@ TEST(SchedulerPolicy, PtbWidthUsesEverySmWhenNoneCanBeKeptForLcWork) {
   // 200 us blocks miss 100 us whatever the width. LC work that needs every
   // SM (a reserve of the whole device), or no reserve at all, leaves no SM
   // worth keeping idle: prompt SMs (2 workers of 8 warps) on all 8, so that
-  // such LC work waits for one block, and the bound said missed.
+  // such LC work waits for one block; the bound is reported missed.
   for (uint32_t Reserve : {0u, 8u}) {
     WidthChoice W =
         chooseWidth(D, shape(10000, 256), 200us, 8, 100us, Reserve, 0us);
