@@ -47,8 +47,8 @@ Systems, each in fresh processes so that no setting leaks into the next:
                the two contexts
   baton-procs-mps  baton-procs under the MPS daemon
                (baton-time-late and the baton-procs systems run only when
-               --systems names them; the default run keeps to its deadline
-               without them)
+               --systems names them, or is all; the default run keeps to
+               its deadline without them)
 A process with the inference job serves every model in turn, each at every
 load, next to one training run.
 
@@ -1056,7 +1056,8 @@ def parser():
     p.add_argument("--models", "--model", default="bert,cnn",
                    help="inference models, comma-separated: bert, cnn")
     p.add_argument("--systems", default=",".join(DEFAULT_SYSTEMS),
-                   help=f"comma-separated, of: {', '.join(SYSTEMS)}")
+                   help=f"comma-separated, of: {', '.join(SYSTEMS)}; "
+                   "or all")
     p.add_argument("--loads", default="0.1,0.3,0.5,0.7,0.9")
     p.add_argument("--rounds", type=int, default=3,
                    help="runs of every (system, load), interleaved")
@@ -1121,7 +1122,8 @@ def parse(argv=None):
     args = p.parse_args(argv)
     args.loads = [float(x) for x in args.loads.split(",")]
     args.models = [m for m in args.models.split(",") if m]
-    args.systems = [s for s in args.systems.split(",") if s]
+    args.systems = (list(SYSTEMS) if args.systems == "all" else
+                    [s for s in args.systems.split(",") if s])
     for m in args.models:
         if m not in MODELS:
             p.error(f"unknown model {m!r}: {', '.join(MODELS)}")
