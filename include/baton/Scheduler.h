@@ -23,7 +23,10 @@
 // leaves SMs over and
 //   (free SMs / all SMs) x expected LC duration > relaunch + BE drain time.
 // Durations start from SchedulerOptions::DefaultBlockDuration (no profiling
-// run) and follow an exponential moving average of what completions measure.
+// run) and follow an exponential moving average of what completions measure,
+// kept per kernel and per occupancy (how many of its blocks shared an SM):
+// blocks often take longer beside more of their kind, and each width is
+// judged by the block time measured at its own occupancy.
 //
 // BE width: a PTB launch whose SMs hold few workers (DeviceFacts' prompt
 // limits) yields within about signal latency + one block; on a fuller SM
@@ -237,7 +240,8 @@ public:
   std::exception_ptr takeDeferredFailure();
 
   WorkInfo info(uint64_t Id) const;
-  /// Current per-block duration estimate of kernel \p Name.
+  /// Current per-block duration estimate of kernel \p Name, at the
+  /// occupancy it was last measured at.
   Nanos blockDuration(const std::string &Name) const;
   /// LC work that completed later than its SLO.
   uint64_t sloMisses() const;

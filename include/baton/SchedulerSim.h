@@ -1,9 +1,10 @@
 //===- baton/SchedulerSim.h - A simulated device for the scheduler -*- C++ -*-===//
 //
 // A deterministic, discrete-event model of one GPU running Baton launches, on
-// a virtual clock: SMs with the resource limits of DeviceFacts, blocks that
-// each take a fixed duration (the launch's payload, a SimKernel), and the
-// three launch forms with their pause rules:
+// a virtual clock: SMs with the resource limits of DeviceFacts, blocks whose
+// duration the launch's payload (a SimKernel) gives, fixed or growing with
+// the blocks beside them on their SM, and the three launch forms with their
+// pause rules:
 //
 //  * Original: every block runs; it cannot be paused.
 //  * Ptb:      `Width` workers claim `ClaimChunk` virtual blocks at a time
@@ -22,9 +23,10 @@
 // issued, an original kernel KernelLaunchLatency after. Pending blocks of
 // high-priority launches go first; while one does not fit anywhere, no
 // low-priority block is placed (as the block scheduler favours the
-// high-priority stream). Blocks are packed onto the lowest-numbered SM with
-// room, so a launch narrowed to N SMs' worth of blocks leaves the other SMs
-// whole; the real block scheduler spreads blocks instead.
+// high-priority stream). By default blocks are packed onto the
+// lowest-numbered SM with room, so a launch narrowed to N SMs' worth of
+// blocks leaves the other SMs whole; the real block scheduler spreads
+// blocks instead, which Placement::Spread models.
 //
 // Ties are broken by the order events were created, so a run is a pure
 // function of its inputs. The record of each launch (per-block run counts,
@@ -45,9 +47,19 @@ namespace baton::sched {
 
 class Scheduler;
 
+/// Which SM a block goes to among those with room for it.
+enum class Placement {
+  Pack,   ///< the lowest-numbered one
+  Spread, ///< the one holding the fewest blocks (the lowest of those)
+};
+
 /// The payload a simulated launch expects in Work::Payload.
 struct SimKernel {
   Nanos BlockDuration{0};
+  /// Added to a block's duration for every other block on its SM when it
+  /// starts: blocks that share an SM's bandwidth slow each other down, so
+  /// a launch's blocks take longer at a higher occupancy.
+  Nanos SlowerPerNeighbour{0};
 };
 
 class VirtualClock : public Clock {
@@ -74,7 +86,8 @@ struct SimRecord {
 class SimulatedExecutor : public Executor {
 public:
   explicit SimulatedExecutor(const DeviceFacts &Facts,
-                             Nanos KernelLaunchLatency = Nanos(0));
+                             Nanos KernelLaunchLatency = Nanos(0),
+                             Placement Where = Placement::Pack);
   ~SimulatedExecutor() override;
 
   const DeviceFacts &facts() const override;

@@ -86,6 +86,7 @@ struct Scheduler::State {
   Room room() const;
   Nanos bound() const;
   Nanos drainingBeBlock() const;
+  uint32_t occupancy(const Entry &E) const;
   uint64_t concurrency(const Entry &E) const;
   /// No LC work now, and none for SchedulerOptions::QuietAfter.
   bool quiet() const;
@@ -137,7 +138,7 @@ struct Scheduler::State {
 Nanos Scheduler::State::bound() const {
   Nanos Bound = Options.PreemptionBound;
   for (const auto &[Name, Slo] : LcSlos) {
-    Nanos Slack = Slo - Durations.block(Name);
+    Nanos Slack = Slo - Durations.latest(Name);
     Bound = std::min(Bound, std::max(Slack, Nanos(0)));
   }
   return Bound;
@@ -149,9 +150,16 @@ Nanos Scheduler::State::drainingBeBlock() const {
   for (const auto &[Queue, Ids] : Queues) {
     const Entry &E = Entries.at(Ids.front());
     if (E.Info.State == WorkState::Running)
-      Longest = std::max(Longest, Durations.block(E.W.Kernel.Name));
+      Longest = std::max(
+          Longest, Durations.of(E.W.Kernel.Name).at(occupancy(E)));
   }
   return Longest;
+}
+
+/// Blocks of \p E that share an SM as it runs now (blocksSharingAnSm).
+uint32_t Scheduler::State::occupancy(const Entry &E) const {
+  return blocksSharingAnSm(device(), E.W.Kernel, E.Info.LaunchForm,
+                           E.Info.Width);
 }
 
 /// Blocks of \p E that ran side by side, to turn a completion's elapsed
@@ -183,8 +191,9 @@ uint32_t Scheduler::State::launchesAhead() const {
 
 void Scheduler::State::startLc(uint64_t Id, Entry &E) {
   const KernelShape &K = E.W.Kernel;
-  SharingChoice Choice =
-      chooseSharing(device(), K, Durations.block(K.Name), drainingBeBlock());
+  Nanos Block = Durations.of(K.Name).at(
+      blocksSharingAnSm(device(), K, Form::Original, K.Blocks));
+  SharingChoice Choice = chooseSharing(device(), K, Block, drainingBeBlock());
   LargestLcSms = std::max(LargestLcSms, smsForOneWave(device(), K));
   if (E.W.Slo) {
     Nanos Slo = *E.W.Slo;
@@ -214,7 +223,7 @@ void Scheduler::State::complete(const Completion &C) {
   if (E.Chained && E.HeadSince > E.Info.SubmittedAt)
     Measured.Elapsed = std::min(C.Elapsed, C.At - E.HeadSince);
   if (auto Block = measuredBlock(Measured, concurrency(E)))
-    Durations.recordBlock(E.W.Kernel.Name, *Block);
+    Durations.recordBlock(E.W.Kernel.Name, occupancy(E), *Block);
   if (C.What == Completion::Paused) {
     E.StrandedByVacate = E.Info.State == WorkState::Running && !C.BlocksRun;
     E.Info.State = WorkState::Paused;
@@ -341,7 +350,7 @@ WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
   if (Options.ReserveWhileLcAbout && device().CanVacate && !Quiet &&
       All > Reserve)
     FreeSms = std::min(FreeSms, All - Reserve);
-  return chooseWidth(device(), K, Durations.block(K.Name), FreeSms, Bound,
+  return chooseWidth(device(), K, Durations.of(K.Name), FreeSms, Bound,
                      Reserve, Options.ClaimInterval);
 }
 
@@ -350,8 +359,7 @@ WidthChoice Scheduler::State::runningNow(const Entry &E,
   const KernelShape &K = E.W.Kernel;
   if (Choice.LaunchForm == Form::Original || !quiet())
     return Choice;
-  Nanos Block = Durations.block(K.Name);
-  WidthChoice Original = originalChoice(device(), K, Block);
+  WidthChoice Original = originalChoice(device(), K, Durations.of(K.Name));
   if (Options.OriginalForOneWaveWhenQuiet && isOneBlockPerWorker(K, Choice))
     return Original;
   if (Options.OriginalsWhenQuietUpTo.count() > 0 &&
@@ -375,9 +383,9 @@ Nanos Scheduler::State::beOriginalsOnDevice(const Entry &Besides) const {
       const Entry &E = Entries.at(Id);
       if (&E != &Besides && E.Info.State == WorkState::Running &&
           E.Info.LaunchForm == Form::Original)
-        Sum += wholeDeviceDuration(device(), E.W.Kernel,
-                                   Durations.block(E.W.Kernel.Name),
-                                   Form::Original);
+        Sum += originalChoice(device(), E.W.Kernel,
+                              Durations.of(E.W.Kernel.Name))
+                   .ExpectedLatency;
     }
   return Sum;
 }
@@ -386,7 +394,8 @@ bool Scheduler::State::worthRegrowing(const Entry &E) const {
   // The launch's whole expected duration at full width, against the cost of
   // a relaunch and a drain: a short one finishes on its SMs sooner.
   const KernelShape &K = E.W.Kernel;
-  Nanos Block = Durations.block(K.Name);
+  Nanos Block = Durations.of(K.Name).at(blocksSharingAnSm(
+      device(), K, Form::Ptb, blocksPerWave(device(), K, Form::Ptb)));
   Nanos Whole = wholeDeviceDuration(device(), K, Block, Form::Ptb);
   Nanos Relaunch = device().RelaunchOverhead + device().SignalLatency + Block;
   return Whole > 4 * Relaunch;
@@ -666,7 +675,7 @@ WorkInfo Scheduler::info(uint64_t Id) const {
 }
 
 Nanos Scheduler::blockDuration(const std::string &Name) const {
-  return S->Durations.block(Name);
+  return S->Durations.latest(Name);
 }
 
 uint64_t Scheduler::sloMisses() const { return S->SloMisses; }

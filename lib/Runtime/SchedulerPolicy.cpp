@@ -5,6 +5,7 @@
 #include "baton/task.h"
 
 #include <algorithm>
+#include <iterator>
 
 using namespace baton::sched;
 
@@ -44,13 +45,47 @@ uint32_t baton::sched::smsForOneWave(const DeviceFacts &Device,
       std::min<uint64_t>(Sms, Device.Multiprocessors));
 }
 
-Nanos DurationModel::block(const std::string &Kernel) const {
-  auto It = Estimates.find(Kernel);
-  return It == Estimates.end() ? Default : It->second;
+uint32_t baton::sched::blocksSharingAnSm(const DeviceFacts &Device,
+                                         const KernelShape &Shape, Form F,
+                                         uint64_t Width) {
+  uint64_t Resident =
+      std::min({Width, Shape.Blocks, blocksPerWave(Device, Shape, F)});
+  uint64_t All = std::max<uint32_t>(Device.Multiprocessors, 1);
+  return static_cast<uint32_t>(
+      std::max<uint64_t>((Resident + All - 1) / All, 1));
 }
 
-void DurationModel::recordBlock(const std::string &Kernel, Nanos Sample) {
-  auto [It, New] = Estimates.try_emplace(Kernel, Sample);
+Nanos BlockDurations::at(uint32_t PerSm) const {
+  if (!ByOccupancy || ByOccupancy->empty())
+    return Fallback;
+  auto Above = ByOccupancy->lower_bound(PerSm);
+  if (Above == ByOccupancy->begin())
+    return Above->second;
+  auto Below = std::prev(Above);
+  if (Above == ByOccupancy->end() ||
+      PerSm - Below->first < Above->first - PerSm)
+    return Below->second;
+  return Above->second;
+}
+
+BlockDurations DurationModel::of(const std::string &Kernel) const {
+  auto It = Kernels.find(Kernel);
+  if (It == Kernels.end())
+    return Default;
+  return {It->second.ByOccupancy, Default};
+}
+
+Nanos DurationModel::latest(const std::string &Kernel) const {
+  auto It = Kernels.find(Kernel);
+  return It == Kernels.end() ? Default
+                             : It->second.ByOccupancy.at(It->second.Latest);
+}
+
+void DurationModel::recordBlock(const std::string &Kernel, uint32_t PerSm,
+                                Nanos Sample) {
+  Estimates &K = Kernels[Kernel];
+  K.Latest = PerSm;
+  auto [It, New] = K.ByOccupancy.try_emplace(PerSm, Sample);
   if (New)
     return; // the first measurement replaces the static guess outright
   double Next = static_cast<double>(It->second.count()) +
@@ -119,24 +154,23 @@ uint32_t baton::sched::chooseClaimChunk(const DeviceFacts &Device,
 }
 
 static WidthChoice choosePtb(const DeviceFacts &Device,
-                             const KernelShape &Shape, Nanos Block,
-                             uint32_t FreeSms, Nanos Bound,
-                             uint32_t ReserveSms, Nanos ClaimInterval) {
-  uint32_t Chunk = chooseClaimChunk(Device, Block, ClaimInterval, Bound);
-  // What a worker holds when the flag arrives: up to one claim.
-  Nanos Held = Block * Chunk;
+                             const KernelShape &Shape,
+                             const BlockDurations &Blocks, uint32_t FreeSms,
+                             Nanos Bound, uint32_t ReserveSms,
+                             Nanos ClaimInterval) {
   uint64_t PerSm =
       std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Ptb), 1);
   uint64_t Prompt =
       std::min(PerSm, promptWorkersPerSm(Device, Shape.ThreadsPerBlock));
   uint32_t All = Device.Multiprocessors;
-  // Workers for \p Sms SMs at \p Workers each. Where workers can vacate
-  // SMs, a launch at full occupancy gets workers for every SM (the hardware
-  // spreads them) and the watermark sends those on the SMs not kept away.
-  // One held to fewer workers per SM gets them for the kept SMs only: while
-  // LC blocks fill the vacated SMs, the hardware puts every worker on the
-  // kept ones, and more than that number there would drain too slowly.
-  auto On = [&](uint32_t Sms, uint64_t Workers, Nanos Latency,
+  // Workers for \p Sms SMs at \p Workers each, claiming \p Chunk blocks at
+  // once. Where workers can vacate SMs, a launch at full occupancy gets
+  // workers for every SM (the hardware spreads them) and the watermark sends
+  // those on the SMs not kept away. One held to fewer workers per SM gets
+  // them for the kept SMs only: while LC blocks fill the vacated SMs, the
+  // hardware puts every worker on the kept ones, and more than that number
+  // there would drain too slowly.
+  auto On = [&](uint32_t Sms, uint64_t Workers, uint32_t Chunk, Nanos Latency,
                 bool Meets) -> WidthChoice {
     Sms = std::clamp<uint32_t>(Sms, 1, All);
     uint32_t Spread = Device.CanVacate && Workers >= PerSm ? All : Sms;
@@ -145,17 +179,24 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
     return {Form::Ptb, Width, Latency, Meets, Chunk,
             Device.CanVacate ? All - Sms : 0};
   };
-  // On a prompt SM every worker stops after the claim it holds; a fuller
-  // one may drain for a while longer.
-  Nanos Yield = Device.SignalLatency + Held;
-  Nanos FullYield =
-      PerSm > Prompt ? Yield + std::max(Held, Device.CrowdedExtraDrain)
-                     : Yield;
+  // A paused worker finishes the claim it holds. On a prompt SM every
+  // worker stops after that; a fuller one may drain for a while longer.
+  // Each occupancy is judged by its own block time.
+  Nanos FullBlock = Blocks.at(static_cast<uint32_t>(PerSm));
+  uint32_t FullChunk =
+      chooseClaimChunk(Device, FullBlock, ClaimInterval, Bound);
+  Nanos FullHeld = FullBlock * FullChunk;
+  Nanos FullYield = Device.SignalLatency + FullHeld;
+  if (PerSm > Prompt)
+    FullYield += std::max(FullHeld, Device.CrowdedExtraDrain);
   if (FullYield <= Bound)
-    return On(FreeSms, PerSm, FullYield, true);
+    return On(FreeSms, PerSm, FullChunk, FullYield, true);
   // Fewer workers per SM keep the bound, at some throughput.
+  Nanos Block = Blocks.at(static_cast<uint32_t>(Prompt));
+  uint32_t Chunk = chooseClaimChunk(Device, Block, ClaimInterval, Bound);
+  Nanos Yield = Device.SignalLatency + Block * Chunk;
   if (Yield <= Bound)
-    return On(FreeSms, Prompt, Yield, true);
+    return On(FreeSms, Prompt, Chunk, Yield, true);
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
   // and keep the drain of LC work that needs every SM to one block. SMs
   // that active LC work already holds count towards the reserve when they
@@ -163,20 +204,23 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   // them leave room. A reserve of none or of the whole device (LC work that
   // needs every SM) leaves nothing to keep idle: prompt SMs everywhere.
   if (ReserveSms == 0 || ReserveSms >= All)
-    return On(FreeSms, Prompt, Yield, false);
+    return On(FreeSms, Prompt, Chunk, Yield, false);
   if (Device.CanVacate)
-    return On(std::min(FreeSms, All - ReserveSms), Prompt, Nanos(0), true);
+    return On(std::min(FreeSms, All - ReserveSms), Prompt, Chunk, Nanos(0),
+              true);
   if (FreeSms > ReserveSms)
-    return On(FreeSms - ReserveSms, Prompt, Nanos(0), true);
-  return On(1, Prompt, Yield, false);
+    return On(FreeSms - ReserveSms, Prompt, Chunk, Nanos(0), true);
+  return On(1, Prompt, Chunk, Yield, false);
 }
 
 static WidthChoice chooseSlices(const DeviceFacts &Device,
-                                const KernelShape &Shape, Nanos Block,
-                                uint32_t FreeSms, Nanos Bound) {
-  uint64_t Wave = uint64_t(std::max<uint32_t>(
-                      blocksPerSm(Device.Sm, Shape, Form::Slices), 1)) *
-                  std::max<uint32_t>(FreeSms, 1);
+                                const KernelShape &Shape,
+                                const BlockDurations &Blocks, uint32_t FreeSms,
+                                Nanos Bound) {
+  uint32_t PerSm =
+      std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Slices), 1);
+  uint64_t Wave = uint64_t(PerSm) * std::max<uint32_t>(FreeSms, 1);
+  Nanos Block = Blocks.at(PerSm);
   // A pause waits for every slice in flight; each slice of k waves takes
   // about k block durations. Bigger slices mean fewer launches.
   Nanos PerWindowWave = Block * std::max<uint32_t>(Device.SliceWindow, 1);
@@ -193,21 +237,24 @@ static WidthChoice chooseSlices(const DeviceFacts &Device,
 }
 
 WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
-                                      const KernelShape &Shape, Nanos Block,
+                                      const KernelShape &Shape,
+                                      const BlockDurations &Blocks,
                                       uint32_t FreeSms, Nanos Bound,
                                       uint32_t ReserveSms,
                                       Nanos ClaimInterval) {
   if (Shape.HasPtb)
-    return choosePtb(Device, Shape, Block, FreeSms, Bound, ReserveSms,
+    return choosePtb(Device, Shape, Blocks, FreeSms, Bound, ReserveSms,
                      ClaimInterval);
   if (Shape.HasSlice)
-    return chooseSlices(Device, Shape, Block, FreeSms, Bound);
-  return originalChoice(Device, Shape, Block); // no variant
+    return chooseSlices(Device, Shape, Blocks, FreeSms, Bound);
+  return originalChoice(Device, Shape, Blocks); // no variant
 }
 
 WidthChoice baton::sched::originalChoice(const DeviceFacts &Device,
                                          const KernelShape &Shape,
-                                         Nanos Block) {
+                                         const BlockDurations &Blocks) {
+  Nanos Block = Blocks.at(
+      blocksSharingAnSm(Device, Shape, Form::Original, Shape.Blocks));
   return {Form::Original, static_cast<uint32_t>(Shape.Blocks),
           wholeDeviceDuration(Device, Shape, Block, Form::Original), false};
 }

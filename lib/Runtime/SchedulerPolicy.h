@@ -12,6 +12,7 @@
 
 #include "baton/Scheduler.h"
 
+#include <chrono>
 #include <map>
 #include <string>
 
@@ -36,19 +37,59 @@ Nanos wholeDeviceDuration(const DeviceFacts &Device, const KernelShape &Shape,
 /// device when it needs more than one.
 uint32_t smsForOneWave(const DeviceFacts &Device, const KernelShape &Shape);
 
-/// Per-kernel block durations: a static default until measured, then an
-/// exponential moving average of the measurements.
+/// Blocks of a launch of \p Shape as \p F, \p Width blocks (workers, for
+/// Ptb) wide, that share one SM: the key of the duration estimates. The
+/// hardware spreads a launch's blocks over every SM, so a narrower launch
+/// puts fewer on each. At least 1.
+uint32_t blocksSharingAnSm(const DeviceFacts &Device, const KernelShape &Shape,
+                           Form F, uint64_t Width);
+
+/// One kernel's block durations by occupancy (its blocks sharing an SM).
+/// Blocks that share an SM's memory bandwidth and issue slots take longer
+/// beside more of their kind: the colocation MLP's products on the H100 ran
+/// longer blocks at full occupancy than at 2 per SM, and one estimate for
+/// both made a bound between the two swing the width from launch to launch
+/// (docs/benchmarks.md, thirty-fifth session). Either one duration for
+/// every occupancy, or a view of a DurationModel's estimates, valid until
+/// the model records again.
+class BlockDurations {
+public:
+  /// \p Block at every occupancy (any duration that converts to Nanos
+  /// exactly).
+  template <class Rep, class Period>
+  BlockDurations(std::chrono::duration<Rep, Period> Block) : Fallback(Block) {}
+  BlockDurations(const std::map<uint32_t, Nanos> &ByOccupancy, Nanos Fallback)
+      : ByOccupancy(&ByOccupancy), Fallback(Fallback) {}
+  /// The estimate at \p PerSm blocks per SM; where none was measured there,
+  /// the one measured at the nearest occupancy (the fuller of two as near:
+  /// its blocks are the longer), else the fallback.
+  Nanos at(uint32_t PerSm) const;
+
+private:
+  const std::map<uint32_t, Nanos> *ByOccupancy = nullptr;
+  Nanos Fallback;
+};
+
+/// Per-kernel block durations, per occupancy: a static default until
+/// measured, then an exponential moving average of the measurements made at
+/// that occupancy.
 class DurationModel {
 public:
   DurationModel(Nanos Default, double Weight)
       : Default(Default), Weight(Weight) {}
-  Nanos block(const std::string &Kernel) const;
-  void recordBlock(const std::string &Kernel, Nanos Sample);
+  BlockDurations of(const std::string &Kernel) const;
+  /// The estimate at the occupancy \p Kernel was last measured at.
+  Nanos latest(const std::string &Kernel) const;
+  void recordBlock(const std::string &Kernel, uint32_t PerSm, Nanos Sample);
 
 private:
+  struct Estimates {
+    std::map<uint32_t, Nanos> ByOccupancy;
+    uint32_t Latest = 0;
+  };
   Nanos Default;
   double Weight;
-  std::map<std::string, Nanos> Estimates;
+  std::map<std::string, Estimates> Kernels;
 };
 
 /// The per-block duration a completion of \p Shape measured, or nullopt if
@@ -87,17 +128,18 @@ uint32_t chooseClaimChunk(const DeviceFacts &Device, Nanos Block,
                           Nanos ClaimInterval, Nanos Bound);
 
 /// Form and width of a BE launch of \p Shape on \p FreeSms SMs, with blocks
-/// of \p Block, so that LC work waits at most \p Bound for it where the
-/// kernel allows, keeping \p ReserveSms idle when only that helps. A PTB
-/// worker claims blocks worth about \p ClaimInterval at once.
+/// of \p Blocks (each width judged at its own occupancy), so that LC work
+/// waits at most \p Bound for it where the kernel allows, keeping
+/// \p ReserveSms idle when only that helps. A PTB worker claims blocks worth
+/// about \p ClaimInterval at once.
 WidthChoice chooseWidth(const DeviceFacts &Device, const KernelShape &Shape,
-                        Nanos Block, uint32_t FreeSms, Nanos Bound,
-                        uint32_t ReserveSms, Nanos ClaimInterval);
+                        const BlockDurations &Blocks, uint32_t FreeSms,
+                        Nanos Bound, uint32_t ReserveSms, Nanos ClaimInterval);
 
 /// \p Shape launched as the original kernel, which runs to completion and
-/// cannot yield, with blocks of \p Block.
+/// cannot yield, with blocks of \p Blocks.
 WidthChoice originalChoice(const DeviceFacts &Device, const KernelShape &Shape,
-                           Nanos Block);
+                           const BlockDurations &Blocks);
 
 /// Whether \p Choice runs \p Shape as one wave of PTB workers that each
 /// take one block: such a launch can be stopped only before it starts.

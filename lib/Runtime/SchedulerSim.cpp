@@ -39,6 +39,7 @@ struct SimLaunch {
   Form F = Form::Original;
   bool High = false;
   Nanos Block{0};
+  Nanos SlowerPerNeighbour{0};
   Use PerBlock;
   uint32_t Width = 0;
   uint32_t Chunk = 1; ///< PTB: blocks per claim
@@ -96,6 +97,7 @@ struct Event {
 struct SimulatedExecutor::Impl {
   DeviceFacts Facts;
   Nanos KernelLaunchLatency;
+  Placement Where = Placement::Pack;
   VirtualClock Time;
   std::vector<Use> Sms;
   std::map<uint64_t, SimLaunch> Launches;
@@ -203,10 +205,16 @@ bool SimulatedExecutor::Impl::fits(const Use &Sm, const Use &Need) const {
 
 std::optional<uint32_t> SimulatedExecutor::Impl::findSm(const Use &Need,
                                                         uint32_t From) const {
-  for (uint32_t I = From; I < Sms.size(); ++I)
-    if (fits(Sms[I], Need))
+  std::optional<uint32_t> Best;
+  for (uint32_t I = From; I < Sms.size(); ++I) {
+    if (!fits(Sms[I], Need))
+      continue;
+    if (Where == Placement::Pack)
       return I;
-  return std::nullopt;
+    if (!Best || Sms[I].Blocks < Sms[*Best].Blocks)
+      Best = I;
+  }
+  return Best;
 }
 
 void SimulatedExecutor::Impl::dispatch() {
@@ -252,7 +260,9 @@ void SimulatedExecutor::Impl::dispatch() {
 
 void SimulatedExecutor::Impl::startBlock(SimLaunch &L, uint32_t Sm, uint32_t V,
                                          uint32_t Slice) {
-  schedule(EventKind::BlockEnd, Time.now() + L.Block, L, Sm, V, Slice);
+  Nanos Duration =
+      L.Block + L.SlowerPerNeighbour * static_cast<int64_t>(Sms[Sm].Blocks - 1);
+  schedule(EventKind::BlockEnd, Time.now() + Duration, L, Sm, V, Slice);
 }
 
 // The PTB worker loop of task.h: after block Last of the claim that ends at
@@ -373,10 +383,12 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
 }
 
 SimulatedExecutor::SimulatedExecutor(const DeviceFacts &Facts,
-                                     Nanos KernelLaunchLatency)
+                                     Nanos KernelLaunchLatency,
+                                     Placement Where)
     : P(std::make_unique<Impl>()) {
   P->Facts = Facts;
   P->KernelLaunchLatency = KernelLaunchLatency;
+  P->Where = Where;
   P->Sms.resize(Facts.Multiprocessors);
 }
 
@@ -396,6 +408,7 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   L.F = R.LaunchForm;
   L.High = R.HighPriority;
   L.Block = Kernel->BlockDuration;
+  L.SlowerPerNeighbour = Kernel->SlowerPerNeighbour;
   const KernelShape &K = *R.Shape;
   uint32_t Threads = std::max<uint32_t>(K.ThreadsPerBlock, 1);
   L.PerBlock = {Threads, K.RegistersPerThread * Threads,

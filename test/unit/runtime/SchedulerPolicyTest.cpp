@@ -43,12 +43,47 @@ TEST(SchedulerPolicy, OccupancyTakesTheTightestLimit) {
 
 TEST(SchedulerPolicy, DurationModelStartsStaticThenAverages) {
   DurationModel M(10us, 0.5);
-  EXPECT_EQ(M.block("k"), 10us);
-  M.recordBlock("k", 100us);
-  EXPECT_EQ(M.block("k"), 100us); // the first measurement replaces the guess
-  M.recordBlock("k", 200us);
-  EXPECT_EQ(M.block("k"), 150us);
-  EXPECT_EQ(M.block("other"), 10us);
+  EXPECT_EQ(M.latest("k"), 10us);
+  EXPECT_EQ(M.of("k").at(4), 10us);
+  M.recordBlock("k", 4, 100us);
+  EXPECT_EQ(M.latest("k"), 100us); // the first measurement replaces the guess
+  M.recordBlock("k", 4, 200us);
+  EXPECT_EQ(M.latest("k"), 150us);
+  EXPECT_EQ(M.of("k").at(4), 150us);
+  EXPECT_EQ(M.latest("other"), 10us);
+}
+
+TEST(SchedulerPolicy, DurationModelKeepsEachOccupancyApart) {
+  DurationModel M(10us, 0.5);
+  M.recordBlock("k", 8, 160us);
+  M.recordBlock("k", 2, 60us);
+  // The first measurement at an occupancy replaces the guess there, and
+  // leaves the other occupancy's estimate alone.
+  EXPECT_EQ(M.of("k").at(8), 160us);
+  EXPECT_EQ(M.of("k").at(2), 60us);
+  EXPECT_EQ(M.latest("k"), 60us);
+  M.recordBlock("k", 2, 80us);
+  EXPECT_EQ(M.of("k").at(2), 70us);
+  EXPECT_EQ(M.of("k").at(8), 160us);
+  // Unmeasured occupancies take the nearest measured one; of two as near,
+  // the fuller one.
+  EXPECT_EQ(M.of("k").at(1), 70us);
+  EXPECT_EQ(M.of("k").at(3), 70us);
+  EXPECT_EQ(M.of("k").at(5), 160us);
+  EXPECT_EQ(M.of("k").at(32), 160us);
+  EXPECT_EQ(M.of("other").at(8), 10us);
+}
+
+TEST(SchedulerPolicy, OccupancyOfALaunchSpreadsItsBlocksOverEverySm) {
+  DeviceFacts D = smallDevice();
+  KernelShape K = shape(10000, 256); // 8 fit an SM
+  EXPECT_EQ(blocksSharingAnSm(D, K, Form::Ptb, 64), 8u);
+  EXPECT_EQ(blocksSharingAnSm(D, K, Form::Ptb, 16), 2u);
+  EXPECT_EQ(blocksSharingAnSm(D, K, Form::Ptb, 12), 2u); // rounded up
+  EXPECT_EQ(blocksSharingAnSm(D, K, Form::Ptb, 3), 1u);
+  // Never more than fit, nor than the launch has blocks.
+  EXPECT_EQ(blocksSharingAnSm(D, K, Form::Original, 10000), 8u);
+  EXPECT_EQ(blocksSharingAnSm(D, shape(24, 256), Form::Original, 10000), 3u);
 }
 
 TEST(SchedulerPolicy, MeasuredBlockDividesByRounds) {
@@ -128,6 +163,26 @@ TEST(SchedulerPolicy, PtbWidthCountsWorkersPerSmAsWellAsWarps) {
   W = chooseWidth(D, shape(10000, 64), 5us, 8, 100us, 2, 0us);
   EXPECT_EQ(W.Width, 32u * 8);
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 5us + D.CrowdedExtraDrain);
+}
+
+TEST(SchedulerPolicy, PtbWidthJudgesEachOccupancyByItsOwnBlockTime) {
+  DeviceFacts D = smallDevice();
+  // Blocks of 30 us at the prompt 2 workers per SM, and of 90 us at the
+  // full 8: a full SM would drain in 7 + 90 + 90 us, over the bound; a
+  // prompt one in 7 + 30 us.
+  std::map<uint32_t, Nanos> Measured{{2, 30us}, {8, 90us}};
+  BlockDurations Blocks(Measured, 10us);
+  WidthChoice W = chooseWidth(D, shape(10000, 256), Blocks, 8, 100us, 2, 0us);
+  EXPECT_EQ(W.Width, 16u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 30us);
+  // One estimate of 30 us for both would have filled every SM.
+  EXPECT_EQ(chooseWidth(D, shape(10000, 256), 30us, 8, 100us, 2, 0us).Width,
+            64u);
+  // With the full occupancy's blocks short enough, it still gets them all.
+  Measured[8] = 30us;
+  W = chooseWidth(D, shape(10000, 256), Blocks, 8, 100us, 2, 0us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 30us + D.CrowdedExtraDrain);
 }
 
 TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
