@@ -222,8 +222,8 @@ void Scheduler::State::complete(const Completion &C) {
   Completion Measured = C;
   if (E.Chained && E.HeadSince > E.Info.SubmittedAt)
     Measured.Elapsed = std::min(C.Elapsed, C.At - E.HeadSince);
-  if (auto Block = measuredBlock(Measured, concurrency(E)))
-    Durations.recordBlock(E.W.Kernel.Name, occupancy(E), *Block);
+  if (auto Sample = measuredBlock(Measured, concurrency(E)))
+    Durations.recordBlock(E.W.Kernel.Name, occupancy(E), *Sample);
   if (C.What == Completion::Paused) {
     E.StrandedByVacate = E.Info.State == WorkState::Running && !C.BlocksRun;
     E.Info.State = WorkState::Paused;

@@ -5,6 +5,7 @@
 #include "baton/task.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 
 using namespace baton::sched;
@@ -82,24 +83,28 @@ Nanos DurationModel::latest(const std::string &Kernel) const {
 }
 
 void DurationModel::recordBlock(const std::string &Kernel, uint32_t PerSm,
-                                Nanos Sample) {
+                                const BlockSample &Sample) {
   Estimates &K = Kernels[Kernel];
   K.Latest = PerSm;
-  auto [It, New] = K.ByOccupancy.try_emplace(PerSm, Sample);
+  auto [It, New] = K.ByOccupancy.try_emplace(PerSm, Sample.Block);
   if (New)
     return; // the first measurement replaces the static guess outright
+  // n samples of one value in a row move the average this far towards it.
+  double W = 1.0 - std::pow(1.0 - Weight,
+                            static_cast<double>(std::max<uint64_t>(
+                                Sample.Rounds, 1)));
   double Next = static_cast<double>(It->second.count()) +
-                Weight * static_cast<double>((Sample - It->second).count());
+                W * static_cast<double>((Sample.Block - It->second).count());
   It->second = Nanos(static_cast<int64_t>(Next));
 }
 
-std::optional<Nanos> baton::sched::measuredBlock(const Completion &C,
-                                                 uint64_t Concurrency) {
+std::optional<BlockSample>
+baton::sched::measuredBlock(const Completion &C, uint64_t Concurrency) {
   if (C.BlocksRun == 0)
     return std::nullopt;
   uint64_t Side = std::max<uint64_t>(Concurrency, 1);
   uint64_t Rounds = (C.BlocksRun + Side - 1) / Side;
-  return C.Elapsed / static_cast<int64_t>(Rounds);
+  return BlockSample{C.Elapsed / static_cast<int64_t>(Rounds), Rounds};
 }
 
 SharingChoice baton::sched::chooseSharing(const DeviceFacts &Device,

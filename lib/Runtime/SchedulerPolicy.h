@@ -70,9 +70,20 @@ private:
   Nanos Fallback;
 };
 
+/// A block duration measured by one run of a launch: its elapsed time over
+/// the \p Rounds of blocks it ran one after another.
+struct BlockSample {
+  Nanos Block{0};
+  uint64_t Rounds = 1;
+};
+
 /// Per-kernel block durations, per occupancy: a static default until
 /// measured, then an exponential moving average of the measurements made at
-/// that occupancy.
+/// that occupancy, in which a sample of n rounds counts as n samples. A run
+/// of one round says little: its elapsed time holds its (re)launch and the
+/// slowest block's tail, and a few of them in a row once held a kernel's
+/// full-occupancy estimate over the bound, where nothing measured it again
+/// while LC work was about.
 class DurationModel {
 public:
   DurationModel(Nanos Default, double Weight)
@@ -80,7 +91,8 @@ public:
   BlockDurations of(const std::string &Kernel) const;
   /// The estimate at the occupancy \p Kernel was last measured at.
   Nanos latest(const std::string &Kernel) const;
-  void recordBlock(const std::string &Kernel, uint32_t PerSm, Nanos Sample);
+  void recordBlock(const std::string &Kernel, uint32_t PerSm,
+                   const BlockSample &Sample);
 
 private:
   struct Estimates {
@@ -92,9 +104,10 @@ private:
   std::map<std::string, Estimates> Kernels;
 };
 
-/// The per-block duration a completion of \p Shape measured, or nullopt if
-/// it ran no block. \p Concurrency is how many blocks ran side by side.
-std::optional<Nanos> measuredBlock(const Completion &C, uint64_t Concurrency);
+/// The per-block duration a completion measured, or nullopt if it ran no
+/// block. \p Concurrency is how many blocks ran side by side.
+std::optional<BlockSample> measuredBlock(const Completion &C,
+                                         uint64_t Concurrency);
 
 struct SharingChoice {
   Sharing How = Sharing::Time;

@@ -45,9 +45,9 @@ TEST(SchedulerPolicy, DurationModelStartsStaticThenAverages) {
   DurationModel M(10us, 0.5);
   EXPECT_EQ(M.latest("k"), 10us);
   EXPECT_EQ(M.of("k").at(4), 10us);
-  M.recordBlock("k", 4, 100us);
+  M.recordBlock("k", 4, {100us, 1});
   EXPECT_EQ(M.latest("k"), 100us); // the first measurement replaces the guess
-  M.recordBlock("k", 4, 200us);
+  M.recordBlock("k", 4, {200us, 1});
   EXPECT_EQ(M.latest("k"), 150us);
   EXPECT_EQ(M.of("k").at(4), 150us);
   EXPECT_EQ(M.latest("other"), 10us);
@@ -55,14 +55,14 @@ TEST(SchedulerPolicy, DurationModelStartsStaticThenAverages) {
 
 TEST(SchedulerPolicy, DurationModelKeepsEachOccupancyApart) {
   DurationModel M(10us, 0.5);
-  M.recordBlock("k", 8, 160us);
-  M.recordBlock("k", 2, 60us);
+  M.recordBlock("k", 8, {160us, 1});
+  M.recordBlock("k", 2, {60us, 1});
   // The first measurement at an occupancy replaces the guess there, and
   // leaves the other occupancy's estimate alone.
   EXPECT_EQ(M.of("k").at(8), 160us);
   EXPECT_EQ(M.of("k").at(2), 60us);
   EXPECT_EQ(M.latest("k"), 60us);
-  M.recordBlock("k", 2, 80us);
+  M.recordBlock("k", 2, {80us, 1});
   EXPECT_EQ(M.of("k").at(2), 70us);
   EXPECT_EQ(M.of("k").at(8), 160us);
   // Unmeasured occupancies take the nearest measured one; of two as near,
@@ -72,6 +72,19 @@ TEST(SchedulerPolicy, DurationModelKeepsEachOccupancyApart) {
   EXPECT_EQ(M.of("k").at(5), 160us);
   EXPECT_EQ(M.of("k").at(32), 160us);
   EXPECT_EQ(M.of("other").at(8), 10us);
+}
+
+TEST(SchedulerPolicy, DurationModelCountsEachRoundOfARunAsASample) {
+  DurationModel M(10us, 0.5);
+  M.recordBlock("k", 8, {100us, 1});
+  // Two rounds of 200 us move the average as two samples of 200 us would:
+  // 100 -> 150 -> 175.
+  M.recordBlock("k", 8, {200us, 2});
+  EXPECT_EQ(M.latest("k"), 175us);
+  // So a long run outweighs the one-round tails around it (whose elapsed
+  // time holds the relaunch): 8 rounds take the estimate to within 1 us.
+  M.recordBlock("k", 8, {100us, 8});
+  EXPECT_LT(M.latest("k"), 101us);
 }
 
 TEST(SchedulerPolicy, OccupancyOfALaunchSpreadsItsBlocksOverEverySm) {
@@ -90,8 +103,10 @@ TEST(SchedulerPolicy, MeasuredBlockDividesByRounds) {
   Completion C;
   C.Elapsed = 300us;
   C.BlocksRun = 30;
-  EXPECT_EQ(measuredBlock(C, 10), 100us);
-  EXPECT_EQ(measuredBlock(C, 64), 300us);
+  EXPECT_EQ(measuredBlock(C, 10)->Block, 100us);
+  EXPECT_EQ(measuredBlock(C, 10)->Rounds, 3u);
+  EXPECT_EQ(measuredBlock(C, 64)->Block, 300us);
+  EXPECT_EQ(measuredBlock(C, 64)->Rounds, 1u);
   C.BlocksRun = 0;
   EXPECT_FALSE(measuredBlock(C, 10));
 }
