@@ -42,6 +42,9 @@ struct Entry {
   uint32_t RunVacated = 0;
   /// Issued paused and not resumed yet: nothing of it has run.
   bool NotStarted = false;
+  /// The occupancy its last (re)launch was chosen at
+  /// (WidthChoice::BlocksPerSm): the key its block times are recorded under.
+  uint32_t RunBlocksPerSm = 1;
 };
 } // namespace
 
@@ -86,7 +89,6 @@ struct Scheduler::State {
   Room room() const;
   Nanos bound() const;
   Nanos drainingBeBlock() const;
-  uint32_t occupancy(const Entry &E) const;
   uint64_t concurrency(const Entry &E) const;
   /// No LC work now, and none for SchedulerOptions::QuietAfter.
   bool quiet() const;
@@ -151,15 +153,9 @@ Nanos Scheduler::State::drainingBeBlock() const {
     const Entry &E = Entries.at(Ids.front());
     if (E.Info.State == WorkState::Running)
       Longest = std::max(
-          Longest, Durations.of(E.W.Kernel.Name).at(occupancy(E)));
+          Longest, Durations.of(E.W.Kernel.Name).at(E.RunBlocksPerSm));
   }
   return Longest;
-}
-
-/// Blocks of \p E that share an SM as it runs now (blocksSharingAnSm).
-uint32_t Scheduler::State::occupancy(const Entry &E) const {
-  return blocksSharingAnSm(device(), E.W.Kernel, E.Info.LaunchForm,
-                           E.Info.Width);
 }
 
 /// Blocks of \p E that ran side by side, to turn a completion's elapsed
@@ -191,9 +187,10 @@ uint32_t Scheduler::State::launchesAhead() const {
 
 void Scheduler::State::startLc(uint64_t Id, Entry &E) {
   const KernelShape &K = E.W.Kernel;
-  Nanos Block = Durations.of(K.Name).at(
-      blocksSharingAnSm(device(), K, Form::Original, K.Blocks));
-  SharingChoice Choice = chooseSharing(device(), K, Block, drainingBeBlock());
+  E.RunBlocksPerSm = blocksSharingAnSm(device(), K, Form::Original, K.Blocks);
+  SharingChoice Choice =
+      chooseSharing(device(), K, Durations.of(K.Name).at(E.RunBlocksPerSm),
+                    drainingBeBlock());
   LargestLcSms = std::max(LargestLcSms, smsForOneWave(device(), K));
   if (E.W.Slo) {
     Nanos Slo = *E.W.Slo;
@@ -223,7 +220,7 @@ void Scheduler::State::complete(const Completion &C) {
   if (E.Chained && E.HeadSince > E.Info.SubmittedAt)
     Measured.Elapsed = std::min(C.Elapsed, C.At - E.HeadSince);
   if (auto Sample = measuredBlock(Measured, concurrency(E)))
-    Durations.recordBlock(E.W.Kernel.Name, occupancy(E), *Sample);
+    Durations.recordBlock(E.W.Kernel.Name, E.RunBlocksPerSm, *Sample);
   if (C.What == Completion::Paused) {
     E.StrandedByVacate = E.Info.State == WorkState::Running && !C.BlocksRun;
     E.Info.State = WorkState::Paused;
@@ -394,10 +391,12 @@ bool Scheduler::State::worthRegrowing(const Entry &E) const {
   // The launch's whole expected duration at full width, against the cost of
   // a relaunch and a drain: a short one finishes on its SMs sooner.
   const KernelShape &K = E.W.Kernel;
-  Nanos Block = Durations.of(K.Name).at(blocksSharingAnSm(
-      device(), K, Form::Ptb, blocksPerWave(device(), K, Form::Ptb)));
-  Nanos Whole = wholeDeviceDuration(device(), K, Block, Form::Ptb);
-  Nanos Relaunch = device().RelaunchOverhead + device().SignalLatency + Block;
+  BlockDurations Blocks = Durations.of(K.Name);
+  Nanos Whole = wholeDeviceDuration(
+      device(), K, Blocks.at(blocksPerSm(device().Sm, K, Form::Ptb)),
+      Form::Ptb);
+  Nanos Relaunch = device().RelaunchOverhead + device().SignalLatency +
+                   Blocks.at(E.RunBlocksPerSm);
   return Whole > 4 * Relaunch;
 }
 
@@ -415,6 +414,7 @@ void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
   E.Info.LaunchForm = Choice.LaunchForm;
   E.Info.Width = Choice.Width;
   E.Info.VacatedSms = E.RunVacated = Choice.VacatedSms;
+  E.RunBlocksPerSm = Choice.BlocksPerSm;
   E.Info.Launches = 1;
   E.NotStarted = StartPaused;
   LaunchRequest R{Id,           &E.W.Kernel, Choice.LaunchForm,
@@ -472,6 +472,7 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
       E.Info.LaunchForm = Form::Original;
       E.Info.Width = Now.Width;
       E.Info.VacatedSms = E.RunVacated = 0;
+      E.RunBlocksPerSm = Now.BlocksPerSm;
       E.Info.State = WorkState::Running;
       forWork(Id, [&] { Exec.resumeAsOriginal(Id, After); });
       return;
@@ -481,8 +482,10 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
     setVacated(Id, E, E.StrandedByVacate ? 0 : Choice.VacatedSms);
   E.StrandedByVacate = false;
   E.RunVacated = E.Info.VacatedSms; // a resume brings every worker back
-  if (device().CanResize)
+  if (device().CanResize) {
     E.Info.Width = Choice.Width;
+    E.RunBlocksPerSm = Choice.BlocksPerSm;
+  }
   E.Info.State = WorkState::Running;
   forWork(Id, [&] { Exec.resume(Id, E.Info.Width, After); });
 }

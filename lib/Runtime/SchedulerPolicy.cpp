@@ -84,11 +84,15 @@ Nanos DurationModel::latest(const std::string &Kernel) const {
 
 void DurationModel::recordBlock(const std::string &Kernel, uint32_t PerSm,
                                 const BlockSample &Sample) {
-  Estimates &K = Kernels[Kernel];
+  auto [KernelIt, NewKernel] = Kernels.try_emplace(Kernel);
+  Estimates &K = KernelIt->second;
   K.Latest = PerSm;
-  auto [It, New] = K.ByOccupancy.try_emplace(PerSm, Sample.Block);
-  if (New)
-    return; // the first measurement replaces the static guess outright
+  Nanos Nearest = BlockDurations(K.ByOccupancy, Default).at(PerSm);
+  auto [It, New] = K.ByOccupancy.try_emplace(PerSm, Nearest);
+  if (NewKernel) {
+    It->second = Sample.Block; // the first measurement replaces the guess
+    return;
+  }
   // n samples of one value in a row move the average this far towards it.
   double W = 1.0 - std::pow(1.0 - Weight,
                             static_cast<double>(std::max<uint64_t>(
@@ -175,33 +179,41 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   // them for the kept SMs only: while LC blocks fill the vacated SMs, the
   // hardware puts every worker on the kept ones, and more than that number
   // there would drain too slowly.
-  auto On = [&](uint32_t Sms, uint64_t Workers, uint32_t Chunk, Nanos Latency,
+  // Each occupancy is judged by its own block time (blocks often take
+  // longer beside more of their kind). The claim chunk is one for both: a
+  // launch keeps it across pauses and resumes at either width.
+  Nanos FullBlock = Blocks.at(static_cast<uint32_t>(PerSm));
+  Nanos Block = Blocks.at(static_cast<uint32_t>(Prompt));
+  uint32_t Chunk =
+      std::min(chooseClaimChunk(Device, FullBlock, ClaimInterval, Bound),
+               chooseClaimChunk(Device, Block, ClaimInterval, Bound));
+  auto On = [&](uint32_t Sms, uint64_t Workers, Nanos Latency,
                 bool Meets) -> WidthChoice {
     Sms = std::clamp<uint32_t>(Sms, 1, All);
     uint32_t Spread = Device.CanVacate && Workers >= PerSm ? All : Sms;
-    auto Width = static_cast<uint32_t>(
-        std::min<uint64_t>(Workers * Spread, Shape.Blocks));
-    return {Form::Ptb, Width, Latency, Meets, Chunk,
-            Device.CanVacate ? All - Sms : 0};
+    uint64_t Width = std::min<uint64_t>(Workers * Spread, Shape.Blocks);
+    // Where SMs are vacated, the workers run on the kept ones; otherwise the
+    // hardware spreads them over every SM.
+    uint64_t Over = Device.CanVacate ? Sms : All;
+    auto Occupancy = static_cast<uint32_t>(std::clamp<uint64_t>(
+        (Width + Over - 1) / Over, 1, std::max<uint64_t>(Workers, 1)));
+    return {Form::Ptb,        static_cast<uint32_t>(Width),
+            Latency,          Meets,
+            Chunk,            Device.CanVacate ? All - Sms : 0,
+            Occupancy};
   };
   // A paused worker finishes the claim it holds. On a prompt SM every
   // worker stops after that; a fuller one may drain for a while longer.
-  // Each occupancy is judged by its own block time.
-  Nanos FullBlock = Blocks.at(static_cast<uint32_t>(PerSm));
-  uint32_t FullChunk =
-      chooseClaimChunk(Device, FullBlock, ClaimInterval, Bound);
-  Nanos FullHeld = FullBlock * FullChunk;
+  Nanos FullHeld = FullBlock * Chunk;
   Nanos FullYield = Device.SignalLatency + FullHeld;
   if (PerSm > Prompt)
     FullYield += std::max(FullHeld, Device.CrowdedExtraDrain);
   if (FullYield <= Bound)
-    return On(FreeSms, PerSm, FullChunk, FullYield, true);
+    return On(FreeSms, PerSm, FullYield, true);
   // Fewer workers per SM keep the bound, at some throughput.
-  Nanos Block = Blocks.at(static_cast<uint32_t>(Prompt));
-  uint32_t Chunk = chooseClaimChunk(Device, Block, ClaimInterval, Bound);
   Nanos Yield = Device.SignalLatency + Block * Chunk;
   if (Yield <= Bound)
-    return On(FreeSms, Prompt, Chunk, Yield, true);
+    return On(FreeSms, Prompt, Yield, true);
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
   // and keep the drain of LC work that needs every SM to one block. SMs
   // that active LC work already holds count towards the reserve when they
@@ -209,13 +221,12 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   // them leave room. A reserve of none or of the whole device (LC work that
   // needs every SM) leaves nothing to keep idle: prompt SMs everywhere.
   if (ReserveSms == 0 || ReserveSms >= All)
-    return On(FreeSms, Prompt, Chunk, Yield, false);
+    return On(FreeSms, Prompt, Yield, false);
   if (Device.CanVacate)
-    return On(std::min(FreeSms, All - ReserveSms), Prompt, Chunk, Nanos(0),
-              true);
+    return On(std::min(FreeSms, All - ReserveSms), Prompt, Nanos(0), true);
   if (FreeSms > ReserveSms)
-    return On(FreeSms - ReserveSms, Prompt, Chunk, Nanos(0), true);
-  return On(1, Prompt, Chunk, Yield, false);
+    return On(FreeSms - ReserveSms, Prompt, Nanos(0), true);
+  return On(1, Prompt, Yield, false);
 }
 
 static WidthChoice chooseSlices(const DeviceFacts &Device,
@@ -238,7 +249,7 @@ static WidthChoice chooseSlices(const DeviceFacts &Device,
   uint64_t Width = std::min(Wave * Waves, Shape.Blocks);
   Nanos Latency = PerWindowWave * static_cast<int64_t>((Width + Wave - 1) / Wave);
   return {Form::Slices, static_cast<uint32_t>(Width), Latency,
-          Latency <= Bound};
+          Latency <= Bound, 1, 0, PerSm};
 }
 
 WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
@@ -258,10 +269,16 @@ WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
 WidthChoice baton::sched::originalChoice(const DeviceFacts &Device,
                                          const KernelShape &Shape,
                                          const BlockDurations &Blocks) {
-  Nanos Block = Blocks.at(
-      blocksSharingAnSm(Device, Shape, Form::Original, Shape.Blocks));
-  return {Form::Original, static_cast<uint32_t>(Shape.Blocks),
-          wholeDeviceDuration(Device, Shape, Block, Form::Original), false};
+  uint32_t Occupancy =
+      blocksSharingAnSm(Device, Shape, Form::Original, Shape.Blocks);
+  Nanos Block = Blocks.at(Occupancy);
+  return {Form::Original,
+          static_cast<uint32_t>(Shape.Blocks),
+          wholeDeviceDuration(Device, Shape, Block, Form::Original),
+          false,
+          1,
+          0,
+          Occupancy};
 }
 
 bool baton::sched::isOneBlockPerWorker(const KernelShape &Shape,

@@ -50,8 +50,8 @@ uint32_t blocksSharingAnSm(const DeviceFacts &Device, const KernelShape &Shape,
 /// longer blocks at full occupancy than at 2 per SM, and one estimate for
 /// both made a bound between the two swing the width from launch to launch
 /// (docs/benchmarks.md, thirty-fifth session). Either one duration for
-/// every occupancy, or a view of a DurationModel's estimates, valid until
-/// the model records again.
+/// every occupancy, or a view of a DurationModel's estimates, valid while
+/// the model lives.
 class BlockDurations {
 public:
   /// \p Block at every occupancy (any duration that converts to Nanos
@@ -60,6 +60,7 @@ public:
   BlockDurations(std::chrono::duration<Rep, Period> Block) : Fallback(Block) {}
   BlockDurations(const std::map<uint32_t, Nanos> &ByOccupancy, Nanos Fallback)
       : ByOccupancy(&ByOccupancy), Fallback(Fallback) {}
+  BlockDurations(std::map<uint32_t, Nanos> &&, Nanos) = delete; // a view
   /// The estimate at \p PerSm blocks per SM; where none was measured there,
   /// the one measured at the nearest occupancy (the fuller of two as near:
   /// its blocks are the longer), else the fallback.
@@ -83,7 +84,9 @@ struct BlockSample {
 /// of one round says little: its elapsed time holds its (re)launch and the
 /// slowest block's tail, and a few of them in a row once held a kernel's
 /// full-occupancy estimate over the bound, where nothing measured it again
-/// while LC work was about.
+/// while LC work was about. So only a kernel's first measurement replaces
+/// the static default outright; one at a new occupancy moves the estimate
+/// it had there (the nearest occupancy's) as any other sample does.
 class DurationModel {
 public:
   DurationModel(Nanos Default, double Weight)
@@ -132,6 +135,9 @@ struct WidthChoice {
   /// LC work. Width then counts workers for every SM, since the hardware
   /// spreads them and those on vacated SMs leave at once.
   uint32_t VacatedSms = 0;
+  /// The occupancy the choice was judged at: blocks (workers) of the launch
+  /// on each SM that runs it. Its runs' block times are recorded under it.
+  uint32_t BlocksPerSm = 1;
 };
 
 /// The most blocks of \p Block a PTB worker claims at once: enough for

@@ -56,19 +56,21 @@ TEST(SchedulerPolicy, DurationModelStartsStaticThenAverages) {
 TEST(SchedulerPolicy, DurationModelKeepsEachOccupancyApart) {
   DurationModel M(10us, 0.5);
   M.recordBlock("k", 8, {160us, 1});
+  // A first measurement at a new occupancy moves the estimate it had there
+  // (the nearest occupancy's) as any sample does, and leaves the other
+  // occupancy's estimate alone.
   M.recordBlock("k", 2, {60us, 1});
-  // The first measurement at an occupancy replaces the guess there, and
-  // leaves the other occupancy's estimate alone.
+  EXPECT_EQ(M.of("k").at(2), 110us);
   EXPECT_EQ(M.of("k").at(8), 160us);
-  EXPECT_EQ(M.of("k").at(2), 60us);
-  EXPECT_EQ(M.latest("k"), 60us);
-  M.recordBlock("k", 2, {80us, 1});
-  EXPECT_EQ(M.of("k").at(2), 70us);
+  EXPECT_EQ(M.latest("k"), 110us);
+  M.recordBlock("k", 2, {60us, 8});
+  EXPECT_LT(M.of("k").at(2), 61us);
   EXPECT_EQ(M.of("k").at(8), 160us);
   // Unmeasured occupancies take the nearest measured one; of two as near,
   // the fuller one.
-  EXPECT_EQ(M.of("k").at(1), 70us);
-  EXPECT_EQ(M.of("k").at(3), 70us);
+  Nanos Prompt = M.of("k").at(2);
+  EXPECT_EQ(M.of("k").at(1), Prompt);
+  EXPECT_EQ(M.of("k").at(3), Prompt);
   EXPECT_EQ(M.of("k").at(5), 160us);
   EXPECT_EQ(M.of("k").at(32), 160us);
   EXPECT_EQ(M.of("other").at(8), 10us);
@@ -189,6 +191,7 @@ TEST(SchedulerPolicy, PtbWidthJudgesEachOccupancyByItsOwnBlockTime) {
   BlockDurations Blocks(Measured, 10us);
   WidthChoice W = chooseWidth(D, shape(10000, 256), Blocks, 8, 100us, 2, 0us);
   EXPECT_EQ(W.Width, 16u);
+  EXPECT_EQ(W.BlocksPerSm, 2u);
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 30us);
   // One estimate of 30 us for both would have filled every SM.
   EXPECT_EQ(chooseWidth(D, shape(10000, 256), 30us, 8, 100us, 2, 0us).Width,
@@ -197,7 +200,30 @@ TEST(SchedulerPolicy, PtbWidthJudgesEachOccupancyByItsOwnBlockTime) {
   Measured[8] = 30us;
   W = chooseWidth(D, shape(10000, 256), Blocks, 8, 100us, 2, 0us);
   EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.BlocksPerSm, 8u);
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 30us + D.CrowdedExtraDrain);
+}
+
+TEST(SchedulerPolicy, PtbClaimChunkHoldsAtEitherWidth) {
+  DeviceFacts D = smallDevice();
+  // 20 us of work per claim. Blocks of 4 us at the prompt occupancy would
+  // be claimed five at a time, those of 12 us at full occupancy two at a
+  // time. A launch keeps its chunk across pauses and resumes at the other
+  // width, so both widths get the smaller: the full width then drains in
+  // 7 + 2 x 12 + 60 us, within 100 us, where five blocks would take 127.
+  std::map<uint32_t, Nanos> Measured{{2, 4us}, {8, 12us}};
+  BlockDurations Blocks(Measured, 10us);
+  WidthChoice W = chooseWidth(D, shape(10000, 256), Blocks, 8, 100us, 2, 20us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.ClaimChunk, 2u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 24us + D.CrowdedExtraDrain);
+  // Full blocks too long for the bound: the prompt width, still claiming
+  // what the full width could hold in time.
+  Measured[8] = 40us;
+  W = chooseWidth(D, shape(10000, 256), Blocks, 8, 100us, 2, 20us);
+  EXPECT_EQ(W.Width, 16u);
+  EXPECT_EQ(W.ClaimChunk, 1u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 4us);
 }
 
 TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
@@ -209,9 +235,12 @@ TEST(SchedulerPolicy, PtbWidthLeavesReserveWhenBlocksAreTooLong) {
   EXPECT_EQ(W.Width, 12u); // 6 of 8 SMs
   EXPECT_EQ(W.ExpectedLatency, 0us);
   EXPECT_TRUE(W.MeetsBound);
+  // Nothing vacated: the hardware spreads the 12 workers over all 8 SMs.
+  EXPECT_EQ(W.BlocksPerSm, 2u);
   // No SM left to spare: run narrow and say the bound is missed.
   WidthChoice Narrow = chooseWidth(D, shape(10000, 256), 200us, 2, 100us, 2, 0us);
   EXPECT_EQ(Narrow.Width, 2u);
+  EXPECT_EQ(Narrow.BlocksPerSm, 1u);
   EXPECT_EQ(Narrow.ExpectedLatency, D.SignalLatency + 200us);
   EXPECT_FALSE(Narrow.MeetsBound);
 }
@@ -244,6 +273,7 @@ TEST(SchedulerPolicy, VacatingDeviceSpreadsWorkersAndVacatesLowSms) {
   WidthChoice W = chooseWidth(D, shape(10000, 256), 10us, 6, 100us, 2, 0us);
   EXPECT_EQ(W.Width, 64u);
   EXPECT_EQ(W.VacatedSms, 2u);
+  EXPECT_EQ(W.BlocksPerSm, 8u); // on each of the 6 kept SMs
   EXPECT_EQ(chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2, 0us).VacatedSms,
             0u);
   // Long blocks: the reserve counts the SMs LC work already holds, instead
@@ -256,6 +286,7 @@ TEST(SchedulerPolicy, VacatingDeviceSpreadsWorkersAndVacatesLowSms) {
   EXPECT_EQ(W.ExpectedLatency, 0us);
   W = chooseWidth(D, shape(10000, 256), 200us, 5, 100us, 2, 0us);
   EXPECT_EQ(W.VacatedSms, 3u);
+  EXPECT_EQ(W.BlocksPerSm, 2u); // prompt workers on each kept SM
   // At least one SM is kept.
   EXPECT_EQ(chooseWidth(D, shape(10000, 256), 10us, 0, 100us, 2, 0us).VacatedSms,
             7u);
