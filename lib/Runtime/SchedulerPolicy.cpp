@@ -172,13 +172,6 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   uint64_t Prompt =
       std::min(PerSm, promptWorkersPerSm(Device, Shape.ThreadsPerBlock));
   uint32_t All = Device.Multiprocessors;
-  // Workers for \p Sms SMs at \p Workers each, claiming \p Chunk blocks at
-  // once. Where workers can vacate SMs, a launch at full occupancy gets
-  // workers for every SM (the hardware spreads them) and the watermark sends
-  // those on the SMs not kept away. One held to fewer workers per SM gets
-  // them for the kept SMs only: while LC blocks fill the vacated SMs, the
-  // hardware puts every worker on the kept ones, and more than that number
-  // there would drain too slowly.
   // Each occupancy is judged by its own block time (blocks often take
   // longer beside more of their kind). The claim chunk is one for both: a
   // launch keeps it across pauses and resumes at either width.
@@ -187,6 +180,12 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   uint32_t Chunk =
       std::min(chooseClaimChunk(Device, FullBlock, ClaimInterval, Bound),
                chooseClaimChunk(Device, Block, ClaimInterval, Bound));
+  // Workers for \p Sms SMs at \p Workers each. Where workers can vacate
+  // SMs, a launch at full occupancy gets workers for every SM (the hardware
+  // spreads them) and the watermark sends those on the SMs not kept away.
+  // One held to fewer workers per SM gets them for the kept SMs only: while
+  // LC blocks fill the vacated SMs, the hardware puts every worker on the
+  // kept ones, and more than that number there would drain too slowly.
   auto On = [&](uint32_t Sms, uint64_t Workers, Nanos Latency,
                 bool Meets) -> WidthChoice {
     Sms = std::clamp<uint32_t>(Sms, 1, All);
