@@ -24,9 +24,10 @@
 //   (free SMs / all SMs) x expected LC duration > relaunch + BE drain time.
 // Durations start from SchedulerOptions::DefaultBlockDuration (no profiling
 // run) and follow an exponential moving average of what completions measure,
-// kept per kernel and per occupancy (how many of its blocks shared an SM):
-// blocks often take longer beside more of their kind, and each width is
-// judged by the block time measured at its own occupancy.
+// kept per kernel and per occupancy (the blocks or workers a launch was
+// sized to put on each SM it runs on): blocks often take longer beside more
+// of their kind, and each width is judged by the block time measured at its
+// own occupancy.
 //
 // BE width: a PTB launch whose SMs hold few workers (DeviceFacts' prompt
 // limits) yields within about signal latency + one block; on a fuller SM
