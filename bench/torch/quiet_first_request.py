@@ -7,7 +7,9 @@ with requests spaced --gap-ms apart instead of Poisson arrivals. With gaps
 longer than the scheduler's quiet spell (100 ms), every request finds the
 training job in its quiet-device policy (docs/scheduling.md): wide windows,
 one-wave launches and, with BATON_QUIET_ORIGINALS_UP_TO_US, short launches
-run as the originals, which no request can stop.
+run as the originals, which no request can stop; with gaps longer than the
+idle spell (1 s), launches of short blocks run as the originals too
+(BATON_IDLE_ORIGINAL_BLOCKS_US).
 
     python3 bench/torch/quiet_first_request.py [--gap-ms 150] [--requests 40]
         [--train gpt] [--train-scale large] [--no-training] [--graph]
@@ -89,7 +91,9 @@ def main():
           f"{1e6 * service:.0f} us, training "
           f"{'off' if trainer is None else f'{steps / elapsed:.2f} steps/s'}, "
           f"BATON_QUIET_ORIGINALS_UP_TO_US="
-          f"{os.environ.get('BATON_QUIET_ORIGINALS_UP_TO_US', '-')}")
+          f"{os.environ.get('BATON_QUIET_ORIGINALS_UP_TO_US', '-')}, "
+          f"BATON_IDLE_ORIGINAL_BLOCKS_US="
+          f"{os.environ.get('BATON_IDLE_ORIGINAL_BLOCKS_US', '-')}")
     print("latency us: p50 {:.0f}  p90 {:.0f}  max {:.0f}".format(
         co.percentile(us, .5), co.percentile(us, .9), us[-1]))
     if args.graph:

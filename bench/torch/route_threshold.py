@@ -5,6 +5,7 @@ before and after so that drift shows.
 
     python3 bench/torch/route_threshold.py [--train gpt|cnn] [--scale bench|large]
                                            [--thresholds 30,100,200,0]
+                                           [--seconds 4] [--repeat 1]
 
 Run with baton._core on PYTHONPATH (bench/torch/run.sh builds it into
 build-torch/python) on a GPU machine.
@@ -26,6 +27,9 @@ def main():
     p.add_argument("--thresholds", default="30,100,200,0",
                    help="min_route_us values, in us (0: every kernel)")
     p.add_argument("--seconds", type=float, default=4.0)
+    p.add_argument("--repeat", type=int, default=1,
+                   help="windows: unrouted, then each threshold, this many "
+                        "times, then unrouted once more")
     args = p.parse_args()
 
     import baton.torch
@@ -45,18 +49,37 @@ def main():
         s = trainer.stamps
         return (len(s) - 1) / (s[-1] - s[0])
 
-    rows = [("not routed", steps_per_s())]
-    baton.torch.set_schedule("always")
-    for us in (float(x) for x in args.thresholds.split(",")):
-        baton.triton.set_routing(True, min_route_us=us)
-        rows.append((f">= {us:g} us routed" if us else "every kernel routed",
-                     steps_per_s()))
+    rows = []
+    for _ in range(args.repeat):
+        baton.torch.set_schedule("never")
+        rows.append(("not routed", steps_per_s()))
+        baton.torch.set_schedule("always")
+        for us in (float(x) for x in args.thresholds.split(",")):
+            baton.triton.set_routing(True, min_route_us=us)
+            rows.append((f">= {us:g} us routed" if us
+                         else "every kernel routed", steps_per_s()))
     baton.torch.set_schedule("never")
     rows.append(("not routed, again", steps_per_s()))
     ref = rows[0][1]
     print(f"{args.train} training alone, {args.scale} size:")
     for label, v in rows:
         print(f"  {label:<22} {v:7.2f} steps/s  {v / ref:.3f}x")
+    if args.repeat > 1:
+        # Each routed window against the mean of the unrouted windows
+        # around it: drift within the process cancels out.
+        plain = [v for label, v in rows if label.startswith("not routed")]
+        for label in dict.fromkeys(l for l, _ in rows
+                                   if not l.startswith("not routed")):
+            ratios = []
+            for i, (l, v) in enumerate(rows):
+                if l != label:
+                    continue
+                before = [u for m, u in rows[:i] if m.startswith("not routed")]
+                after = [u for m, u in rows[i:] if m.startswith("not routed")]
+                ratios.append(v / ((before[-1] + after[0]) / 2))
+            print(f"  {label}: over the unrouted windows around it "
+                  + ", ".join(f"{r:.3f}" for r in ratios)
+                  + f"; mean {sum(ratios) / len(ratios):.3f}")
 
 
 if __name__ == "__main__":

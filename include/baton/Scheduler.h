@@ -159,6 +159,19 @@ struct SchedulerOptions {
   /// this long at most for them, besides the one-wave originals above.
   /// 0: off.
   Nanos OriginalsWhenQuietUpTo{0};
+  /// While the device is idle (no LC work for IdleAfter, or none ever,
+  /// and no LC peer present: setPeersPresent), a BE launch issued to run
+  /// at once (or resumed having run nothing) runs as the original kernel,
+  /// whatever its whole duration, if its blocks were measured to take at
+  /// most this long at the original's occupancy. An LC kernel of this
+  /// process, on a higher-priority stream, is given each SM slot such a
+  /// launch frees, so it waits for SMs about one block, as for a PTB
+  /// worker's claim; but the originals do not leave for the rest of the LC
+  /// work, whose kernels share SMs with them until they end, so the first
+  /// LC work after an idle spell runs slower. A kernel not yet measured
+  /// runs as PTB. 0: off.
+  Nanos OriginalsWhenIdleWithBlocksUpTo{0};
+  Nanos IdleAfter = std::chrono::seconds(1);
   /// Work a PTB worker should get per claim on its launch's cursor. Kernels
   /// of shorter blocks claim several at once (claim_chunk, up to
   /// BATON_MAX_CLAIM_CHUNK, fewer near the end of the grid), so that their
@@ -220,6 +233,12 @@ public:
   /// pauses nothing, but counts as LC work seen now, as if bracketed, for
   /// the quiet spell (QuietAfter) and the SMs LC work needs.
   void noteExternal(uint32_t Sms = 0);
+  /// Whether other processes that may run LC work share the device (see
+  /// SchedulerService::peersPresentWhile), outstanding work or not. Their
+  /// kernels get no priority over this process's (contexts time-slice), so
+  /// while they are present the device is never idle for
+  /// OriginalsWhenIdleWithBlocksUpTo. False until set.
+  void setPeersPresent(bool Present);
   /// True when every submitted piece of work is Done.
   bool idle() const;
   /// Pieces of work not yet Done, external LC work included.

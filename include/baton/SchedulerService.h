@@ -134,6 +134,11 @@ public:
   /// reads) and must not call the service. Replaces an earlier one; an empty
   /// function removes it.
   void yieldWhile(std::function<bool()> Busy);
+  /// Whether other processes that may run LC work share the GPU, busy or
+  /// not (Scheduler::setPeersPresent). \p Present is called as yieldWhile's
+  /// probe is, and must be as cheap. Replaces an earlier one; an empty
+  /// function removes it (no peers).
+  void peersPresentWhile(std::function<bool()> Present);
   /// Returns once every piece of work submitted so far is done.
   void waitIdle();
 

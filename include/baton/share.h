@@ -171,6 +171,11 @@ baton_share_status baton_share_count_launches(baton_share share, uint64_t n);
 baton_share_status baton_share_lc_outstanding(baton_share share,
                                               uint64_t *outstanding);
 
+/* Latency-critical processes other than this one whose heartbeat is
+   recent, whether or not their work is outstanding. Cheap, as
+   baton_share_should_yield(). */
+baton_share_status baton_share_lc_peers(baton_share share, uint32_t *peers);
+
 /* One process of a registry, as baton_share_list() reads it. */
 typedef struct baton_share_process {
   uint32_t slot;

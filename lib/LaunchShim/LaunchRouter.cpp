@@ -100,13 +100,20 @@ LaunchRouter::LaunchRouter()
         // While no LC work is about, more launches queue on the device, so
         // that a training job alone waits on the host less often.
         O.LaunchesAheadWhenQuiet = 4;
+        // A job left alone for a second runs the launches whose blocks are
+        // no longer than a PTB claim's work as the originals: the large GPT
+        // step alone went from 0.965 to 0.975 of unrouted on the H100, and
+        // a request after such a spell took 1.3-1.7 ms at p90 instead of
+        // 0.5-0.9 (docs/benchmarks.md, thirty-seventh session).
+        O.OriginalsWhenIdleWithBlocksUpTo = std::chrono::microseconds(20);
         // BATON_LAUNCHES_AHEAD and BATON_LAUNCHES_AHEAD_QUIET: the two
         // SchedulerOptions windows; BATON_CLAIM_INTERVAL_US: work per PTB
         // claim (0: one block a claim); BATON_RESERVE_WHILE_LC=1:
         // ReserveWhileLcAbout; BATON_PREEMPTION_BOUND_US: the bound;
         // BATON_ONE_WAVE_ORIGINALS=0: OriginalForOneWaveWhenQuiet off;
-        // BATON_QUIET_ORIGINALS_UP_TO_US: OriginalsWhenQuietUpTo. For
-        // tuning.
+        // BATON_QUIET_ORIGINALS_UP_TO_US: OriginalsWhenQuietUpTo;
+        // BATON_IDLE_ORIGINAL_BLOCKS_US: OriginalsWhenIdleWithBlocksUpTo
+        // (0: off). For tuning.
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
           O.LaunchesAhead = static_cast<uint32_t>(*N);
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD_QUIET"))
@@ -121,6 +128,8 @@ LaunchRouter::LaunchRouter()
           O.OriginalForOneWaveWhenQuiet = *N != 0;
         if (auto N = envNumber("BATON_QUIET_ORIGINALS_UP_TO_US"))
           O.OriginalsWhenQuietUpTo = std::chrono::microseconds(*N);
+        if (auto N = envNumber("BATON_IDLE_ORIGINAL_BLOCKS_US"))
+          O.OriginalsWhenIdleWithBlocksUpTo = std::chrono::microseconds(*N);
         return O;
       }()),
       Lease(share::leaseFromEnvironment()) {
@@ -233,6 +242,10 @@ baton_share LaunchRouter::shareFor(PriorityClass Class) {
     if (!Lc) {
       baton_share_set_linger(S, lingerMicros());
       Service.yieldWhile([S] { return baton_share_should_yield(S) == 1; });
+      Service.peersPresentWhile([S] {
+        uint32_t Peers = 0;
+        return baton_share_lc_peers(S, &Peers) != BATON_SHARE_OK || Peers;
+      });
     }
     Shares[Lc] = S;
   });

@@ -72,6 +72,7 @@ struct Scheduler::State {
   uint64_t Vacates = 0;
   /// When LC work last finished (see launchesAhead).
   std::optional<Nanos> LastLcDone;
+  bool PeersPresent = false; ///< see setPeersPresent()
   bool Draining = false; ///< see drainBestEffort()
   /// A failure of other work met while acting on a submission, which
   /// submit() does not report (it throws only for the work it was given):
@@ -92,6 +93,9 @@ struct Scheduler::State {
   uint64_t concurrency(const Entry &E) const;
   /// No LC work now, and none for SchedulerOptions::QuietAfter.
   bool quiet() const;
+  /// No LC work now, none for SchedulerOptions::IdleAfter, and no LC peer
+  /// present.
+  bool idle() const;
   uint32_t launchesAhead() const;
   void startLc(uint64_t Id, Entry &E);
   void complete(const Completion &C);
@@ -173,6 +177,12 @@ bool Scheduler::State::quiet() const {
   return ActiveLc.empty() &&
          (!LastLcDone ||
           Exec.clock().now() - *LastLcDone >= Options.QuietAfter);
+}
+
+bool Scheduler::State::idle() const {
+  return !PeersPresent && ActiveLc.empty() &&
+         (!LastLcDone ||
+          Exec.clock().now() - *LastLcDone >= Options.IdleAfter);
 }
 
 /// How many launches behind each BE queue's head are resumed now.
@@ -362,6 +372,11 @@ WidthChoice Scheduler::State::runningNow(const Entry &E,
   if (Options.OriginalsWhenQuietUpTo.count() > 0 &&
       beOriginalsOnDevice(E) + Original.ExpectedLatency <=
           Options.OriginalsWhenQuietUpTo)
+    return Original;
+  if (Options.OriginalsWhenIdleWithBlocksUpTo.count() > 0 && idle() &&
+      Durations.measured(K.Name) &&
+      Durations.of(K.Name).at(Original.BlocksPerSm) <=
+          Options.OriginalsWhenIdleWithBlocksUpTo)
     return Original;
   return Choice;
 }
@@ -648,6 +663,8 @@ void Scheduler::noteExternal(uint32_t Sms) {
   S->noteExternalSms(Sms);
   S->LastLcDone = S->Exec.clock().now();
 }
+
+void Scheduler::setPeersPresent(bool Present) { S->PeersPresent = Present; }
 
 bool Scheduler::idle() const { return S->Outstanding == 0; }
 

@@ -94,6 +94,10 @@ public:
   BlockDurations of(const std::string &Kernel) const;
   /// The estimate at the occupancy \p Kernel was last measured at.
   Nanos latest(const std::string &Kernel) const;
+  /// Whether any run of \p Kernel has been measured yet.
+  bool measured(const std::string &Kernel) const {
+    return Kernels.count(Kernel) != 0;
+  }
   void recordBlock(const std::string &Kernel, uint32_t PerSm,
                    const BlockSample &Sample);
 

@@ -118,6 +118,7 @@ struct SchedulerService::Impl {
   std::exception_ptr Failure;
   ServiceStats Counts;
   std::function<bool()> PeersBusy; ///< see yieldWhile()
+  std::function<bool()> PeersPresent; ///< see peersPresentWhile()
   uint64_t PeersWork = 0; ///< external work standing for peers, 0 if none
   std::thread Thread;
 };
@@ -127,6 +128,8 @@ struct SchedulerService::Impl {
 /// WorkComing): it must neither keep waitIdle() waiting nor this thread
 /// polling when there is nothing of ours to pause.
 void SchedulerService::Impl::followPeers(bool WorkComing) {
+  if (PeersPresent)
+    Sched.setPeersPresent(PeersPresent());
   if (!PeersBusy && !PeersWork)
     return;
   bool OurWork = WorkComing || Sched.outstanding() > (PeersWork ? 1 : 0);
@@ -439,6 +442,12 @@ void SchedulerService::yieldWhile(std::function<bool()> Busy) {
     P->followPeers(/*WorkComing=*/false);
   }
   P->ring();
+}
+
+void SchedulerService::peersPresentWhile(std::function<bool()> Present) {
+  std::lock_guard Lock(P->Mutex);
+  P->PeersPresent = std::move(Present);
+  P->Sched.setPeersPresent(P->PeersPresent && P->PeersPresent());
 }
 
 void SchedulerService::waitIdle() {

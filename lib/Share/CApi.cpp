@@ -181,6 +181,14 @@ baton_share_status baton_share_lc_outstanding(baton_share Share,
   });
 }
 
+baton_share_status baton_share_lc_peers(baton_share Share, uint32_t *Peers) {
+  return guarded([&] {
+    if (!Peers)
+      throw Failure(BATON_SHARE_ERROR_INVALID_ARGUMENT, "null out pointer");
+    *Peers = member(Share).lcPeers();
+  });
+}
+
 baton_share_status baton_share_list(const char *Name, int Device,
                                     baton_share_process *Out, size_t Capacity,
                                     size_t *Count) {

@@ -72,7 +72,8 @@ Member::Member(const std::string &Registry, baton_share_class C,
     throw Failure(BATON_SHARE_ERROR_INVALID_ARGUMENT,
                   "class " + std::to_string(int(C)) +
                       " is neither best-effort nor latency-critical");
-  SlotClaim Claim{thisProcess(), C, Name.empty() ? programName() : Name,
+  Self = thisProcess();
+  SlotClaim Claim{Self, C, Name.empty() ? programName() : Name,
                   uint32_t(LeaseNs / 1000000)};
   Index = claimSlot(Seg.registry(), Claim, &Owner, Seg.name());
   if (C == BATON_SHARE_LATENCY_CRITICAL)
@@ -338,6 +339,25 @@ void Member::countLaunches(uint64_t N) {
   requireClass(BATON_SHARE_BEST_EFFORT, "baton_share_count_launches");
   if (!Lost)
     field(mine().Launches).fetch_add(N, Relaxed);
+}
+
+uint32_t Member::lcPeers() {
+  const Registry &R = Seg.registry();
+  uint64_t Now = nowNs();
+  uint32_t Used = std::min(
+      field(R.Head.SlotsUsed).load(std::memory_order_acquire), SlotCount);
+  uint32_t Peers = 0;
+  for (uint32_t I = 0; I < Used; ++I) {
+    if (field(R.Slots[I].Class).load(Relaxed) != BATON_SHARE_LATENCY_CRITICAL)
+      continue;
+    std::optional<SlotView> V = readSlot(R, I);
+    bool Ours = V && V->Id.Pid == Self.Pid &&
+                V->Id.PidNamespace == Self.PidNamespace;
+    if (V && V->Class == BATON_SHARE_LATENCY_CRITICAL && !Ours &&
+        V->beating(Now))
+      ++Peers;
+  }
+  return Peers;
 }
 
 uint64_t Member::lcOutstanding() {

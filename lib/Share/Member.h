@@ -55,6 +55,9 @@ public:
 
   /// LC work outstanding in live members. Reclaims the slots of dead ones.
   uint64_t lcOutstanding();
+  /// Latency-critical members of other processes whose heartbeat is
+  /// recent, whether or not they have work outstanding.
+  uint32_t lcPeers();
 
 private:
   struct Ticket {
@@ -84,6 +87,7 @@ private:
   baton_share_class Class;
   uint32_t Index = 0;
   uint64_t Owner = 0;
+  ProcessId Self; ///< the process that joined
   uint64_t ForkGeneration;
   Slot &mine() const { return Seg.registry().Slots[Index]; }
 

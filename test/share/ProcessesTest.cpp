@@ -143,6 +143,49 @@ TEST(ShareProcesses, PeersAnnounceAndEnd) {
   EXPECT_EQ(List[0].be_resumes, uint64_t(Rounds));
 }
 
+// What the scheduler asks before it runs originals while idle: whether an
+// LC process other than this one is there at all, with work or without.
+TEST(ShareProcesses, LcPeersCountOtherLatencyCriticalProcesses) {
+  ScratchRegistry R;
+  BeMember Be(R.name());
+  auto peers = [&] {
+    uint32_t N = ~0u;
+    EXPECT_EQ(baton_share_lc_peers(Be.S, &N), BATON_SHARE_OK);
+    return N;
+  };
+  EXPECT_EQ(peers(), 0u);
+  // This process's own LC membership is no peer.
+  baton_share Own = nullptr;
+  ASSERT_EQ(baton_share_join(R.name(), 0, BATON_SHARE_LATENCY_CRITICAL,
+                             "own", &Own),
+            BATON_SHARE_OK);
+  EXPECT_EQ(peers(), 0u);
+  const char *Name = R.name();
+  auto joinsAs = [Name](baton_share_class Class) {
+    return [Name, Class](Peer &P) {
+      baton_share S = joinOrExit(Name, Class, "peer");
+      P.tell('j');
+      P.hear(); // stays joined, idle, until told
+      baton_share_leave(S);
+      return 0;
+    };
+  };
+  Peer OtherBe(joinsAs(BATON_SHARE_BEST_EFFORT));
+  ASSERT_EQ(OtherBe.listen(), 'j');
+  EXPECT_EQ(peers(), 0u);
+  Peer Lc(joinsAs(BATON_SHARE_LATENCY_CRITICAL));
+  ASSERT_EQ(Lc.listen(), 'j');
+  EXPECT_EQ(peers(), 1u);
+  Lc.say('q');
+  EXPECT_EQ(Lc.reap(), 0);
+  EXPECT_EQ(peers(), 0u);
+  OtherBe.say('q');
+  EXPECT_EQ(OtherBe.reap(), 0);
+  baton_share_leave(Own);
+  EXPECT_EQ(baton_share_lc_peers(Be.S, nullptr),
+            BATON_SHARE_ERROR_INVALID_ARGUMENT);
+}
+
 TEST(ShareProcesses, ManyPeersAtOnce) {
   ScratchRegistry R;
   BeMember Be(R.name());

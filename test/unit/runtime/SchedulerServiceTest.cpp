@@ -17,6 +17,8 @@
 //    unless renewed, and its end is then no error;
 //  * a launch that fails while BE work waits for a bracket is reported
 //    before the bracket ends;
+//  * an LC peer that is present (peersPresentWhile) keeps BE launches
+//    from running as originals while the device is idle;
 //  * a hold on BE work (for module loads) waits until none is left, paused
 //    work included, and holds BE submits back, not LC work, until the last
 //    hold ends; BE work that a bracket keeps paused past the hold's
@@ -68,6 +70,7 @@ public:
   std::atomic<int> Resumes{0};
   std::atomic<int> Polls{0};          ///< poll() calls returned
   std::atomic<int> IssuedRunning{0};  ///< launches not started paused
+  std::atomic<int> IssuedOriginal{0}; ///< launches of the original kernel
 
   const DeviceFacts &facts() const override { return Facts; }
   const Clock &clock() const override { return Time; }
@@ -75,6 +78,8 @@ public:
     States[R.Id] = R.StartPaused ? State::Paused : State::Running;
     if (!R.StartPaused)
       ++IssuedRunning;
+    if (R.LaunchForm == Form::Original)
+      ++IssuedOriginal;
   }
   void requestPause(uint64_t Id) override {
     ++PauseRequests;
@@ -198,6 +203,29 @@ TEST(SchedulerService, AFullQueueMakesSubmitWaitUntilALaunchCompletes) {
     EXPECT_TRUE(S.reaches(Bound + 10)) << "the waiting submit was not woken";
   }
   Svc.waitIdle();
+}
+
+TEST(SchedulerService, AnLcPeerKeepsTheDeviceFromBeingIdle) {
+  HeldExecutor Exec;
+  Exec.Released = true;
+  SchedulerOptions O;
+  O.OriginalsWhenIdleWithBlocksUpTo = 20us; // the stand-in's blocks: 1 us
+  SchedulerService Svc(Exec, O);
+  std::atomic<bool> Peer{true};
+  Svc.peersPresentWhile([&] { return Peer.load(); });
+  auto runOne = [&] {
+    Svc.submit(beWork(/*IssueAtOnce=*/false));
+    Svc.waitIdle();
+  };
+  runOne(); // measures the kernel's blocks
+  runOne();
+  EXPECT_EQ(Exec.IssuedOriginal, 0) << "an LC peer is present";
+  Peer = false;
+  runOne();
+  EXPECT_EQ(Exec.IssuedOriginal, 1);
+  Svc.peersPresentWhile([] { return true; });
+  runOne();
+  EXPECT_EQ(Exec.IssuedOriginal, 1);
 }
 
 TEST(SchedulerService, WorkGivenUpOutsideThePollWakesAWaitingSubmit) {

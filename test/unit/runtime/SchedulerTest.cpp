@@ -608,6 +608,56 @@ TEST(SchedulerSim, QuietDeviceRunsShortLaunchesAsOriginalsWithinABudget) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST(SchedulerSim, IdleDeviceRunsLaunchesOfShortBlocksAsOriginals) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.OriginalsWhenIdleWithBlocksUpTo = 20us;
+  Scheduler S{Sim, O};
+  auto issued = [&](Nanos Block, const char *Name) {
+    Work W = be(6400, Block, 1, Name);
+    W.IssueAtOnce = true;
+    return S.submit(std::move(W));
+  };
+  std::vector<uint64_t> Ids;
+  auto formOfNext = [&](Nanos Block, const char *Name) {
+    uint64_t Id = issued(Block, Name);
+    Ids.push_back(Id);
+    Form F = S.info(Id).LaunchForm;
+    simulateToEnd(Sim, S);
+    return F;
+  };
+  // A kernel's first launch is PTB, whatever its blocks: nothing measured
+  // them yet. Measured at 10 us, its next launches are originals, however
+  // long (100 waves here) and however many run in a row.
+  EXPECT_EQ(formOfNext(10us, "short"), Form::Ptb);
+  uint64_t Head = issued(10us, "short");
+  uint64_t Next = issued(10us, "short");
+  EXPECT_EQ(S.info(Head).LaunchForm, Form::Original);
+  EXPECT_EQ(S.info(Next).LaunchForm, Form::Original);
+  Ids.insert(Ids.end(), {Head, Next});
+  simulateToEnd(Sim, S);
+  // Blocks of 40 us stay PTB once measured too.
+  EXPECT_EQ(formOfNext(40us, "long"), Form::Ptb);
+  EXPECT_EQ(formOfNext(40us, "long"), Form::Ptb);
+  // LC work ends the idle spell. Quiet again after 100 ms, the device is
+  // not idle before a second has passed.
+  uint64_t Lc = S.submit(lightLc(20us));
+  Nanos LcDone = runUntilDone(Sim, S, Lc);
+  EXPECT_EQ(formOfNext(10us, "short"), Form::Ptb);
+  simulateUntil(Sim, S, LcDone + 500ms);
+  EXPECT_EQ(formOfNext(10us, "short"), Form::Ptb);
+  simulateUntil(Sim, S, LcDone + 1s);
+  EXPECT_EQ(formOfNext(10us, "short"), Form::Original);
+  // An LC peer in another process keeps the device from being idle, busy
+  // or not: its kernels get no priority over ours.
+  S.setPeersPresent(true);
+  EXPECT_EQ(formOfNext(10us, "short"), Form::Ptb);
+  S.setPeersPresent(false);
+  EXPECT_EQ(formOfNext(10us, "short"), Form::Original);
+  for (uint64_t Id : Ids)
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST_F(SchedulerSimTest, ADrainRunsBestEffortWorkThroughLcWork) {
   // What a module load's hold asks for when a bracket will not end: the BE
   // queues empty with the bracket open, work paused mid-run, work that
