@@ -5,8 +5,9 @@
 // on a high-priority stream. BE work runs as a PTB launch (or as slices when
 // the kernel has no PTB variant; or, while no LC work is about, as the
 // original when PTB would be one wave of one block per worker, see
-// OriginalForOneWaveWhenQuiet) and yields to LC work in one of two ways,
-// chosen per LC kernel:
+// OriginalForOneWaveWhenQuiet, or when its blocks are short and the device
+// has been idle a while, see OriginalsWhenIdleWithBlocksUpTo) and yields to
+// LC work in one of two ways, chosen per LC kernel:
 //
 //  * time sharing: every BE launch is paused while the LC kernel runs, and
 //    resumed when no time-sharing LC work is left;
