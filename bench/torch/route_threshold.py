@@ -31,6 +31,8 @@ def main():
                    help="windows: unrouted, then each threshold, this many "
                         "times, then unrouted once more")
     args = p.parse_args()
+    if args.repeat < 1:
+        p.error("--repeat must be at least 1")
 
     import baton.torch
     import baton.triton
@@ -65,18 +67,21 @@ def main():
     for label, v in rows:
         print(f"  {label:<22} {v:7.2f} steps/s  {v / ref:.3f}x")
     if args.repeat > 1:
-        # Each routed window against the mean of the unrouted windows
-        # around it: drift within the process cancels out.
-        plain = [v for label, v in rows if label.startswith("not routed")]
+        # Each routed window against the unrouted rate interpolated between
+        # the unrouted windows before and after it: drift within the
+        # process that is linear in time cancels out.
+        plain = [i for i, (label, _) in enumerate(rows)
+                 if label.startswith("not routed")]
         for label in dict.fromkeys(l for l, _ in rows
                                    if not l.startswith("not routed")):
             ratios = []
             for i, (l, v) in enumerate(rows):
                 if l != label:
                     continue
-                before = [u for m, u in rows[:i] if m.startswith("not routed")]
-                after = [u for m, u in rows[i:] if m.startswith("not routed")]
-                ratios.append(v / ((before[-1] + after[0]) / 2))
+                b = max(j for j in plain if j < i)
+                a = min(j for j in plain if j > i)
+                w = (i - b) / (a - b)
+                ratios.append(v / (rows[b][1] * (1 - w) + rows[a][1] * w))
             print(f"  {label}: over the unrouted windows around it "
                   + ", ".join(f"{r:.3f}" for r in ratios)
                   + f"; mean {sum(ratios) / len(ratios):.3f}")

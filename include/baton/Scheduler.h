@@ -170,8 +170,11 @@ struct SchedulerOptions {
   /// worker's claim; but the originals do not leave for the rest of the LC
   /// work, whose kernels share SMs with them until they end, so the first
   /// LC work after an idle spell runs slower. A kernel not yet measured
-  /// runs as PTB. 0: off.
+  /// runs as PTB, and so does one whose blocks were measured only at other
+  /// occupancies. 0: off.
   Nanos OriginalsWhenIdleWithBlocksUpTo{0};
+  /// How long no LC work must have been seen for the device to be idle.
+  /// Less than QuietAfter acts as QuietAfter: an idle device is quiet.
   Nanos IdleAfter = std::chrono::seconds(1);
   /// Work a PTB worker should get per claim on its launch's cursor. Kernels
   /// of shorter blocks claim several at once (claim_chunk, up to
@@ -260,6 +263,7 @@ public:
   /// there is none.
   std::exception_ptr takeDeferredFailure();
 
+  const SchedulerOptions &options() const;
   WorkInfo info(uint64_t Id) const;
   /// Current per-block duration estimate of kernel \p Name, at the
   /// occupancy it was last measured at.

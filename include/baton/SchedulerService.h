@@ -135,9 +135,12 @@ public:
   /// function removes it.
   void yieldWhile(std::function<bool()> Busy);
   /// Whether other processes that may run LC work share the GPU, busy or
-  /// not (Scheduler::setPeersPresent). \p Present is called as yieldWhile's
-  /// probe is, and must be as cheap. Replaces an earlier one; an empty
-  /// function removes it (no peers).
+  /// not (Scheduler::setPeersPresent). While the scheduler's
+  /// OriginalsWhenIdleWithBlocksUpTo is on, \p Present is called with the
+  /// service's lock held, by this call, by submit() of BE work and on
+  /// every poll of the service thread: it must be as cheap as yieldWhile's
+  /// probe and must not call the service. Replaces an earlier one; an
+  /// empty function removes it (no peers).
   void peersPresentWhile(std::function<bool()> Present);
   /// Returns once every piece of work submitted so far is done.
   void waitIdle();

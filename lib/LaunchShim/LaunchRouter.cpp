@@ -101,10 +101,11 @@ LaunchRouter::LaunchRouter()
         // that a training job alone waits on the host less often.
         O.LaunchesAheadWhenQuiet = 4;
         // A job left alone for a second runs the launches whose blocks are
-        // no longer than a PTB claim's work as the originals: the large GPT
-        // step alone went from 0.965 to 0.975 of unrouted on the H100, and
-        // a request after such a spell took 1.3-1.7 ms at p90 instead of
-        // 0.5-0.9 (docs/benchmarks.md, thirty-seventh session).
+        // no longer than a PTB claim's work as the originals: on the H100
+        // the large GPT step alone went from 0.964-0.966 of unrouted to
+        // 0.973-0.976, and a bert request 1.2 s after the last took 1.0-1.3
+        // ms on the device at p90 instead of 0.5-0.6 (docs/benchmarks.md,
+        // thirty-seventh session).
         O.OriginalsWhenIdleWithBlocksUpTo = std::chrono::microseconds(20);
         // BATON_LAUNCHES_AHEAD and BATON_LAUNCHES_AHEAD_QUIET: the two
         // SchedulerOptions windows; BATON_CLAIM_INTERVAL_US: work per PTB
@@ -236,6 +237,9 @@ baton_share LaunchRouter::shareFor(PriorityClass Class) {
       std::fprintf(stderr,
                    "baton: not sharing the GPU with other processes: %s\n",
                    baton_share_last_error());
+      // A registry we could not join (full, say) may hold LC peers.
+      if (!Lc)
+        Service.peersPresentWhile([] { return true; });
       return;
     }
     // The membership lasts as long as the process, like the router.

@@ -95,7 +95,7 @@ struct Scheduler::State {
   bool quiet() const;
   /// No LC work now, none for SchedulerOptions::IdleAfter, and no LC peer
   /// present.
-  bool idle() const;
+  bool idleSpell() const;
   uint32_t launchesAhead() const;
   void startLc(uint64_t Id, Entry &E);
   void complete(const Completion &C);
@@ -179,7 +179,7 @@ bool Scheduler::State::quiet() const {
           Exec.clock().now() - *LastLcDone >= Options.QuietAfter);
 }
 
-bool Scheduler::State::idle() const {
+bool Scheduler::State::idleSpell() const {
   return !PeersPresent && ActiveLc.empty() &&
          (!LastLcDone ||
           Exec.clock().now() - *LastLcDone >= Options.IdleAfter);
@@ -373,8 +373,11 @@ WidthChoice Scheduler::State::runningNow(const Entry &E,
       beOriginalsOnDevice(E) + Original.ExpectedLatency <=
           Options.OriginalsWhenQuietUpTo)
     return Original;
-  if (Options.OriginalsWhenIdleWithBlocksUpTo.count() > 0 && idle() &&
-      Durations.measured(K.Name) &&
+  // Only blocks measured at the original's occupancy: an estimate from a
+  // narrower PTB run (fewer workers per SM) may be shorter than the
+  // original's blocks beside more of their kind.
+  if (Options.OriginalsWhenIdleWithBlocksUpTo.count() > 0 && idleSpell() &&
+      Durations.measuredAt(K.Name, Original.BlocksPerSm) &&
       Durations.of(K.Name).at(Original.BlocksPerSm) <=
           Options.OriginalsWhenIdleWithBlocksUpTo)
     return Original;
@@ -665,6 +668,8 @@ void Scheduler::noteExternal(uint32_t Sms) {
 }
 
 void Scheduler::setPeersPresent(bool Present) { S->PeersPresent = Present; }
+
+const SchedulerOptions &Scheduler::options() const { return S->Options; }
 
 bool Scheduler::idle() const { return S->Outstanding == 0; }
 

@@ -82,6 +82,12 @@ Nanos DurationModel::latest(const std::string &Kernel) const {
                              : It->second.ByOccupancy.at(It->second.Latest);
 }
 
+bool DurationModel::measuredAt(const std::string &Kernel,
+                               uint32_t PerSm) const {
+  auto It = Kernels.find(Kernel);
+  return It != Kernels.end() && It->second.ByOccupancy.count(PerSm);
+}
+
 void DurationModel::recordBlock(const std::string &Kernel, uint32_t PerSm,
                                 const BlockSample &Sample) {
   auto [KernelIt, NewKernel] = Kernels.try_emplace(Kernel);

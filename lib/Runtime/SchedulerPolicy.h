@@ -94,10 +94,9 @@ public:
   BlockDurations of(const std::string &Kernel) const;
   /// The estimate at the occupancy \p Kernel was last measured at.
   Nanos latest(const std::string &Kernel) const;
-  /// Whether any run of \p Kernel has been measured yet.
-  bool measured(const std::string &Kernel) const {
-    return Kernels.count(Kernel) != 0;
-  }
+  /// Whether runs of \p Kernel have been measured at \p PerSm blocks per
+  /// SM (rather than estimated from another occupancy).
+  bool measuredAt(const std::string &Kernel, uint32_t PerSm) const;
   void recordBlock(const std::string &Kernel, uint32_t PerSm,
                    const BlockSample &Sample);
 

@@ -41,6 +41,7 @@ struct SchedulerService::Impl {
   void loop();
   void rethrowFailure();
   void followPeers(bool WorkComing);
+  void followPeersPresence();
   /// Applies the brackets posted since the last call. Called with the lock
   /// held.
   void takeMail();
@@ -127,9 +128,16 @@ struct SchedulerService::Impl {
 /// held only while the scheduler has work of this process (or \p
 /// WorkComing): it must neither keep waitIdle() waiting nor this thread
 /// polling when there is nothing of ours to pause.
-void SchedulerService::Impl::followPeers(bool WorkComing) {
-  if (PeersPresent)
+/// Only the idle originals ask whether peers are present: the probe is not
+/// called while they are off.
+void SchedulerService::Impl::followPeersPresence() {
+  if (PeersPresent &&
+      Sched.options().OriginalsWhenIdleWithBlocksUpTo.count() > 0)
     Sched.setPeersPresent(PeersPresent());
+}
+
+void SchedulerService::Impl::followPeers(bool WorkComing) {
+  followPeersPresence();
   if (!PeersBusy && !PeersWork)
     return;
   bool OurWork = WorkComing || Sched.outstanding() > (PeersWork ? 1 : 0);
@@ -447,7 +455,8 @@ void SchedulerService::yieldWhile(std::function<bool()> Busy) {
 void SchedulerService::peersPresentWhile(std::function<bool()> Present) {
   std::lock_guard Lock(P->Mutex);
   P->PeersPresent = std::move(Present);
-  P->Sched.setPeersPresent(P->PeersPresent && P->PeersPresent());
+  P->Sched.setPeersPresent(false);
+  P->followPeersPresence();
 }
 
 void SchedulerService::waitIdle() {

@@ -70,7 +70,7 @@ public:
   std::atomic<int> Resumes{0};
   std::atomic<int> Polls{0};          ///< poll() calls returned
   std::atomic<int> IssuedRunning{0};  ///< launches not started paused
-  std::atomic<int> IssuedOriginal{0}; ///< launches of the original kernel
+  std::atomic<int> IssuedOriginal{0}; ///< originals, launched or resumed
 
   const DeviceFacts &facts() const override { return Facts; }
   const Clock &clock() const override { return Time; }
@@ -93,6 +93,7 @@ public:
     States.at(Id) = State::Running;
   }
   void resumeAsOriginal(uint64_t Id, uint64_t) override {
+    ++IssuedOriginal;
     States.at(Id) = State::Running;
   }
   void vacate(uint64_t, uint32_t) override {}

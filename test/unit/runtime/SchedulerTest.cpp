@@ -636,6 +636,15 @@ TEST(SchedulerSim, IdleDeviceRunsLaunchesOfShortBlocksAsOriginals) {
   EXPECT_EQ(S.info(Next).LaunchForm, Form::Original);
   Ids.insert(Ids.end(), {Head, Next});
   simulateToEnd(Sim, S);
+  // Those issued paused behind the window run as originals when resumed.
+  std::vector<uint64_t> Queued;
+  for (int I = 0; I < 6; ++I)
+    Queued.push_back(issued(10us, "short"));
+  EXPECT_EQ(S.info(Queued.back()).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+  for (uint64_t Id : Queued)
+    EXPECT_EQ(S.info(Id).LaunchForm, Form::Original);
+  Ids.insert(Ids.end(), Queued.begin(), Queued.end());
   // Blocks of 40 us stay PTB once measured too.
   EXPECT_EQ(formOfNext(40us, "long"), Form::Ptb);
   EXPECT_EQ(formOfNext(40us, "long"), Form::Ptb);
@@ -655,6 +664,45 @@ TEST(SchedulerSim, IdleDeviceRunsLaunchesOfShortBlocksAsOriginals) {
   S.setPeersPresent(false);
   EXPECT_EQ(formOfNext(10us, "short"), Form::Original);
   for (uint64_t Id : Ids)
+    expectExactlyOnce(Sim.record(Id));
+}
+
+TEST(SchedulerSim, IdleOriginalsNeedBlocksMeasuredAtTheOriginalsOccupancy) {
+  // Blocks of 8 us alone, 2 us longer for each neighbour on the SM: 22 us
+  // at the original's 8 a SM, over the limit, but under it at the 2 a SM
+  // that a launch beside LC work gets under a 20 us bound.
+  DeviceFacts D = smallDevice();
+  D.PromptClaimWorkersPerSm = 2;
+  SimulatedExecutor Sim{D};
+  SchedulerOptions O = options();
+  O.PreemptionBound = 20us;
+  O.FullWidthWhenQuiet = true;
+  O.OriginalsWhenIdleWithBlocksUpTo = 20us;
+  Scheduler S{Sim, O};
+  auto crowded = [&](uint64_t Blocks) {
+    Work W = be(Blocks, 8us, 1, "crowded");
+    W.Payload = SimKernel{8us, 2us};
+    W.IssueAtOnce = true;
+    return S.submit(std::move(W));
+  };
+  uint64_t Lc = S.beginExternal(2);
+  uint64_t Narrow = crowded(160);
+  runUntilDone(Sim, S, Narrow);
+  S.endExternal(Lc);
+  EXPECT_LE(S.info(Narrow).Width, 16u);
+  EXPECT_LE(S.blockDuration("crowded"), 20us); // under the limit
+  simulateUntil(Sim, S, Sim.clock().now() + 2s);
+  // Idle now, but measured only at 2 a SM: PTB, at full width...
+  uint64_t Full = crowded(6400);
+  EXPECT_EQ(S.info(Full).LaunchForm, Form::Ptb);
+  EXPECT_EQ(S.info(Full).Width, 64u);
+  simulateToEnd(Sim, S);
+  // ...where its blocks are measured over the limit: PTB again.
+  EXPECT_GT(S.blockDuration("crowded"), 20us);
+  uint64_t Again = crowded(6400);
+  EXPECT_EQ(S.info(Again).LaunchForm, Form::Ptb);
+  simulateToEnd(Sim, S);
+  for (uint64_t Id : {Narrow, Full, Again})
     expectExactlyOnce(Sim.record(Id));
 }
 
