@@ -341,22 +341,30 @@ void Member::countLaunches(uint64_t N) {
     field(mine().Launches).fetch_add(N, Relaxed);
 }
 
-uint32_t Member::lcPeers() {
-  const Registry &R = Seg.registry();
-  uint64_t Now = nowNs();
+/// Calls \p Visit with a consistent copy of each published latency-critical
+/// slot of \p R.
+template <class F> static void forEachLcSlot(const Registry &R, F Visit) {
   uint32_t Used = std::min(
       field(R.Head.SlotsUsed).load(std::memory_order_acquire), SlotCount);
-  uint32_t Peers = 0;
   for (uint32_t I = 0; I < Used; ++I) {
+    // A cheap look first: most slots are best-effort processes. A slot
+    // that is changing class is read in full at the next call.
     if (field(R.Slots[I].Class).load(Relaxed) != BATON_SHARE_LATENCY_CRITICAL)
       continue;
     std::optional<SlotView> V = readSlot(R, I);
-    bool Ours = V && V->Id.Pid == Self.Pid &&
-                V->Id.PidNamespace == Self.PidNamespace;
-    if (V && V->Class == BATON_SHARE_LATENCY_CRITICAL && !Ours &&
-        V->beating(Now))
-      ++Peers;
+    if (V && V->Class == BATON_SHARE_LATENCY_CRITICAL)
+      Visit(*V);
   }
+}
+
+uint32_t Member::lcPeers() {
+  uint64_t Now = nowNs();
+  uint32_t Peers = 0;
+  forEachLcSlot(Seg.registry(), [&](const SlotView &V) {
+    bool Ours = V.Id.Pid == Self.Pid && V.Id.PidNamespace == Self.PidNamespace;
+    if (!Ours && V.beating(Now))
+      ++Peers;
+  });
   return Peers;
 }
 
@@ -364,31 +372,22 @@ uint64_t Member::lcOutstanding() {
   std::lock_guard Lock(PeersMutex);
   Registry &R = Seg.registry();
   uint64_t Now = nowNs();
-  uint32_t Used = std::min(
-      field(R.Head.SlotsUsed).load(std::memory_order_acquire), SlotCount);
   uint64_t Sum = 0;
-  for (uint32_t I = 0; I < Used; ++I) {
-    // A cheap look first: most slots are best-effort processes. A slot
-    // that is changing class is read in full at the next call.
-    if (field(R.Slots[I].Class).load(Relaxed) != BATON_SHARE_LATENCY_CRITICAL)
-      continue;
-    std::optional<SlotView> V = readSlot(R, I);
-    if (!V || V->Class != BATON_SHARE_LATENCY_CRITICAL)
-      continue;
-    uint64_t Outstanding = V->lcOutstanding();
+  forEachLcSlot(R, [&](const SlotView &V) {
+    uint64_t Outstanding = V.lcOutstanding();
     if (!Outstanding)
-      continue;
+      return;
     // Only a peer that keeps us waiting is checked, and at most every
     // PidCheckPeriod: the check reads /proc.
-    PeerCheck &P = Peers[I];
-    if (P.Owner != V->Owner || Now >= P.CheckedNs + nsOf(PidCheckPeriod)) {
-      P = {V->Owner, Now, reclaimable(*V, Now)};
+    PeerCheck &P = Peers[V.Index];
+    if (P.Owner != V.Owner || Now >= P.CheckedNs + nsOf(PidCheckPeriod)) {
+      P = {V.Owner, Now, reclaimable(V, Now)};
       if (P.Dead)
-        releaseSlot(R, I, V->Owner);
+        releaseSlot(R, V.Index, V.Owner);
     }
-    if (!P.Dead && V->beating(Now))
+    if (!P.Dead && V.beating(Now))
       Sum += Outstanding;
-  }
+  });
   return Sum;
 }
 
