@@ -124,10 +124,6 @@ struct SchedulerService::Impl {
   std::thread Thread;
 };
 
-/// Begins or ends the external work that stands for peers' LC work. It is
-/// held only while the scheduler has work of this process (or \p
-/// WorkComing): it must neither keep waitIdle() waiting nor this thread
-/// polling when there is nothing of ours to pause.
 /// Only the idle originals ask whether peers are present: the probe is not
 /// called while they are off.
 void SchedulerService::Impl::followPeersPresence() {
@@ -136,6 +132,10 @@ void SchedulerService::Impl::followPeersPresence() {
     Sched.setPeersPresent(PeersPresent());
 }
 
+/// Begins or ends the external work that stands for peers' LC work. It is
+/// held only while the scheduler has work of this process (or \p
+/// WorkComing): it must neither keep waitIdle() waiting nor this thread
+/// polling when there is nothing of ours to pause.
 void SchedulerService::Impl::followPeers(bool WorkComing) {
   followPeersPresence();
   if (!PeersBusy && !PeersWork)
