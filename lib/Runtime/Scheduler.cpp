@@ -376,11 +376,12 @@ WidthChoice Scheduler::State::runningNow(const Entry &E,
   // Only blocks measured at the original's occupancy: an estimate from a
   // narrower PTB run (fewer workers per SM) may be shorter than the
   // original's blocks beside more of their kind.
-  if (Options.OriginalsWhenIdleWithBlocksUpTo.count() > 0 && idleSpell() &&
-      Durations.measuredAt(K.Name, Original.BlocksPerSm) &&
-      Durations.of(K.Name).at(Original.BlocksPerSm) <=
-          Options.OriginalsWhenIdleWithBlocksUpTo)
-    return Original;
+  if (Options.OriginalsWhenIdleWithBlocksUpTo.count() > 0 && idleSpell()) {
+    std::optional<Nanos> Block =
+        Durations.measuredAt(K.Name, Original.BlocksPerSm);
+    if (Block && *Block <= Options.OriginalsWhenIdleWithBlocksUpTo)
+      return Original;
+  }
   return Choice;
 }
 

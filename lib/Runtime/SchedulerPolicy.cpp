@@ -82,10 +82,15 @@ Nanos DurationModel::latest(const std::string &Kernel) const {
                              : It->second.ByOccupancy.at(It->second.Latest);
 }
 
-bool DurationModel::measuredAt(const std::string &Kernel,
-                               uint32_t PerSm) const {
+std::optional<Nanos> DurationModel::measuredAt(const std::string &Kernel,
+                                               uint32_t PerSm) const {
   auto It = Kernels.find(Kernel);
-  return It != Kernels.end() && It->second.ByOccupancy.count(PerSm);
+  if (It == Kernels.end())
+    return std::nullopt;
+  auto At = It->second.ByOccupancy.find(PerSm);
+  if (At == It->second.ByOccupancy.end())
+    return std::nullopt;
+  return At->second;
 }
 
 void DurationModel::recordBlock(const std::string &Kernel, uint32_t PerSm,

@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace baton::sched {
@@ -94,9 +95,10 @@ public:
   BlockDurations of(const std::string &Kernel) const;
   /// The estimate at the occupancy \p Kernel was last measured at.
   Nanos latest(const std::string &Kernel) const;
-  /// Whether runs of \p Kernel have been measured at \p PerSm blocks per
-  /// SM (rather than estimated from another occupancy).
-  bool measuredAt(const std::string &Kernel, uint32_t PerSm) const;
+  /// The estimate of runs of \p Kernel measured at \p PerSm blocks per
+  /// SM; nullopt where none was (no other occupancy's stands in).
+  std::optional<Nanos> measuredAt(const std::string &Kernel,
+                                  uint32_t PerSm) const;
   void recordBlock(const std::string &Kernel, uint32_t PerSm,
                    const BlockSample &Sample);
 
