@@ -402,6 +402,10 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
             if not _core.HAS_RUNTIME:
                 raise RuntimeError("baton._core was built without the runtime")
             _core.router_start()
+            # Best-effort processes keep their kernels preemptible while a
+            # latency-critical one is registered: joined now, this one is
+            # before its first request, not at it.
+            _core.join_registry()
             previous = None
             if stream and ident not in _S.lc_threads:
                 previous = torch.cuda.current_stream()

@@ -129,6 +129,13 @@ void bindRouter(py::module_ &M) {
       "Starts the process's router (runtime and scheduler thread) if it is "
       "not running; raises RuntimeError if the runtime cannot start (no "
       "driver, no device).");
+  M.def("join_registry", [] {
+        py::gil_scoped_release NoGil;
+        return Router::get().joinRegistry();
+      },
+      "Joins the GPU's registry of sharing processes (baton/share.h) as "
+      "latency-critical now rather than at the first bracket; False if "
+      "BATON_SHARE=0 or the join failed (the reason is on stderr).");
   M.def("router_running", &Router::running,
         "Whether the router has started.");
   M.def("bind", [](uint64_t Function) {

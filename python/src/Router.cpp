@@ -411,6 +411,11 @@ bool Router::submit(CUfunction Function, Dim3 Grid, Dim3 Block,
                            "' not submitted (the reason is on stderr)");
 }
 
+bool Router::joinRegistry() {
+  std::lock_guard Lock(P->BracketMutex);
+  return P->share() != nullptr;
+}
+
 uint64_t Router::lcBegin(uint32_t Sms) {
   uint64_t Id = P->LR.service().beginExternal(Sms);
   std::lock_guard Lock(P->BracketMutex);

@@ -19,7 +19,9 @@
 //    touched is idle and none was touched for a grace period; a thread that
 //    only launches kernels needs no bracket of its own. A bracket is also
 //    announced to other processes sharing the GPU (share.h), whose
-//    best-effort work then yields, unless BATON_SHARE=0.
+//    best-effort work then yields, unless BATON_SHARE=0. joinRegistry()
+//    makes this process a latency-critical member before its first
+//    bracket.
 //  * remoteLatencyCritical(): whether another process of the GPU's
 //    registry is latency-critical (so best-effort launches are worth
 //    routing here).
@@ -91,6 +93,14 @@ public:
   /// caller launches the original, which the graph captures.
   bool submit(CUfunction Function, Dim3 Grid, Dim3 Block, uint32_t Shared,
               CUstream Stream, std::span<const std::byte> Params);
+
+  /// Joins the GPU's registry of sharing processes (share.h) as
+  /// latency-critical now instead of at the first announced bracket, so
+  /// that best-effort processes count this one as a peer before its first
+  /// request: while one is present they keep their kernels preemptible
+  /// (SchedulerOptions::OriginalsWhenIdleWithBlocksUpTo). False if
+  /// BATON_SHARE=0 or the join failed (why is on stderr, once).
+  bool joinRegistry();
 
   uint64_t lcBegin(uint32_t Sms);
   void lcEnd(uint64_t Id);

@@ -262,6 +262,7 @@ class FakeCore:
         self.in_triton_cubin = in_triton_cubin
         self.submits, self.binds, self.images, self.touches = [], [], [], []
         self.started = False
+        self.joined = False       # join_registry called
         self.remote = False
         self.gate_waits = []      # be_gate calls
         self.gate_result = 0.0
@@ -298,6 +299,10 @@ class FakeCore:
 
     def router_start(self):
         self.started = True
+
+    def join_registry(self):
+        self.joined = True
+        return True
 
     def router_running(self):
         return self.started

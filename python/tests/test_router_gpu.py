@@ -1,8 +1,9 @@
 """With BATON_BE_GATE_PEERS=1, the best-effort host gate
 (baton._core.be_gate) follows latency-critical brackets of other processes
 sharing the GPU, so that a best-effort process holds back even the launches
-Baton does not route while another process's inference runs. Needs a GPU;
-skipped, saying so, without one."""
+Baton does not route while another process's inference runs; and a
+latency-critical process is a registered peer from enable() on, before its
+first bracket. Needs a GPU; skipped, saying so, without one."""
 
 import os
 import subprocess
@@ -26,6 +27,15 @@ print("open", flush=True)
 time.sleep(0.4)
 _core.lc_end(bracket)
 print("closed", flush=True)
+sys.stdin.read()
+"""
+
+# A latency-critical process that has not launched anything yet.
+JOINED_CHILD = """
+import sys
+from baton import _core
+_core.router_start()
+print("joined" if _core.join_registry() else "not joined", flush=True)
 sys.stdin.read()
 """
 
@@ -74,6 +84,20 @@ class RemoteGateTest(unittest.TestCase):
         finally:
             child.stdin.close()
             child.wait(timeout=10)
+
+    def test_latency_critical_process_is_a_peer_before_its_first_bracket(self):
+        self.assertFalse(_core.remote_latency_critical())
+        child = subprocess.Popen([sys.executable, "-c", JOINED_CHILD],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 text=True)
+        try:
+            self.assertEqual(child.stdout.readline().strip(), "joined")
+            self.assertTrue(_core.remote_latency_critical())
+            self.assertFalse(_core.lc_open())  # registered, no work announced
+        finally:
+            child.stdin.close()
+            child.wait(timeout=10)
+        self.assertEqual(child.returncode, 0)
 
 
 if __name__ == "__main__":

@@ -146,6 +146,7 @@ class TorchPlumbingTest(unittest.TestCase):
         btorch.enable("best-effort")
         self.assertTrue(bt.installed())
         self.assertFalse(bt._STATE.route_be)  # auto: no latency-critical client
+        self.assertFalse(self.core.joined)    # no latency-critical member
         self.assertEqual(self.config.use_static_cuda_launcher, False)
         self.assertEqual(self.config.max_autotune_gemm, True)
         self.assertEqual(self.config.max_autotune_gemm_backends, "ATEN,TRITON")
@@ -213,7 +214,10 @@ class TorchPlumbingTest(unittest.TestCase):
 
     def test_latency_critical_only_process(self):
         default = self.torch.cuda.current_stream()
+        self.assertFalse(self.core.joined)
         btorch.enable("latency-critical")
+        # Registered before its first request (best-effort peers see it).
+        self.assertTrue(self.core.joined)
         self.assertEqual(bt._STATE.default_class, bt.LATENCY_CRITICAL)
         self.assertEqual(self.config.use_static_cuda_launcher, False)
         self.assertFalse(self.config.max_autotune_gemm)  # no routing settings
