@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Thirty-eighth session, call c (warm machine after a and b): on the final
+# Thirty-eighth session, call c (a fresh machine): on the final
 # tree, loss with Baton == loss without (check_training.py: GPT, CNN, ViT,
 # idle originals on by default); then the large CNN training alone, the
 # default against BATON_IDLE_ORIGINAL_BLOCKS_US=0 (route_threshold.py, three
@@ -10,7 +10,8 @@ R=$PWD; L=$OUT/c; mkdir -p $L
 t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $L/gpu.txt
 export PYTHONPATH=$R/build-torch/python BATON_CACHE_DIR=/tmp/bcache-38
-cmake --build build-torch --target baton_python > $L/build-torch.log 2>&1 || { tail -20 $L/build-torch.log; exit 1; }
+CFG="-G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_ENABLE_LLVM=OFF -DCLI11_INCLUDE_DIR=$R/.deps -DBATON_PYBIND11_INCLUDE_DIR=$R/.deps/pybind11/include -DPython3_EXECUTABLE=$(command -v python3) -DBATON_ENABLE_TESTS=OFF -DBATON_ENABLE_TOOLS=OFF"
+(cmake -S . -B build-torch $CFG && cmake --build build-torch --target baton_python) > $L/build-torch.log 2>&1 || { tail -20 $L/build-torch.log; exit 1; }
 timeout 240 python3 bench/torch/check_training.py --out $L > $L/check.log 2>&1; echo "check rc=$? $(( $(date +%s)-t0 ))s"
 sed -n '/==== check_training summary/,$p' $L/check.log
 i=0
