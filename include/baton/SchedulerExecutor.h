@@ -153,6 +153,9 @@ struct Completion {
   /// last one ending where the executor can tell, else from (re)launch.
   Nanos Elapsed{0};
   uint64_t BlocksRun = 0;
+  /// PTB: workers of the run that stopped at the preempt word (a pause, or
+  /// a vacated SM; those placed on one leave before their first claim).
+  uint32_t WorkersLeft = 0;
 };
 
 class Executor {

@@ -90,7 +90,7 @@ struct Scheduler::State {
   Room room() const;
   Nanos bound() const;
   Nanos drainingBeBlock() const;
-  uint64_t concurrency(const Entry &E) const;
+  uint64_t concurrency(const Entry &E, const Completion &C) const;
   /// No LC work now, and none for SchedulerOptions::QuietAfter.
   bool quiet() const;
   /// No LC work now, none for SchedulerOptions::IdleAfter, and no LC peer
@@ -162,15 +162,31 @@ Nanos Scheduler::State::drainingBeBlock() const {
   return Longest;
 }
 
-/// Blocks of \p E that ran side by side, to turn a completion's elapsed
-/// time into a per-block duration.
-uint64_t Scheduler::State::concurrency(const Entry &E) const {
+/// Blocks of \p E that ran side by side in the run that \p C ends, to turn
+/// its elapsed time into a per-block duration.
+///
+/// Where a run vacated SMs, where its workers went depends on what else is
+/// there. On idle vacated SMs the hardware spreads the workers over every
+/// SM, and those on vacated ones leave: Width * kept / all stay. Where LC
+/// blocks hold the vacated SMs, every worker goes to the kept SMs, as many
+/// at a time as fit there: twice as many, for a prompt launch of one
+/// worker an SM out of two that fit (H100, bench/vacate_placement). The
+/// workers the device counted leaving tell the two apart in a run that
+/// ended on its own; a paused run's count includes the pause's, so it
+/// keeps the first figure.
+uint64_t Scheduler::State::concurrency(const Entry &E,
+                                       const Completion &C) const {
   uint32_t All = device().Multiprocessors;
   uint32_t Kept = All - std::min(E.RunVacated, All - 1);
   uint64_t Resident = blocksPerWave(device(), E.W.Kernel, E.Info.LaunchForm);
-  // Workers spread over every SM; those on vacated ones left.
-  return std::max<uint64_t>(
-      std::min<uint64_t>(E.Info.Width, Resident) * Kept / All, 1);
+  uint64_t Spread = std::min<uint64_t>(E.Info.Width, Resident) * Kept / All;
+  uint64_t Side = Spread;
+  if (E.RunVacated && C.What == Completion::Done) {
+    uint64_t Stayed =
+        E.Info.Width - std::min<uint64_t>(C.WorkersLeft, E.Info.Width);
+    Side = std::clamp(Stayed, Spread, Resident * Kept / All);
+  }
+  return std::max<uint64_t>(Side, 1);
 }
 
 bool Scheduler::State::quiet() const {
@@ -229,7 +245,7 @@ void Scheduler::State::complete(const Completion &C) {
   Completion Measured = C;
   if (E.Chained && E.HeadSince > E.Info.SubmittedAt)
     Measured.Elapsed = std::min(C.Elapsed, C.At - E.HeadSince);
-  if (auto Sample = measuredBlock(Measured, concurrency(E)))
+  if (auto Sample = measuredBlock(Measured, concurrency(E, C)))
     Durations.recordBlock(E.W.Kernel.Name, E.RunBlocksPerSm, *Sample);
   if (C.What == Completion::Paused) {
     E.StrandedByVacate = E.Info.State == WorkState::Running && !C.BlocksRun;

@@ -297,6 +297,8 @@ std::vector<Completion> RuntimeExecutor::poll() {
                  State == LaunchState::Done ? Completion::Done
                                             : Completion::Paused,
                  At, At - Item->StartedAt, uint64_t(Done - Item->DoneAtStart)};
+    if (Item->L.mode() == Mode::Ptb)
+      C.WorkersLeft = Item->L.workersPreempted();
     BATON_TRACE("%s %llu after %lld us, %llu blocks",
                 C.What == Completion::Done ? "done" : "paused",
                 (unsigned long long)C.Id,

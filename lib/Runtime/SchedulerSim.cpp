@@ -58,6 +58,7 @@ struct SimLaunch {
   uint64_t WaitingFor = 0;
   uint32_t Active = 0;  ///< blocks or workers on SMs
   uint32_t Pending = 0; ///< blocks or workers waiting for room
+  uint32_t WorkersLeft = 0; ///< PTB: this run's, at preempt or watermark
   std::map<uint32_t, uint32_t> SliceLeft; ///< slice begin -> blocks not done
   // The interval since the last (re)launch, for Completion.
   std::optional<Nanos> FirstBlock;
@@ -156,6 +157,7 @@ void SimulatedExecutor::Impl::relaunch(SimLaunch &L) {
   L.Arrived = false;
   L.FirstBlock.reset();
   L.BlocksRun = 0;
+  L.WorkersLeft = 0;
   L.Rec.Widths.push_back(L.Width);
   if (L.WaitingFor)
     return; // releaseWaiters() schedules the arrival
@@ -231,6 +233,7 @@ void SimulatedExecutor::Impl::dispatch() {
       if (--R.Count == 0)
         Queue.pop_front();
       --L.Pending;
+      ++L.WorkersLeft;
       settle(L);
       continue;
     }
@@ -273,8 +276,10 @@ void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
                                     uint32_t Lim) {
   uint32_t V = Last + 1;
   if (V >= Lim) {
-    if (L.PreemptVisible || Sm < L.WatermarkVisible)
+    if (L.PreemptVisible || Sm < L.WatermarkVisible) {
+      ++L.WorkersLeft;
       return leaveSm(L, Sm);
+    }
     uint32_t Share = 2 * std::max<uint32_t>(L.Width, 1);
     uint32_t Size = std::clamp((L.End - V) / Share, 1u, L.Chunk);
     V = L.Next;
@@ -326,7 +331,7 @@ void SimulatedExecutor::Impl::settle(SimLaunch &L) {
   Nanos Start = L.FirstBlock.value_or(Time.now());
   Nanos Elapsed = L.BlocksRun ? L.LastEnd - Start : Nanos(0);
   Completed.push_back({L.Id, Finished ? Completion::Done : Completion::Paused,
-                       Time.now(), Elapsed, L.BlocksRun});
+                       Time.now(), Elapsed, L.BlocksRun, L.WorkersLeft});
   if (Finished)
     releaseWaiters(L);
 }

@@ -180,3 +180,23 @@ TEST_F(VacatingSchedulerTest, StormKeepsExactlyOnce) {
 }
 
 } // namespace
+
+TEST_F(VacatingSchedulerTest, LaunchIssuedVacatedIsTimedByTheWorkersThatStayed) {
+  // Issued while LC work holds SMs 0-1, a prompt launch's workers all go to
+  // the SMs kept: the simulated device places them there first, as the
+  // H100 does when LC blocks fill the vacated SMs (bench/vacate_placement).
+  // Its 12 workers ran 12 at a time, not 12 * 6 / 8 = 9, so 60 us blocks
+  // must not be measured as 45 us ones.
+  uint64_t Lc = S.beginExternal(2);
+  runUntilDone(S.submit(be(640, 60us, 0, "long"))); // measured at full width
+  uint64_t Be = S.submit(be(640, 60us, 0, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 40us);
+  EXPECT_EQ(S.info(Be).Width, 12u);
+  EXPECT_EQ(S.info(Be).VacatedSms, 2u);
+  EXPECT_EQ(Sim.resident(Be), 12u);
+  runUntilDone(Be);
+  EXPECT_GE(S.blockDuration("long"), 57us);
+  EXPECT_LE(S.blockDuration("long"), 63us);
+  S.endExternal(Lc);
+  expectExactlyOnce(Sim.record(Be));
+}
