@@ -28,11 +28,11 @@ for r in 1 2; do
 done
 python3 $D/summary.py $L
 cd $R
-left=$(( 560 - ($(date +%s)-t0) ))
+left=$(( 420 - ($(date +%s)-t0) ))
 if [ $left -gt 150 ]; then
   CFG="-G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_ENABLE_LLVM=OFF -DCLI11_INCLUDE_DIR=$R/.deps -DBATON_PYBIND11_INCLUDE_DIR=$R/.deps/pybind11/include -DPython3_EXECUTABLE=$(command -v python3)"
   (cmake -S . -B build-gpu $CFG && cmake --build build-gpu) > $L/build.log 2>&1 || { tail -20 $L/build.log; }
-  timeout $(( 560 - ($(date +%s)-t0) )) ctest --test-dir build-gpu -R 'gpu\.(scheduler_check|exactly_once|share_check|colocation_training)|Scheduler|Vacat' --output-on-failure > $L/ctest.log 2>&1; echo "ctest rc=$? $(( $(date +%s)-t0 ))s"
+  timeout $(( 420 - ($(date +%s)-t0) )) ctest --test-dir build-gpu -R 'gpu\.(scheduler_check|exactly_once|share_check|colocation_training)|Scheduler|Vacat' --output-on-failure > $L/ctest.log 2>&1; echo "ctest rc=$? $(( $(date +%s)-t0 ))s"
   grep -E "tests passed|Failed|\*\*\*Timeout" $L/ctest.log | head -10
 fi
 cd $OUT && tar czf e.tgz e && rm -rf e
