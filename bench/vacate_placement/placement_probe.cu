@@ -1,7 +1,7 @@
 // Where the hardware puts the workers of a launch that vacates SMs, and so
 // how many of them run side by side.
 //
-// A PTB launch asked to vacate SMs 0..n-1 (task ABI 3) gets its usual
+// A PTB launch asked to vacate SMs 0..n-1 (since task ABI 3) gets its usual
 // number of workers; those that land on a vacated SM leave before their
 // first claim. The scheduler turns such a launch's elapsed time into a
 // per-block duration by dividing by the blocks that ran side by side
@@ -87,7 +87,8 @@ struct WorkerRecord {
 /// blocks of \p BlockNs until \p End are claimed.
 __global__ void workers(unsigned Watermark, unsigned *Cursor, unsigned End,
                         unsigned long long BlockNs, WorkerRecord *Records) {
-  __shared__ unsigned Claimed; // dynamic shared memory sets the occupancy
+  // The launch's dynamic shared memory, unused, sets the workers per SM.
+  __shared__ unsigned Claimed;
   WorkerRecord R{smId(), 0, globalTimer(), 0};
   if (R.Sm < Watermark) {
     if (threadIdx.x == 0) {
@@ -201,7 +202,11 @@ void run(const Device &D, const Scenario &S, unsigned long long BlockNs,
 
   unsigned Stayed = 0, Left = 0, BlocksRun = 0;
   unsigned long long First = ~0ull, Last = 0;
-  std::vector<std::vector<std::pair<unsigned long long, int>>> Events(All);
+  // %smid need not be below the SM count: size by the largest seen.
+  unsigned SmIds = All;
+  for (const WorkerRecord &W : R)
+    SmIds = std::max(SmIds, W.Sm + 1);
+  std::vector<std::vector<std::pair<unsigned long long, int>>> Events(SmIds);
   for (const WorkerRecord &W : R) {
     if (W.Blocks == ~0u) {
       ++Left;

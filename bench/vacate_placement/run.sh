@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 bin=${TMPDIR:-/tmp}/baton_placement_probe
-"$nvcc" -arch=sm_90 -O3 -std=c++17 placement_probe.cu -o "$bin"
+"$nvcc" -arch=native -O3 -std=c++17 placement_probe.cu -o "$bin"
 for us in 20 100; do
   timeout 60 "$bin" "$us" || echo "failed or timed out: $us us"
 done

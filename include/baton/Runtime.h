@@ -315,6 +315,11 @@ public:
   /// Paused or Done): workers that left, and of those the ones preempted.
   uint32_t workersExited() const;
   uint32_t workersPreempted() const;
+  /// Workers of the last run (launch or resume) that stopped at the
+  /// `preempt` word, for a pause or a vacated SM (Ptb; valid once that run
+  /// is Paused or Done). A run that nobody asked to stop had none, so this
+  /// reads nothing from the device and never fails.
+  uint32_t workersLeftLastRun() const;
 
 private:
   friend class Runtime;

@@ -240,6 +240,9 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   std::exception_ptr Failure;
   uint32_t Next = 0; ///< PTB cursor as last read back
   uint32_t WorkersExited = 0, WorkersPreempted = 0;
+  /// WorkersPreempted when the current run was issued: the device counts
+  /// from the launch's start until its last run completes.
+  uint32_t PreemptedBeforeRun = 0;
   /// Done without a read-back (see settlePtb): the statistics above are
   /// read, and the PTB contract checked, on the first request for them.
   bool StatisticsStale = false;

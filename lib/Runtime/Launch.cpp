@@ -475,6 +475,7 @@ void LaunchImpl::resume(uint32_t NewWidth) {
     }
     PreemptRaised = WatermarkPending = false;
     VacatedThisRun = Vacated != 0;
+    PreemptedBeforeRun = WorkersPreempted; // read when the last run settled
     issuePtb(Inner);
   } catch (...) {
     fail(std::current_exception());
@@ -756,4 +757,12 @@ uint32_t Launch::workersPreempted() const {
   if (Impl->StatisticsStale)
     Impl->readStatistics();
   return Impl->WorkersPreempted;
+}
+
+uint32_t Launch::workersLeftLastRun() const {
+  std::lock_guard Lock(Impl->Mutex);
+  // Stale statistics belong to a run that was neither paused nor vacated.
+  if (Impl->StatisticsStale)
+    return 0;
+  return Impl->WorkersPreempted - Impl->PreemptedBeforeRun;
 }

@@ -168,12 +168,15 @@ Nanos Scheduler::State::drainingBeBlock() const {
 /// Where a run vacated SMs, where its workers went depends on what else is
 /// there. On idle vacated SMs the hardware spreads the workers over every
 /// SM, and those on vacated ones leave: Width * kept / all stay. Where LC
-/// blocks hold the vacated SMs, every worker goes to the kept SMs, as many
-/// at a time as fit there: twice as many, for a prompt launch of one
-/// worker an SM out of two that fit (H100, bench/vacate_placement). The
-/// workers the device counted leaving tell the two apart in a run that
-/// ended on its own; a paused run's count includes the pause's, so it
-/// keeps the first figure.
+/// blocks on the vacated SMs leave no room for a worker, every worker goes
+/// to the kept SMs, as many at a time as fit there: twice as many, for a
+/// prompt launch of one worker an SM out of two that fit (H100,
+/// bench/vacate_placement, with LC blocks that held an SM's shared memory
+/// and with small ones that used none). The workers the device counted
+/// leaving tell the two apart in a run that ended on its own; a paused
+/// run's count includes the pause's, so it keeps the first figure. Either
+/// way the sample is recorded under the occupancy the width was chosen at
+/// (Entry::RunBlocksPerSm): it is what a launch planned so takes.
 uint64_t Scheduler::State::concurrency(const Entry &E,
                                        const Completion &C) const {
   uint32_t All = device().Multiprocessors;

@@ -298,14 +298,14 @@ std::vector<Completion> RuntimeExecutor::poll() {
                                             : Completion::Paused,
                  At, At - Item->StartedAt, uint64_t(Done - Item->DoneAtStart)};
     if (Item->L.mode() == Mode::Ptb)
-      C.WorkersLeft = Item->L.workersPreempted();
-    BATON_TRACE("%s %llu after %lld us, %llu blocks",
+      C.WorkersLeft = Item->L.workersLeftLastRun();
+    BATON_TRACE("%s %llu after %lld us, %llu blocks, %u workers left",
                 C.What == Completion::Done ? "done" : "paused",
                 (unsigned long long)C.Id,
                 (long long)std::chrono::duration_cast<std::chrono::microseconds>(
                     C.Elapsed)
                     .count(),
-                (unsigned long long)C.BlocksRun);
+                (unsigned long long)C.BlocksRun, C.WorkersLeft);
     Out.push_back(C);
     if (State == LaunchState::Done) {
       P->Retired.push_back(std::move(Item));

@@ -307,6 +307,8 @@ void SimulatedExecutor::Impl::dropPending(SimLaunch &L) {
       if (R.Launch != L.Id)
         return false;
       L.Pending -= R.Count;
+      if (L.F == Form::Ptb) // each would start and leave at its first check
+        L.WorkersLeft += R.Count;
       return true;
     });
 }
@@ -351,6 +353,8 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
     }
     else if (!L.PreemptVisible && L.WatermarkVisible < Sms.size())
       enqueue(L, 0, L.Width, 0);
+    else
+      L.WorkersLeft += L.Width; // every worker leaves at its first check
     settle(L);
     return;
   case EventKind::Signal:

@@ -133,8 +133,9 @@ void bindRouter(py::module_ &M) {
         py::gil_scoped_release NoGil;
         return Router::get().joinRegistry();
       },
-      "Joins the GPU's registry of sharing processes (baton/share.h) as "
-      "latency-critical now rather than at the first bracket; False if "
+      "Starts the router if it is not running (RuntimeError if it cannot) "
+      "and joins the GPU's registry of sharing processes (baton/share.h) "
+      "as latency-critical now rather than at the first bracket; False if "
       "BATON_SHARE=0 or the join failed (the reason is on stderr).");
   M.def("router_running", &Router::running,
         "Whether the router has started.");

@@ -124,8 +124,9 @@ struct Router::Impl {
   std::chrono::microseconds Grace{200};
   std::thread Watcher;
   uint64_t Brackets = 0, AutoBrackets = 0, Announced = 0;
-  /// Membership of the GPU's registry as latency-critical, joined when the
-  /// first bracket opens (unless BATON_SHARE=0); null if not joined.
+  /// Membership of the GPU's registry as latency-critical, joined at
+  /// joinRegistry() or when the first bracket opens, whichever is first
+  /// (unless BATON_SHARE=0); null if not joined.
   baton_share Share = nullptr;
   bool Joined = false;
   uint64_t AutoTicket = 0;

@@ -144,6 +144,8 @@ void checkWorkersLeft(Checker &Check, const std::string &Name, const Launch &L,
                    " workers leaving, expected " + std::to_string(Expected));
   Check.expect(L.workersPreempted() <= L.workersExited(),
                Name + ": more workers preempted than left");
+  Check.expect(L.workersLeftLastRun() <= L.width(),
+               Name + ": more workers of the last run preempted than it had");
 }
 
 void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
@@ -254,6 +256,8 @@ void runHalfVacated(Runtime &Rt, const Kernel &K, Checker &Check,
                Name + ": no worker left a vacated SM");
   Check.expect(L.workersPreempted() < L.workersExited(),
                Name + ": every worker stopped, not only those on vacated SMs");
+  Check.expect(L.workersLeftLastRun() == L.workersPreempted(),
+               Name + ": the one run's count is not the launch's");
   std::printf("%-4s %-24s %u of %u workers left their SMs\n",
               Error.empty() ? "ok" : "FAIL", Name.c_str(),
               L.workersPreempted(), L.workersExited());

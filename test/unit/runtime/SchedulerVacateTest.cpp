@@ -143,6 +143,7 @@ TEST(VacatingExecutor, LaunchWhoseWorkersAllLeftStopsPaused) {
     Stopped = Sim.poll();
   ASSERT_EQ(Stopped.size(), 1u);
   EXPECT_EQ(Stopped[0].What, Completion::Paused);
+  EXPECT_EQ(Stopped[0].WorkersLeft, 4u);
   EXPECT_EQ(Sim.record(1).Pauses, 1u);
   Sim.resume(1, 4, 0);
   while (Sim.step())
@@ -150,6 +151,31 @@ TEST(VacatingExecutor, LaunchWhoseWorkersAllLeftStopsPaused) {
   std::vector<Completion> Done = Sim.poll();
   ASSERT_EQ(Done.size(), 1u);
   EXPECT_EQ(Done[0].What, Completion::Done);
+  EXPECT_EQ(Done[0].WorkersLeft, 0u); // this run's, not the launch's
+  expectExactlyOnce(Sim.record(1));
+}
+
+TEST(VacatingExecutor, CountsTheWorkersThatLeftAVacatedSm) {
+  // 64 workers fill the 8 SMs; vacating SMs 0-1 mid-run sends their 16
+  // away at their next claim, the rest finish the launch.
+  SimulatedExecutor Sim(vacatingDevice());
+  KernelShape K;
+  K.Name = "wide";
+  K.Blocks = 640;
+  K.ThreadsPerBlock = 256;
+  K.HasPtb = true;
+  std::any Payload = SimKernel{10us};
+  Sim.launch({1, &K, Form::Ptb, 64, false, 0, &Payload});
+  while (Sim.nextEvent() && *Sim.nextEvent() < 25us)
+    Sim.step();
+  EXPECT_EQ(Sim.resident(1), 64u);
+  Sim.vacate(1, 2);
+  while (Sim.step())
+    ;
+  std::vector<Completion> Done = Sim.poll();
+  ASSERT_EQ(Done.size(), 1u);
+  EXPECT_EQ(Done[0].What, Completion::Done);
+  EXPECT_EQ(Done[0].WorkersLeft, 16u);
   expectExactlyOnce(Sim.record(1));
 }
 
@@ -179,8 +205,6 @@ TEST_F(VacatingSchedulerTest, StormKeepsExactlyOnce) {
     expectExactlyOnce(Sim.record(Id));
 }
 
-} // namespace
-
 TEST_F(VacatingSchedulerTest, LaunchIssuedVacatedIsTimedByTheWorkersThatStayed) {
   // Issued while LC work holds SMs 0-1, a prompt launch's workers all go to
   // the SMs kept: the simulated device places them there first, as the
@@ -188,7 +212,9 @@ TEST_F(VacatingSchedulerTest, LaunchIssuedVacatedIsTimedByTheWorkersThatStayed) 
   // Its 12 workers ran 12 at a time, not 12 * 6 / 8 = 9, so 60 us blocks
   // must not be measured as 45 us ones.
   uint64_t Lc = S.beginExternal(2);
-  runUntilDone(S.submit(be(640, 60us, 0, "long"))); // measured at full width
+  // The first launch, every worker (16 of them leave SMs 0-1), measures
+  // the blocks; the second runs at the prompt width.
+  runUntilDone(S.submit(be(640, 60us, 0, "long")));
   uint64_t Be = S.submit(be(640, 60us, 0, "long"));
   simulateUntil(Sim, S, Sim.clock().now() + 40us);
   EXPECT_EQ(S.info(Be).Width, 12u);
@@ -200,3 +226,5 @@ TEST_F(VacatingSchedulerTest, LaunchIssuedVacatedIsTimedByTheWorkersThatStayed) 
   S.endExternal(Lc);
   expectExactlyOnce(Sim.record(Be));
 }
+
+} // namespace
