@@ -121,21 +121,30 @@ TEST(VacatingScheduler, ReserveWhileLcAboutKeepsShortBlocksOffTheReserve) {
   expectExactlyOnce(Sim.record(Be));
 }
 
+/// Launch 1 on the executor: \p Blocks blocks of 10 us as \p Workers PTB
+/// workers, simulated for 25 us.
+struct PtbRun {
+  KernelShape K;
+  std::any Payload = SimKernel{10us};
+
+  PtbRun(SimulatedExecutor &Sim, uint64_t Blocks, uint32_t Workers) {
+    K.Name = "kernel";
+    K.Blocks = Blocks;
+    K.ThreadsPerBlock = 256;
+    K.HasPtb = true;
+    Sim.launch({1, &K, Form::Ptb, Workers, false, 0, &Payload});
+    while (Sim.nextEvent() && *Sim.nextEvent() < 25us)
+      Sim.step();
+  }
+};
+
 TEST(VacatingExecutor, LaunchWhoseWorkersAllLeftStopsPaused) {
   // Four workers for 100 blocks: the simulation packs them onto SM 0. When
   // SMs 0-1 are vacated every worker leaves with work left, so the launch
   // reports Paused though no pause was asked; resumed, it runs on the SMs
   // kept (the scheduler resumes such a launch like any paused one).
   SimulatedExecutor Sim(vacatingDevice());
-  KernelShape K;
-  K.Name = "narrow";
-  K.Blocks = 100;
-  K.ThreadsPerBlock = 256;
-  K.HasPtb = true;
-  std::any Payload = SimKernel{10us};
-  Sim.launch({1, &K, Form::Ptb, 4, false, 0, &Payload});
-  while (Sim.nextEvent() && *Sim.nextEvent() < 25us)
-    Sim.step();
+  PtbRun Run(Sim, 100, 4);
   EXPECT_EQ(Sim.resident(1), 4u);
   Sim.vacate(1, 2);
   std::vector<Completion> Stopped;
@@ -159,15 +168,7 @@ TEST(VacatingExecutor, CountsTheWorkersThatLeftAVacatedSm) {
   // 64 workers fill the 8 SMs; vacating SMs 0-1 mid-run sends their 16
   // away at their next claim, the rest finish the launch.
   SimulatedExecutor Sim(vacatingDevice());
-  KernelShape K;
-  K.Name = "wide";
-  K.Blocks = 640;
-  K.ThreadsPerBlock = 256;
-  K.HasPtb = true;
-  std::any Payload = SimKernel{10us};
-  Sim.launch({1, &K, Form::Ptb, 64, false, 0, &Payload});
-  while (Sim.nextEvent() && *Sim.nextEvent() < 25us)
-    Sim.step();
+  PtbRun Run(Sim, 640, 64);
   EXPECT_EQ(Sim.resident(1), 64u);
   Sim.vacate(1, 2);
   while (Sim.step())
