@@ -169,10 +169,11 @@ Nanos Scheduler::State::drainingBeBlock() const {
 /// there. On idle vacated SMs the hardware spreads the workers over every
 /// SM, and those on vacated ones leave: Width * kept / all stay. Where LC
 /// blocks on the vacated SMs leave no room for a worker, every worker goes
-/// to the kept SMs, as many at a time as fit there: twice as many, for a
-/// prompt launch of one worker an SM out of two that fit (H100,
+/// to the kept SMs, as many at a time as fit there (H100,
 /// bench/vacate_placement, with LC blocks that held an SM's shared memory
-/// and with small ones that used none). The workers the device counted
+/// and with small ones that used none). That is what choosePtb plans for
+/// a prompt launch, sized for the kept SMs alone: all Width of it run at
+/// once, not Width * kept / all. The workers the device counted
 /// leaving tell the two apart in a run that ended on its own; a paused
 /// run's count includes the pause's, so it keeps the first figure. Either
 /// way the sample is recorded under the occupancy the width was chosen at
