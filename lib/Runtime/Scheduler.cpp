@@ -91,6 +91,8 @@ struct Scheduler::State {
   Nanos bound() const;
   Nanos drainingBeBlock() const;
   uint64_t concurrency(const Entry &E, const Completion &C) const;
+  /// No LC work now, and none done within \p Spell (or none ever).
+  bool noLcFor(Nanos Spell) const;
   /// No LC work now, and none for SchedulerOptions::QuietAfter.
   bool quiet() const;
   /// No LC work now, none for SchedulerOptions::IdleAfter, and no LC peer
@@ -193,16 +195,15 @@ uint64_t Scheduler::State::concurrency(const Entry &E,
   return std::max<uint64_t>(Side, 1);
 }
 
-bool Scheduler::State::quiet() const {
+bool Scheduler::State::noLcFor(Nanos Spell) const {
   return ActiveLc.empty() &&
-         (!LastLcDone ||
-          Exec.clock().now() - *LastLcDone >= Options.QuietAfter);
+         (!LastLcDone || Exec.clock().now() - *LastLcDone >= Spell);
 }
 
+bool Scheduler::State::quiet() const { return noLcFor(Options.QuietAfter); }
+
 bool Scheduler::State::idleSpell() const {
-  return !PeersPresent && ActiveLc.empty() &&
-         (!LastLcDone ||
-          Exec.clock().now() - *LastLcDone >= Options.IdleAfter);
+  return !PeersPresent && noLcFor(Options.IdleAfter);
 }
 
 /// How many launches behind each BE queue's head are resumed now.
