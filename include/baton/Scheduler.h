@@ -187,7 +187,9 @@ struct SchedulerOptions {
   /// leaves the SMs of the largest LC work seen (at least MinReservedSms)
   /// to it, whatever its block duration, where the device can vacate SMs:
   /// LC work that fits there starts without waiting for any drain, and BE
-  /// work runs on the rest between LC requests too.
+  /// work runs on the rest between LC requests too, with every co-resident
+  /// PTB worker whatever the bound (LC work larger than the reserve waits
+  /// for that fuller drain).
   bool ReserveWhileLcAbout = false;
 };
 

@@ -376,8 +376,18 @@ WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
   Nanos Bound = Options.FullWidthWhenQuiet && Quiet ? Nanos::max() : bound();
   uint32_t All = device().Multiprocessors;
   if (Options.ReserveWhileLcAbout && device().CanVacate && !Quiet &&
-      All > Reserve)
+      All > Reserve) {
     FreeSms = std::min(FreeSms, All - Reserve);
+    // LC work of the reserve's size starts there without waiting for the
+    // kept SMs, so nothing needs them to drain within the bound: a PTB
+    // launch takes every co-resident worker, for every SM. Held to the
+    // prompt number per SM it would leave the kept SMs half empty between
+    // requests, where the hardware spreads workers over the idle reserve
+    // too and those leave (bench/vacate_placement). Slices cannot vacate
+    // SMs and keep the bound.
+    if (K.HasPtb)
+      Bound = Nanos::max();
+  }
   return chooseWidth(device(), K, Durations.of(K.Name), FreeSms, Bound,
                      Reserve, Options.ClaimInterval);
 }

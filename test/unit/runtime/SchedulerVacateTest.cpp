@@ -121,6 +121,31 @@ TEST(VacatingScheduler, ReserveWhileLcAboutKeepsShortBlocksOffTheReserve) {
   expectExactlyOnce(Sim.record(Be));
 }
 
+TEST(VacatingScheduler, ReserveWhileLcAboutFillsTheSmsItKeeps) {
+  // 60 us blocks: an SM of 8 workers drains too slowly for the 100 us
+  // bound, so without a reserve a launch beside LC work is held to the
+  // prompt 2 workers per SM. With the reserve, LC work of its size never
+  // waits for the kept SMs, so they get every co-resident worker, with
+  // workers for every SM: those the hardware puts on the reserve leave.
+  SimulatedExecutor Sim(vacatingDevice());
+  SchedulerOptions O = options();
+  O.ReserveWhileLcAbout = true;
+  Scheduler S(Sim, O);
+  runUntilDone(Sim, S, S.submit(be(640, 60us, 0, "long"))); // measured
+  uint64_t Lc = S.beginExternal(2);
+  uint64_t Be = S.submit(be(20000, 60us, 0, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 100us);
+  S.endExternal(Lc);
+  simulateUntil(Sim, S, Sim.clock().now() + 200us);
+  EXPECT_EQ(S.info(Be).VacatedSms, 2u);
+  EXPECT_EQ(Sim.resident(Be), 48u); // 6 kept SMs x 8, not 6 x 2
+  EXPECT_EQ(Sim.record(Be).Widths.front(), 64u);
+  uint64_t Next = S.submit(lightLc(20us));
+  simulateToEnd(Sim, S);
+  EXPECT_LE(queueingDelay(Sim.record(Next)), 1us);
+  expectExactlyOnce(Sim.record(Be));
+}
+
 /// Launch 1 on the executor: \p Blocks blocks of 10 us as \p Workers PTB
 /// workers, simulated for 25 us.
 struct PtbRun {
