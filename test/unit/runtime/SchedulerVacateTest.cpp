@@ -146,6 +146,29 @@ TEST(VacatingScheduler, ReserveWhileLcAboutFillsTheSmsItKeeps) {
   expectExactlyOnce(Sim.record(Be));
 }
 
+TEST(VacatingScheduler, LcWorkLargerThanTheReserveWaitsForTheKeptSms) {
+  // The price of full kept SMs: a bracket that needs every SM pauses the
+  // launch and waits for each worker's block, not for the bound's.
+  SimulatedExecutor Sim(vacatingDevice());
+  SchedulerOptions O = options();
+  O.ReserveWhileLcAbout = true;
+  Scheduler S(Sim, O);
+  runUntilDone(Sim, S, S.submit(be(640, 60us, 0, "long")));
+  S.endExternal(S.beginExternal(2));
+  uint64_t Be = S.submit(be(20000, 60us, 0, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 200us);
+  ASSERT_EQ(Sim.resident(Be), 48u);
+  Nanos Asked = Sim.clock().now();
+  uint64_t Whole = S.beginExternal(0);
+  while (Sim.resident(Be) && Sim.nextEvent())
+    simulateUntil(Sim, S, *Sim.nextEvent());
+  EXPECT_EQ(S.info(Be).State, WorkState::Paused);
+  EXPECT_LE(Sim.clock().now() - Asked, 7us + 60us);
+  S.endExternal(Whole);
+  simulateToEnd(Sim, S);
+  expectExactlyOnce(Sim.record(Be));
+}
+
 /// Launch 1 on the executor: \p Blocks blocks of 10 us as \p Workers PTB
 /// workers, simulated for 25 us.
 struct PtbRun {
