@@ -100,11 +100,29 @@ TEST_F(VacatingSchedulerTest, ReservedSmsAreReallyFreeForLongBlocks) {
   expectExactlyOnce(Sim.record(Be));
 }
 
-TEST(VacatingScheduler, ReserveWhileLcAboutKeepsShortBlocksOffTheReserve) {
-  SimulatedExecutor Sim(vacatingDevice());
-  SchedulerOptions O = options();
-  O.ReserveWhileLcAbout = true;
-  Scheduler S(Sim, O);
+/// The scheduler with SchedulerOptions::ReserveWhileLcAbout.
+struct ReservingSchedulerTest : ::testing::Test {
+  SimulatedExecutor Sim{vacatingDevice()};
+  Scheduler S{Sim, [] {
+                SchedulerOptions O = options();
+                O.ReserveWhileLcAbout = true;
+                return O;
+              }()};
+
+  /// A launch of 60 us blocks (measured by an earlier one) submitted after
+  /// a 2-SM bracket, run for 200 us: LC work is about, none is active. At
+  /// 8 workers an SM drains too slowly for the 100 us bound, so without
+  /// the reserve such a launch would be held to the prompt 2 per SM.
+  uint64_t longBlocksBesideTheReserve() {
+    runUntilDone(Sim, S, S.submit(be(640, 60us, 0, "long")));
+    S.endExternal(S.beginExternal(2));
+    uint64_t Be = S.submit(be(20000, 60us, 0, "long"));
+    simulateUntil(Sim, S, Sim.clock().now() + 200us);
+    return Be;
+  }
+};
+
+TEST_F(ReservingSchedulerTest, KeepsShortBlocksOffTheReserve) {
   uint64_t Be = S.submit(be(20000, 10us));
   simulateUntil(Sim, S, 50us);
   EXPECT_EQ(S.info(Be).VacatedSms, 0u); // no LC work seen yet
@@ -121,22 +139,11 @@ TEST(VacatingScheduler, ReserveWhileLcAboutKeepsShortBlocksOffTheReserve) {
   expectExactlyOnce(Sim.record(Be));
 }
 
-TEST(VacatingScheduler, ReserveWhileLcAboutFillsTheSmsItKeeps) {
-  // 60 us blocks: an SM of 8 workers drains too slowly for the 100 us
-  // bound, so without a reserve a launch beside LC work is held to the
-  // prompt 2 workers per SM. With the reserve, LC work of its size never
-  // waits for the kept SMs, so they get every co-resident worker, with
-  // workers for every SM: those the hardware puts on the reserve leave.
-  SimulatedExecutor Sim(vacatingDevice());
-  SchedulerOptions O = options();
-  O.ReserveWhileLcAbout = true;
-  Scheduler S(Sim, O);
-  runUntilDone(Sim, S, S.submit(be(640, 60us, 0, "long"))); // measured
-  uint64_t Lc = S.beginExternal(2);
-  uint64_t Be = S.submit(be(20000, 60us, 0, "long"));
-  simulateUntil(Sim, S, Sim.clock().now() + 100us);
-  S.endExternal(Lc);
-  simulateUntil(Sim, S, Sim.clock().now() + 200us);
+TEST_F(ReservingSchedulerTest, FillsTheSmsItKeeps) {
+  // LC work of the reserve's size never waits for the kept SMs, so they
+  // get every co-resident worker, with workers for every SM: those the
+  // hardware puts on the reserve leave.
+  uint64_t Be = longBlocksBesideTheReserve();
   EXPECT_EQ(S.info(Be).VacatedSms, 2u);
   EXPECT_EQ(Sim.resident(Be), 48u); // 6 kept SMs x 8, not 6 x 2
   EXPECT_EQ(Sim.record(Be).Widths.front(), 64u);
@@ -146,17 +153,10 @@ TEST(VacatingScheduler, ReserveWhileLcAboutFillsTheSmsItKeeps) {
   expectExactlyOnce(Sim.record(Be));
 }
 
-TEST(VacatingScheduler, LcWorkLargerThanTheReserveWaitsForTheKeptSms) {
+TEST_F(ReservingSchedulerTest, LcWorkLargerThanTheReserveWaitsForTheKeptSms) {
   // The price of full kept SMs: a bracket that needs every SM pauses the
   // launch and waits for each worker's block, not for the bound's.
-  SimulatedExecutor Sim(vacatingDevice());
-  SchedulerOptions O = options();
-  O.ReserveWhileLcAbout = true;
-  Scheduler S(Sim, O);
-  runUntilDone(Sim, S, S.submit(be(640, 60us, 0, "long")));
-  S.endExternal(S.beginExternal(2));
-  uint64_t Be = S.submit(be(20000, 60us, 0, "long"));
-  simulateUntil(Sim, S, Sim.clock().now() + 200us);
+  uint64_t Be = longBlocksBesideTheReserve();
   ASSERT_EQ(Sim.resident(Be), 48u);
   Nanos Asked = Sim.clock().now();
   uint64_t Whole = S.beginExternal(0);
