@@ -120,6 +120,17 @@ struct ReservingSchedulerTest : ::testing::Test {
     simulateUntil(Sim, S, Sim.clock().now() + 200us);
     return Be;
   }
+
+  /// \p Be keeps the 2 reserved SMs vacated and fills the 6 others; the
+  /// next LC kernel starts at once, and every block of \p Be runs once.
+  void expectFullKeptSmsAndAFreeReserve(uint64_t Be) {
+    EXPECT_EQ(S.info(Be).VacatedSms, 2u);
+    EXPECT_EQ(Sim.resident(Be), 48u);
+    uint64_t Next = S.submit(lightLc(20us));
+    simulateToEnd(Sim, S);
+    EXPECT_LE(queueingDelay(Sim.record(Next)), 1us);
+    expectExactlyOnce(Sim.record(Be));
+  }
 };
 
 TEST_F(ReservingSchedulerTest, KeepsShortBlocksOffTheReserve) {
@@ -131,12 +142,7 @@ TEST_F(ReservingSchedulerTest, KeepsShortBlocksOffTheReserve) {
   S.endExternal(Lc);
   simulateUntil(Sim, S, 200us);
   // LC work is about: the SMs stay vacated between requests.
-  EXPECT_EQ(S.info(Be).VacatedSms, 2u);
-  EXPECT_EQ(Sim.resident(Be), 48u);
-  uint64_t Next = S.submit(lightLc(20us));
-  simulateToEnd(Sim, S);
-  EXPECT_LE(queueingDelay(Sim.record(Next)), 1us);
-  expectExactlyOnce(Sim.record(Be));
+  expectFullKeptSmsAndAFreeReserve(Be);
 }
 
 TEST_F(ReservingSchedulerTest, FillsTheSmsItKeeps) {
@@ -144,13 +150,8 @@ TEST_F(ReservingSchedulerTest, FillsTheSmsItKeeps) {
   // get every co-resident worker, with workers for every SM: those the
   // hardware puts on the reserve leave.
   uint64_t Be = longBlocksBesideTheReserve();
-  EXPECT_EQ(S.info(Be).VacatedSms, 2u);
-  EXPECT_EQ(Sim.resident(Be), 48u); // 6 kept SMs x 8, not 6 x 2
-  EXPECT_EQ(Sim.record(Be).Widths.front(), 64u);
-  uint64_t Next = S.submit(lightLc(20us));
-  simulateToEnd(Sim, S);
-  EXPECT_LE(queueingDelay(Sim.record(Next)), 1us);
-  expectExactlyOnce(Sim.record(Be));
+  EXPECT_EQ(Sim.record(Be).Widths.front(), 64u); // 8 per SM, not 2 per kept
+  expectFullKeptSmsAndAFreeReserve(Be);
 }
 
 TEST_F(ReservingSchedulerTest, LcWorkLargerThanTheReserveWaitsForTheKeptSms) {
