@@ -18,6 +18,8 @@ round by round so that drift hits them alike:
   baton-library, baton-library-always  baton and baton-always with
             matmuls="library": GEMMs stay with Inductor's usual choice
             (cuBLAS), bypassing Baton
+  baton-long, baton-long-always  the same with matmuls="long": Triton
+            templates for products of 300 us or more in cuBLAS only
 
     python3 bench/torch/gemm_choice.py --out DIR [--train gpt|cnn]
         [--scale large] [--modes defaults,free,triton,baton] [--rounds 2]
@@ -40,7 +42,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MODES = ("defaults", "free", "triton", "baton", "baton-always",
-         "baton-library", "baton-library-always")
+         "baton-library", "baton-library-always", "baton-long",
+         "baton-long-always")
 
 
 def record_autotuning(path):
@@ -82,7 +85,8 @@ def child(args):
         baton.torch.enable(
             "best-effort",
             schedule="always" if mode.endswith("-always") else "auto",
-            matmuls="library" if "-library" in mode else "triton")
+            matmuls="library" if "-library" in mode
+            else "long" if "-long" in mode else "triton")
     if mode != "defaults" and args.autotune_log:
         record_autotuning(args.autotune_log)
     import workloads

@@ -54,6 +54,7 @@ import time
 from typing import Any, Callable, Optional
 
 from . import _core
+from . import _gemm
 from . import triton as _bt
 
 __all__ = ["enable", "disable", "enabled", "set_schedule",
@@ -67,7 +68,6 @@ _SCHEDULES = ("auto", "always", "never")
 # Where best-effort GEMMs run: "triton" (templates, which get variants, even
 # where cuBLAS is faster) or "library" (Inductor's choice, usually cuBLAS:
 # faster training whose GEMMs bypass Baton).
-_MATMULS = ("triton", "library")
 
 # Inductor settings. Launcher settings apply to both classes: Baton sees a
 # Triton launch only through Triton's launcher. Routing settings apply to
@@ -82,7 +82,8 @@ _LAUNCHER_SETTINGS = {
 }
 _ROUTING_SETTINGS = {
     # GEMMs (mm, addmm, bmm, 1x1 convolutions) as Triton templates. ATen
-    # stays a candidate, and _prefer_triton drops it where a template exists.
+    # stays a candidate, and _gemm.prefer drops it where a template exists
+    # (under matmuls="long", for long products only).
     "max_autotune_gemm": True,
     "max_autotune_gemm_backends": "ATEN,TRITON",
     "max_autotune_conv_backends": "ATEN,TRITON",
@@ -150,19 +151,7 @@ def _restore_settings() -> None:
         setattr(obj, leaf, value)
     _S.saved_settings.clear()
     _S.applied_settings.clear()
-
-
-def _prefer_triton(choices):
-    """Inductor autotuning preprocessing: where a Triton template can do
-    the op, ATen's kernel (cuBLAS, cuDNN) is not a candidate, so the op
-    runs as a Triton kernel that gets variants; where none can, ATen's
-    stays (the op then bypasses Baton, and report() lists it)."""
-    try:
-        from torch._inductor.select_algorithm import ExternKernelCaller
-    except ImportError:
-        return choices
-    kept = [c for c in choices if not isinstance(c, ExternKernelCaller)]
-    return kept if kept else choices
+    _gemm.configure(None)
 
 
 def _install_preprocessing() -> None:
@@ -173,14 +162,15 @@ def _install_preprocessing() -> None:
     except ImportError:
         _S.missing_settings.append("select_algorithm.add_preprocessing_fn")
         return
-    add_preprocessing_fn(_prefer_triton)
+    add_preprocessing_fn(_gemm.prefer)
     _S.preprocessing_installed = True
 
 
 def _matmuls(matmuls: Optional[str]) -> str:
     matmuls = matmuls or os.environ.get("BATON_TORCH_MATMULS") or "triton"
-    if matmuls not in _MATMULS:
-        raise ValueError(f"matmuls must be one of {_MATMULS}, not {matmuls!r}")
+    if matmuls not in _gemm.POLICIES:
+        raise ValueError(f"matmuls must be one of {_gemm.POLICIES}, not "
+                         f"{matmuls!r}")
     return matmuls
 
 
@@ -189,20 +179,29 @@ def inductor_settings(priority: str = BEST_EFFORT,
     """The Inductor settings enable() applies for `priority` (and
     `matmuls`, see enable())."""
     settings = dict(_LAUNCHER_SETTINGS)
-    if priority == BEST_EFFORT and _matmuls(matmuls) == "triton":
+    matmuls = _matmuls(matmuls)
+    if priority == BEST_EFFORT and matmuls != "library":
         settings.update(_ROUTING_SETTINGS)
+    if priority == BEST_EFFORT and matmuls == "long":
+        # Inductor's caches key a compiled graph by its settings, not by the
+        # preprocessing that chose its GEMMs: the same backends spelled in
+        # another order (which Inductor ignores) keep graphs compiled under
+        # "triton" and "long" apart.
+        settings["max_autotune_gemm_backends"] = "TRITON,ATEN"
+        settings["max_autotune_conv_backends"] = "TRITON,ATEN"
     return settings
 
 
 def apply_inductor_settings(priority: str = BEST_EFFORT,
                             matmuls: Optional[str] = None) -> dict:
     """Applies inductor_settings(priority, matmuls) (and, where GEMMs go
-    to Triton, the autotuning preference for Triton templates) without
-    installing any hook: what a comparison run without Baton uses to train
-    the same kernels. Returns the settings applied."""
+    to Triton, the autotuning preference for Triton templates, _gemm)
+    without installing any hook: what a comparison run without Baton uses
+    to train the same kernels. Returns the settings applied."""
     settings = inductor_settings(priority, matmuls)
     _apply_settings(settings)
     if "max_autotune_gemm" in settings:
+        _gemm.configure(_matmuls(matmuls))
         _install_preprocessing()
     return dict(_S.applied_settings)
 
@@ -338,10 +337,12 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
     inductor: apply the Inductor settings of inductor_settings().
     matmuls: best-effort: "triton" (default, $BATON_TORCH_MATMULS) sends
       GEMMs and 1x1 convolutions to Triton templates, which get variants,
-      even where cuBLAS is faster (about 0.89x of PyTorch's defaults for
-      the benchmark's GPT on the H200); "library" leaves them to Inductor's
+      even where cuBLAS is faster (0.87-0.88x of PyTorch's defaults for
+      the large GPT on the H100); "library" leaves them to Inductor's
       usual choice (cuBLAS: full speed, but they bypass Baton and are
-      gated at launch grain only).
+      gated at launch grain only); "long" sends only products expected to
+      take $BATON_TORCH_LONG_GEMM_US (300) or more in cuBLAS to Triton
+      and lets the fastest kernel do the shorter ones (see _gemm).
     attention: "triton" routes scaled_dot_product_attention to Triton
       (see _route_attention); default: flash attention stays, bypassing.
     stream: latency-critical: run the thread's work on a new high-priority
@@ -369,6 +370,8 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
         grace_us = float(os.environ.get("BATON_LC_GRACE_US", "200"))
     if warm_up is None:
         warm_up = os.environ.get("BATON_LC_WARM_UP", "1") != "0"
+    matmuls = _matmuls(matmuls)
+    _gemm.long_us_from_environment()  # refused here, before any change
     ident = threading.get_ident()
     with _S.lock:
         if not _S.installed:
@@ -559,6 +562,12 @@ class Report(dict):
                          f"{variants:<9}{timed} routed {k['scheduled']:>6} "
                          f"passed {k['passed_through']:>6} short "
                          f"{k.get('short', 0):>6}{extra}")
+        for g in self.get("gemms", []):
+            us = (f"{g['library_us']:.0f} us" if g["library_us"] is not None
+                  else "unknown time")
+            lines.append(f"GEMM of {g['outputs']} outputs x {g['inner']} "
+                         f"({g['dtype']}), {us} in the library: "
+                         + ("Triton" if g["triton_only"] else "fastest"))
         for b in self.get("bypass", []):
             lines.append(f"bypasses Baton: {b}")
         prof = self.get("bypass_profile")
@@ -591,6 +600,8 @@ def report(profile: Optional[dict] = None,
     r["settings"] = dict(_S.applied_settings)
     r["settings_missing"] = list(_S.missing_settings)
     r["kernels"] = _bt.kernels(launched_since)
+    r["matmuls"] = _gemm.policy or "library"
+    r["gemms"] = list(_gemm.decisions)  # matmuls="long": each product judged
     r["slo_ms"] = _S.slo_ms
     bypass = []
     try:

@@ -12,7 +12,7 @@ from unittest import mock
 
 import baton.torch as btorch
 import baton.triton as bt
-from baton import _core
+from baton import _core, _gemm
 
 from helpers import (FakeCore, TempCache, assert_no_stand_ins,
                      install_fake_triton, swap_modules)
@@ -24,6 +24,34 @@ class ExternKernelCaller:
 
 class TritonTemplateCaller:
     pass
+
+
+class Node:
+    """An Inductor buffer as _gemm reads it."""
+
+    def __init__(self, *size, dtype="bf16"):
+        self.size, self.dtype = size, dtype
+
+    def get_size(self):
+        return self.size
+
+    def get_dtype(self):
+        return self.dtype
+
+
+def candidate(cls, *inputs, out):
+    """A GEMM candidate of class `cls` over `inputs` with output size `out`."""
+    c = cls()
+    c.input_nodes = list(inputs)
+    c.layout = types.SimpleNamespace(size=list(out))
+    return c
+
+
+def product(m, n, k):
+    """An ATen and a Triton candidate of an m x k by k x n product."""
+    a, b = Node(m, k), Node(k, n)
+    return [candidate(ExternKernelCaller, a, b, out=(m, n)),
+            candidate(TritonTemplateCaller, a, b, out=(m, n))]
 
 
 def fake_torch():
@@ -151,7 +179,7 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertEqual(self.config.max_autotune_gemm, True)
         self.assertEqual(self.config.max_autotune_gemm_backends, "ATEN,TRITON")
         self.assertEqual(self.mods["torch._inductor.select_algorithm"].preprocessing,
-                         [btorch._prefer_triton])
+                         [_gemm.prefer])
         self.assertEqual(os.environ["CUDA_MODULE_LOADING"], "EAGER")
         self.assertEqual(os.environ["CUDA_DEVICE_MAX_CONNECTIONS"], "32")
         self.assertEqual(bt._STATE.default_class, bt.BEST_EFFORT)
@@ -338,11 +366,64 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertFalse(watcher.is_alive())
         btorch.disable()
 
-    def test_prefer_triton_drops_aten_only_where_a_template_exists(self):
+    def test_triton_matmuls_drop_aten_only_where_a_template_exists(self):
         aten, tmpl = ExternKernelCaller(), TritonTemplateCaller()
-        self.assertEqual(btorch._prefer_triton([aten, tmpl]), [tmpl])
-        self.assertEqual(btorch._prefer_triton([aten]), [aten])
-        self.assertEqual(btorch._prefer_triton([]), [])
+        btorch.enable("best-effort")
+        self.assertEqual(_gemm.prefer([aten, tmpl]), [tmpl])
+        self.assertEqual(_gemm.prefer([aten]), [aten])
+        self.assertEqual(_gemm.prefer([]), [])
+        btorch.disable()
+        # Inductor keeps the function: it no longer prefers anything.
+        self.assertEqual(_gemm.prefer([aten, tmpl]), [aten, tmpl])
+
+    def test_long_matmuls_only_go_to_triton(self):
+        # A library rate of 1 TFLOP/s: 1000^3 takes 2,000 us, 100^3 2 us.
+        rates = []
+        _gemm.decisions.clear()
+        with mock.patch.object(_gemm, "library_rate",
+                               lambda dtype: rates.append(dtype) or 1e12):
+            btorch.enable("best-effort", matmuls="long")
+            self.assertEqual(self.config.max_autotune_gemm, True)
+            # Another key in Inductor's caches than "triton"'s graphs.
+            self.assertEqual(self.config.max_autotune_gemm_backends,
+                             "TRITON,ATEN")
+            long_one, short_one = product(1000, 1000, 1000), product(100, 100, 100)
+            self.assertEqual(_gemm.prefer(long_one), long_one[1:])
+            self.assertEqual(_gemm.prefer(short_one), short_one)
+            self.assertEqual(rates, ["bf16", "bf16"])
+            # addmm's inputs begin with the bias; a batched product counts
+            # every batch.
+            bias = Node(1000)
+            addmm = [candidate(ExternKernelCaller, bias, Node(1000, 1000),
+                               Node(1000, 1000), out=(1000, 1000))]
+            self.assertEqual(_gemm.product_shape(addmm[0]),
+                             (1000000, 1000, "bf16"))
+            bmm = candidate(TritonTemplateCaller, Node(4, 100, 30),
+                            Node(4, 30, 50), out=(4, 100, 50))
+            self.assertEqual(_gemm.product_shape(bmm), (20000, 30, "bf16"))
+            # Not a product (a convolution's layout): Triton, as before.
+            conv = product(8, 8, 8)
+            for c in conv:
+                c.layout.size = [1, 8, 8, 8]
+            self.assertIsNone(_gemm.product_shape(conv[0]))
+            self.assertEqual(_gemm.prefer(conv), conv[1:])
+            r = btorch.report()
+            self.assertEqual(r["matmuls"], "long")
+            self.assertEqual([g["triton_only"] for g in r["gemms"]],
+                             [True, False])  # products only
+            self.assertEqual(r["gemms"][0]["library_us"], 2000.0)
+            self.assertIn("GEMM of 10000 outputs x 100 (bf16), 2 us in the "
+                          "library: fastest", str(r))
+            btorch.disable()
+            os.environ["BATON_TORCH_LONG_GEMM_US"] = "1"
+            btorch.enable("best-effort", matmuls="long")
+            self.assertEqual(_gemm.prefer(short_one), short_one[1:])
+            btorch.disable()
+            for bad in ("-5", "soon", "nan"):
+                os.environ["BATON_TORCH_LONG_GEMM_US"] = bad
+                with self.assertRaises(ValueError):
+                    btorch.enable("best-effort", matmuls="long")
+                self.assertFalse(bt.installed())  # refused before any change
 
 
 class ClassifyTest(unittest.TestCase):

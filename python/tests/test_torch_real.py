@@ -81,18 +81,20 @@ class RealTorchTest(unittest.TestCase):
 
     def test_preference_is_registered_with_inductor(self):
         from torch._inductor import select_algorithm
+        from baton import _gemm
         self.btorch.enable("best-effort")
         cache = select_algorithm.get_algorithm_selector_cache()
-        self.assertIn(self.btorch._prefer_triton, cache.preprocessing_fns)
+        self.assertIn(_gemm.prefer, cache.preprocessing_fns)
 
         class Extern(select_algorithm.ExternKernelCaller):
             def __init__(self):
                 pass
 
         extern, other = Extern(), object()
-        self.assertEqual(self.btorch._prefer_triton([extern, other]), [other])
-        self.assertEqual(self.btorch._prefer_triton([extern]), [extern])
+        self.assertEqual(_gemm.prefer([extern, other]), [other])
+        self.assertEqual(_gemm.prefer([extern]), [extern])
         self.btorch.disable()
+        self.assertEqual(_gemm.prefer([extern, other]), [extern, other])
 
     def test_attention_switches(self):
         import torch
