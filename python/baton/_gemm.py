@@ -22,6 +22,7 @@ per dtype. Products whose shape or rate is not known count as long.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from typing import Any, Optional
 
@@ -138,21 +139,28 @@ def library_rate(dtype: Any) -> Optional[float]:
 
 
 def _measure_rate(dtype: Any) -> Optional[float]:
+    # Real tensors even inside a compile's fake-tensor tracing, and no
+    # random numbers: the job's random stream must not move.
     try:
         import torch
+        try:
+            from torch._subclasses.fake_tensor import unset_fake_temporarily
+        except ImportError:
+            unset_fake_temporarily = contextlib.nullcontext
         n, reps = 4096, 5
-        a = torch.randn(n, n, device="cuda").to(dtype)
-        b = torch.randn(n, n, device="cuda").to(dtype)
-        for _ in range(2):
-            torch.mm(a, b)
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(reps):
-            torch.mm(a, b)
-        end.record()
-        end.synchronize()
-        seconds = start.elapsed_time(end) / 1e3
+        with unset_fake_temporarily():
+            a = torch.full((n, n), 0.5, device="cuda").to(dtype)
+            b = torch.full((n, n), 0.25, device="cuda").to(dtype)
+            for _ in range(2):
+                torch.mm(a, b)
+            start = torch.cuda.Event(enable_timing=True)
+            end = torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(reps):
+                torch.mm(a, b)
+            end.record()
+            end.synchronize()
+            seconds = start.elapsed_time(end) / 1e3
         return 2.0 * n ** 3 * reps / seconds if seconds > 0 else None
     except Exception:
         return None
