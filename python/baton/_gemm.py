@@ -59,7 +59,8 @@ def configure(matmuls: Optional[str]) -> None:
     global policy, long_us
     if matmuls not in POLICIES + (None,):
         raise ValueError(f"matmuls must be one of {POLICIES}, not {matmuls!r}")
-    long_us = long_us_from_environment()
+    if matmuls == "long":
+        long_us = long_us_from_environment()
     policy = None if matmuls == "library" else matmuls
 
 
