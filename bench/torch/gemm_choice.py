@@ -79,7 +79,7 @@ def child(args):
         config.max_autotune_conv_backends = "ATEN,TRITON"
     elif mode == "triton":
         import baton.torch
-        baton.torch.apply_inductor_settings("best-effort")
+        baton.torch.apply_inductor_settings("best-effort", matmuls="triton")
     elif mode.startswith("baton"):
         import baton.torch
         baton.torch.enable(
@@ -106,6 +106,8 @@ def child(args):
         while time.time() - t0 < args.seconds:
             trainer.run(stop, steps=5)
         s = trainer.stamps
+        if len(s) < 2 or s[-1] <= s[0]:
+            sys.exit(f"{mode}: fewer than two steps in {args.seconds} s")
         rates.append((len(s) - 1) / (s[-1] - s[0]))
     result = {"mode": mode, "steps_per_s": rates, "warm_s": warm_s}
     if mode.startswith("baton"):
@@ -139,7 +141,7 @@ def main():
         if m not in MODES:
             p.error(f"unknown mode {m!r}; one of {', '.join(MODES)}")
     os.makedirs(args.out, exist_ok=True)
-    rates = {m: [] for m in modes}
+    rates = {m: {} for m in modes}  # mode -> round -> median steps/s
     for r in range(args.rounds):
         order = modes[r % len(modes):] + modes[:r % len(modes)]
         for m in order:
@@ -167,21 +169,21 @@ def main():
             if result is None:
                 print(f"{m} round {r}: no result (see {log})", flush=True)
                 continue
-            rates[m].append(statistics.median(result["steps_per_s"]))
+            rates[m][r] = statistics.median(result["steps_per_s"])
             extra = (f", {result['scheduled']} launches scheduled"
                      if "scheduled" in result else "")
             print(f"{m} round {r}: " + " ".join(
                 f"{v:.2f}" for v in result["steps_per_s"])
                 + f" steps/s (warm-up {result['warm_s']:.0f} s, "
                 f"{time.monotonic() - t:.0f} s in all{extra})", flush=True)
-    ref = rates.get("defaults") or []
+    ref = rates.get("defaults", {})
     print(f"\n{args.train} ({args.scale}) alone, median steps/s per process:")
     print("| mode | steps/s | over defaults, round by round |")
     print("| --- | --- | --- |")
     for m in modes:
         v = rates[m]
-        ratios = [a / b for a, b in zip(v, ref)] if ref else []
-        print(f"| {m} | {' '.join(f'{x:.2f}' for x in v)} | "
+        ratios = [v[r] / ref[r] for r in sorted(v) if r in ref]
+        print(f"| {m} | {' '.join(f'{v[r]:.2f}' for r in sorted(v))} | "
               + (", ".join(f"{x:.3f}" for x in ratios) or "-") + " |")
 
 

@@ -376,7 +376,7 @@ WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
   Nanos Bound = Options.FullWidthWhenQuiet && Quiet ? Nanos::max() : bound();
   uint32_t All = device().Multiprocessors;
   if (Options.ReserveWhileLcAbout && device().CanVacate && !Quiet &&
-      All > Reserve) {
+      Reserve > 0 && All > Reserve) {
     FreeSms = std::min(FreeSms, All - Reserve);
     // LC work of the reserve's size starts there without waiting for the
     // kept SMs, so nothing needs them to drain within the bound: a PTB

@@ -14,6 +14,9 @@ policy of baton.torch.enable(matmuls=...):
 A product's time in the library is its FLOPs over the rate the library
 reaches on a large product of the same dtype on this GPU, measured once
 per dtype. Products whose shape or rate is not known count as long.
+Inductor's caches know neither the policy's threshold nor its decisions:
+a graph found there was compiled under the threshold of its first
+compile, and is judged again only when compiled again.
 
 `prefer` is installed once as Inductor's autotuning preprocessing
 (select_algorithm.add_preprocessing_fn, which has no way to remove it);
@@ -26,14 +29,18 @@ import contextlib
 import os
 from typing import Any, Optional
 
+from . import _core
+from . import triton as _bt
+
 POLICIES = ("triton", "long", "library")
 DEFAULT_LONG_US = 300.0
 
 policy: Optional[str] = None
 long_us = DEFAULT_LONG_US
-# One entry per product judged under "long": its shape, dtype, expected
-# library time and whether Triton templates were kept as the only choice.
-decisions: list = []
+# Under "long": per product shape judged (outputs, inner dimension, dtype),
+# its expected library time in us (None: unknown) and whether only Triton
+# templates stayed candidates (where one can do the op).
+decisions: dict = {}
 _rates: dict = {}
 
 
@@ -87,9 +94,14 @@ def _long(choices) -> bool:
     rate = library_rate(dtype)
     us = 2.0 * outputs * inner / rate * 1e6 if rate else None
     is_long = us is None or us >= long_us
-    decisions.append({"outputs": outputs, "inner": inner, "dtype": str(dtype),
-                      "library_us": us, "triton_only": is_long})
+    decisions[(outputs, inner, str(dtype))] = (us, is_long)
     return is_long
+
+
+def report() -> list:
+    """decisions, as report() lists them."""
+    return [{"outputs": o, "inner": k, "dtype": d, "library_us": us,
+             "triton_only": t} for (o, k, d), (us, t) in decisions.items()]
 
 
 def _sizes(sizes) -> Optional[list]:
@@ -116,7 +128,7 @@ def product_shape(choice) -> Optional[tuple]:
         out = _sizes(choice.layout.size)
         sa, sb = _sizes(a.get_size()), _sizes(b.get_size())
         dtype = a.get_dtype()
-    except (AttributeError, IndexError, TypeError):
+    except Exception:  # not a product's inputs (e.g. get_size unsupported)
         return None
     if out is None or sa is None or sb is None:
         return None
@@ -141,13 +153,19 @@ def library_rate(dtype: Any) -> Optional[float]:
 
 def _measure_rate(dtype: Any) -> Optional[float]:
     # Real tensors even inside a compile's fake-tensor tracing, and no
-    # random numbers: the job's random stream must not move.
+    # random numbers: the job's random stream must not move. A thread's
+    # first cuBLAS call may load modules, which must not happen next to
+    # paused routed work (baton.torch._warm_up_libraries says why): held
+    # as a module load is, where the scheduler runs.
+    hold = 0
     try:
         import torch
         try:
             from torch._subclasses.fake_tensor import unset_fake_temporarily
         except ImportError:
             unset_fake_temporarily = contextlib.nullcontext
+        if _core.HAS_RUNTIME and _core.router_running():
+            hold = _core.hold_for_load(_bt._STATE.load_patience_us)
         n, reps = 4096, 5
         with unset_fake_temporarily():
             a = torch.full((n, n), 0.5, device="cuda").to(dtype)
@@ -165,3 +183,6 @@ def _measure_rate(dtype: Any) -> Optional[float]:
         return 2.0 * n ** 3 * reps / seconds if seconds > 0 else None
     except Exception:
         return None
+    finally:
+        if hold:
+            _core.release_hold(hold)

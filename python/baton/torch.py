@@ -199,9 +199,10 @@ def apply_inductor_settings(priority: str = BEST_EFFORT,
     without installing any hook: what a comparison run without Baton uses
     to train the same kernels. Returns the settings applied."""
     settings = inductor_settings(priority, matmuls)
+    if "max_autotune_gemm" in settings:
+        _gemm.configure(_matmuls(matmuls))  # may refuse: before any change
     _apply_settings(settings)
     if "max_autotune_gemm" in settings:
-        _gemm.configure(_matmuls(matmuls))
         _install_preprocessing()
     return dict(_S.applied_settings)
 
@@ -371,7 +372,8 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
     if warm_up is None:
         warm_up = os.environ.get("BATON_LC_WARM_UP", "1") != "0"
     matmuls = _matmuls(matmuls)
-    _gemm.long_us_from_environment()  # refused here, before any change
+    if priority == BEST_EFFORT and matmuls == "long":
+        _gemm.long_us_from_environment()  # refused here, before any change
     ident = threading.get_ident()
     with _S.lock:
         if not _S.installed:
@@ -601,7 +603,7 @@ def report(profile: Optional[dict] = None,
     r["settings_missing"] = list(_S.missing_settings)
     r["kernels"] = _bt.kernels(launched_since)
     r["matmuls"] = _gemm.policy or "library"
-    r["gemms"] = list(_gemm.decisions)  # matmuls="long": each product judged
+    r["gemms"] = _gemm.report()  # matmuls="long": each product judged
     r["slo_ms"] = _S.slo_ms
     bypass = []
     try:

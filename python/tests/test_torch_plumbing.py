@@ -145,8 +145,8 @@ class TorchPlumbingTest(unittest.TestCase):
         self.core.lc_begin = lambda sms: 42
         self.core.lc_end = lambda work: self.ended.append(work)
         self.ended = []
-        self.saved_cores = (bt._core, btorch._core)
-        bt._core = btorch._core = self.core
+        self.saved_cores = (bt._core, btorch._core, _gemm._core)
+        bt._core = btorch._core = _gemm._core = self.core
         self.cache_ctx = TempCache()
         self.cache_ctx.__enter__()
         bt._reset()
@@ -156,7 +156,8 @@ class TorchPlumbingTest(unittest.TestCase):
         self.env.start()
         for k in ("CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS",
                   "BATON_TORCH", "BATON_TORCH_SCHEDULE", "BATON_LC_GRACE_US",
-                  "BATON_TORCH_MATMULS", "BATON_LC_WARM_UP"):
+                  "BATON_TORCH_MATMULS", "BATON_LC_WARM_UP",
+                  "BATON_TORCH_LONG_GEMM_US"):
             os.environ.pop(k, None)
         os.environ["BATON_SHARE"] = "0"  # no registry watcher thread
 
@@ -164,7 +165,10 @@ class TorchPlumbingTest(unittest.TestCase):
         bt.uninstall()
         bt._reset()
         btorch._S = btorch._State()
-        bt._core, btorch._core = self.saved_cores
+        bt._core, btorch._core, _gemm._core = self.saved_cores
+        _gemm.configure(None)
+        _gemm.decisions.clear()
+        _gemm._rates.clear()
         self.env.stop()
         self.cache_ctx.__exit__(None, None, None)
         self.restore_triton()
@@ -379,7 +383,6 @@ class TorchPlumbingTest(unittest.TestCase):
     def test_long_matmuls_only_go_to_triton(self):
         # A library rate of 1 TFLOP/s: 1000^3 takes 2,000 us, 100^3 2 us.
         rates = []
-        _gemm.decisions.clear()
         with mock.patch.object(_gemm, "library_rate",
                                lambda dtype: rates.append(dtype) or 1e12):
             btorch.enable("best-effort", matmuls="long")
@@ -424,6 +427,52 @@ class TorchPlumbingTest(unittest.TestCase):
                 with self.assertRaises(ValueError):
                     btorch.enable("best-effort", matmuls="long")
                 self.assertFalse(bt.installed())  # refused before any change
+                with self.assertRaises(ValueError):
+                    btorch.apply_inductor_settings(matmuls="long")
+                self.assertEqual(self.config.max_autotune_gemm, False)
+            # Only "long" reads it.
+            btorch.enable("best-effort", matmuls="triton")
+            btorch.disable()
+            btorch.enable("latency-critical", warm_up=False)
+            btorch.disable()
+
+    def test_library_rate_is_measured_held_like_a_module_load(self):
+        # A thread's first cuBLAS call may load modules: not beside paused
+        # routed work. 5 products of 4096^3 in 10 ms: 68.7 TFLOP/s.
+        done = []
+
+        class Event:
+            def __init__(self, enable_timing=False):
+                pass
+
+            def record(self):
+                pass
+
+            def synchronize(self):
+                done.append("synchronized")
+
+            def elapsed_time(self, end):
+                return 10.0
+
+        class Matrix:
+            def to(self, dtype):
+                return self
+
+        self.torch.full = lambda shape, value, device=None: Matrix()
+        self.torch.mm = lambda a, b: done.append("mm")
+        self.torch.cuda.Event = Event
+        self.core.started = True
+        rate = _gemm.library_rate("bf16")
+        self.assertAlmostEqual(rate, 2 * 4096 ** 3 * 5 / 0.01)
+        self.assertEqual(done, ["mm"] * 7 + ["synchronized"])
+        self.assertEqual([h[0] for h in self.core.holds], ["hold", "release"])
+        self.assertEqual(_gemm.library_rate("bf16"), rate)  # measured once
+        self.assertEqual(len(self.core.holds), 2)
+        # A product torch.mm cannot make has no rate, and no hold is left.
+        self.torch.mm = lambda a, b: 1 / 0
+        self.assertIsNone(_gemm.library_rate("fp8"))
+        self.assertEqual([h[0] for h in self.core.holds][2:],
+                         ["hold", "release"])
 
 
 class ClassifyTest(unittest.TestCase):

@@ -170,6 +170,25 @@ TEST_F(ReservingSchedulerTest, LcWorkLargerThanTheReserveWaitsForTheKeptSms) {
   expectExactlyOnce(Sim.record(Be));
 }
 
+TEST(VacatingScheduler, ReserveOfNoSmsKeepsTheBound) {
+  // No SMs to reserve (none by default, no space-shared LC work seen): the
+  // launch beside LC work stays at the prompt 2 workers per SM, since LC
+  // work would wait for every kept SM.
+  SimulatedExecutor Sim(vacatingDevice());
+  SchedulerOptions O = options();
+  O.ReserveWhileLcAbout = true;
+  O.MinReservedSms = 0;
+  Scheduler S(Sim, O);
+  runUntilDone(Sim, S, S.submit(be(640, 60us, 0, "long")));
+  S.endExternal(S.beginExternal(0));
+  uint64_t Be = S.submit(be(20000, 60us, 0, "long"));
+  simulateUntil(Sim, S, Sim.clock().now() + 200us);
+  EXPECT_EQ(S.info(Be).VacatedSms, 0u);
+  EXPECT_EQ(Sim.record(Be).Widths.front(), 16u);
+  simulateToEnd(Sim, S);
+  expectExactlyOnce(Sim.record(Be));
+}
+
 /// Launch 1 on the executor: \p Blocks blocks of 10 us as \p Workers PTB
 /// workers, simulated for 25 us.
 struct PtbRun {
