@@ -26,6 +26,7 @@ compile, and is judged again only when compiled again.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 from typing import Any, Optional
 
@@ -61,11 +62,10 @@ def long_us_from_environment() -> float:
 
 
 def configure(matmuls: Optional[str]) -> None:
-    """Sets the policy (None or "library": every candidate) and, for
-    "long", the threshold (long_us_from_environment)."""
+    """Sets the policy, one of POLICIES as baton.torch checked it, or None
+    (None or "library": every candidate), and, for "long", the threshold
+    (long_us_from_environment)."""
     global policy, long_us
-    if matmuls not in POLICIES + (None,):
-        raise ValueError(f"matmuls must be one of {POLICIES}, not {matmuls!r}")
     if matmuls == "long":
         long_us = long_us_from_environment()
     policy = None if matmuls == "library" else matmuls
@@ -136,10 +136,7 @@ def product_shape(choice) -> Optional[tuple]:
         return None
     if sa[-1] != sb[-2] or out[-2] != sa[-2] or out[-1] != sb[-1]:
         return None
-    outputs = 1
-    for n in out:
-        outputs *= n
-    return outputs, sa[-1], dtype
+    return math.prod(out), sa[-1], dtype
 
 
 def library_rate(dtype: Any) -> Optional[float]:

@@ -65,9 +65,6 @@ BEST_EFFORT = "best-effort"
 LATENCY_CRITICAL = "latency-critical"
 _PRIORITIES = (BEST_EFFORT, LATENCY_CRITICAL)
 _SCHEDULES = ("auto", "always", "never")
-# Where best-effort GEMMs run: "triton" (templates, which get variants, even
-# where cuBLAS is faster) or "library" (Inductor's choice, usually cuBLAS:
-# faster training whose GEMMs bypass Baton).
 
 # Inductor settings. Launcher settings apply to both classes: Baton sees a
 # Triton launch only through Triton's launcher. Routing settings apply to
@@ -182,13 +179,13 @@ def inductor_settings(priority: str = BEST_EFFORT,
     matmuls = _matmuls(matmuls)
     if priority == BEST_EFFORT and matmuls != "library":
         settings.update(_ROUTING_SETTINGS)
-    if priority == BEST_EFFORT and matmuls == "long":
-        # Inductor's caches key a compiled graph by its settings, not by the
-        # preprocessing that chose its GEMMs: the same backends spelled in
-        # another order (which Inductor ignores) keep graphs compiled under
-        # "triton" and "long" apart.
-        settings["max_autotune_gemm_backends"] = "TRITON,ATEN"
-        settings["max_autotune_conv_backends"] = "TRITON,ATEN"
+        if matmuls == "long":
+            # Inductor's caches key a compiled graph by its settings, not by
+            # the preprocessing that chose its GEMMs: the same backends
+            # spelled in another order (which Inductor ignores) keep graphs
+            # compiled under "triton" and "long" apart.
+            settings["max_autotune_gemm_backends"] = "TRITON,ATEN"
+            settings["max_autotune_conv_backends"] = "TRITON,ATEN"
     return settings
 
 
@@ -198,11 +195,13 @@ def apply_inductor_settings(priority: str = BEST_EFFORT,
     to Triton, the autotuning preference for Triton templates, _gemm)
     without installing any hook: what a comparison run without Baton uses
     to train the same kernels. Returns the settings applied."""
+    matmuls = _matmuls(matmuls)
     settings = inductor_settings(priority, matmuls)
-    if "max_autotune_gemm" in settings:
-        _gemm.configure(_matmuls(matmuls))  # may refuse: before any change
+    gemms_to_triton = "max_autotune_gemm" in settings
+    if gemms_to_triton:
+        _gemm.configure(matmuls)  # may refuse: before any change
     _apply_settings(settings)
-    if "max_autotune_gemm" in settings:
+    if gemms_to_triton:
         _install_preprocessing()
     return dict(_S.applied_settings)
 
