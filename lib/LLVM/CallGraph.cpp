@@ -43,6 +43,21 @@ CallGraph::CallGraph(Module &M) {
   }
 }
 
+bool CallGraph::isRecursive(const Function &F) const {
+  if (auto It = Recursive.find(&F); It != Recursive.end())
+    return It->second;
+  bool Taken = is_contained(AddressTaken, &F);
+  auto CallsF = [&](const Function *G) {
+    auto It = Callees.find(G);
+    return (It != Callees.end() && is_contained(It->second, &F)) ||
+           (Taken && CallsIndirectly.contains(G));
+  };
+  bool Cycle = CallsF(&F) ||
+               any_of(reachableFrom(const_cast<Function &>(F)), CallsF);
+  Recursive[&F] = Cycle;
+  return Cycle;
+}
+
 std::vector<Function *> CallGraph::reachableFrom(Function &Root) const {
   std::vector<Function *> Order;
   DenseSet<const Function *> Seen = {&Root};

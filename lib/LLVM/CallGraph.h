@@ -22,6 +22,8 @@ public:
   explicit CallGraph(llvm::Module &M);
   /// Defined functions F can call, F excluded, in the order first reached.
   std::vector<llvm::Function *> reachableFrom(llvm::Function &F) const;
+  /// F can call itself, through other functions or indirect calls.
+  bool isRecursive(const llvm::Function &F) const;
   /// F reads %ctaid/%nctaid itself or through the functions it calls.
   bool readsBlockIndex(const llvm::Function &F) const {
     return Readers.contains(&F);
@@ -35,6 +37,7 @@ private:
   llvm::DenseSet<const llvm::Function *> CallsIndirectly;
   llvm::SmallVector<llvm::Function *, 4> AddressTaken;
   llvm::DenseSet<const llvm::Function *> Readers;
+  mutable llvm::DenseMap<const llvm::Function *, bool> Recursive;
 };
 
 } // namespace baton::ir

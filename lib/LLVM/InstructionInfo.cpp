@@ -132,6 +132,16 @@ bool isExit(const CallBase &CB) {
 }
 
 bool readsDynamicSharedSize(const CallBase &CB) {
+  if (CB.isInlineAsm()) {
+    // CUDA code reads it as asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(x)).
+    StringRef Text = singleInstruction(inlineAsmText(CB));
+    size_t Space = Text.find_first_of(" \t");
+    StringRef Opcode = Text.take_front(Space);
+    auto [Dest, Source] = Text.drop_front(Opcode.size()).split(',');
+    return (Opcode == "mov.u32" || Opcode == "mov.b32") &&
+           Dest.trim() == "$0" && Source.trim() == "%dynamic_smem_size" &&
+           CB.getType()->isIntegerTy(32);
+  }
   return CB.getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size;
 }
 

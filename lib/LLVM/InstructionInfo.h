@@ -37,7 +37,8 @@ std::optional<unsigned> blockIndexRegister(const llvm::CallBase &CB);
 
 /// llvm.nvvm.exit, or inline PTX that is exactly `exit;`.
 bool isExit(const llvm::CallBase &CB);
-/// llvm.nvvm.read.ptx.sreg.dynamic_smem_size.
+/// llvm.nvvm.read.ptx.sreg.dynamic_smem_size, or inline PTX that is exactly
+/// `mov.u32 $0, %dynamic_smem_size;` (its only output, an i32).
 bool readsDynamicSharedSize(const llvm::CallBase &CB);
 
 /// The PTX spelling of the special register an llvm.nvvm.read.ptx.sreg.*

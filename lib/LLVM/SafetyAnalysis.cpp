@@ -14,13 +14,14 @@
 // - External and indirect calls hide code that may read the block index.
 // - Inline PTX is opaque to the rewrite: reading %ctaid/%nctaid there cannot
 //   be virtualised (block-id-vector). An asm statement that is exactly one
-//   `exit;` or one barrier with constant operands is treated like the
-//   intrinsic; exits and barriers mixed with other PTX cannot be redirected
-//   to the worker loop (PTB only).
+//   `exit;`, one barrier with constant operands, or one move of
+//   %dynamic_smem_size is treated like the intrinsic; exits, barriers and
+//   that register mixed with other PTX cannot be redirected to the worker
+//   loop or corrected (PTB only).
 // - For PTB only: exits and barriers inside callees, barrier ids that are not
 //   constants, barrier reductions, setmaxnreg, giving up the permit to
-//   allocate tensor memory, and the shared memory sizes a PTB launch
-//   changes, as on the PTX side.
+//   allocate tensor memory, the shared memory sizes a PTB launch changes,
+//   and recursive callees, as on the PTX side.
 //
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
@@ -81,6 +82,14 @@ private:
   void checkRegister(Function &F, CallBase &CB, StringRef Reg, bool IsKernel);
   void refuse(RefusalKind Kind, const Function &F, const Instruction *I,
               std::string Message);
+  void refuseRecursion(const Function &F, const CallBase &CB,
+                       const Function &Callee) {
+    refuse(RefusalKind::Recursion, F, &CB,
+           "calls '" + Callee.getName().str() +
+               "', which is recursive; ptxas does not reconverge a warp "
+               "after recursive calls, so the PTB worker's barrier at the end "
+               "of a virtual block would release lanes still in the callee");
+  }
 
   const CallGraph &CG;
   std::vector<FoundRefusal> Found;
@@ -149,6 +158,11 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
       checkRegister(F, CB, Reg, IsKernel);
   if (!IsKernel && asmReadsRegister(Text, "%dynamic_smem_size"))
     checkRegister(F, CB, "%dynamic_smem_size", IsKernel);
+  else if (asmReadsRegister(Text, "%dynamic_smem_size") &&
+           !readsDynamicSharedSize(CB))
+    refuse(RefusalKind::SharedMemorySize, F, &CB,
+           "reads %dynamic_smem_size in inline assembly other than a lone "
+           "mov, which a PTB launch changes and cannot be corrected there");
   if (Text.contains("%cluster") || Text.contains("%nclusterid") ||
       Text.contains("%is_explicit_cluster") ||
       Text.contains("barrier.cluster") || asmHasInstruction(Text, "mapa") ||
@@ -228,6 +242,9 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
                       "makes an indirect call, and '" +
                           Target->getName().str() +
                           "', whose address is taken, reads the block index");
+    for (Function *Target : CG.addressTaken())
+      if (CG.isRecursive(*Target))
+        return refuseRecursion(F, CB, *Target);
     return;
   }
   if (Callee->isIntrinsic()) {
@@ -262,8 +279,11 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
                     TensorMemoryPermitMessage);
     return checkExitAndBarrier(F, CB, IsKernel);
   }
-  if (!Callee->isDeclaration())
+  if (!Callee->isDeclaration()) {
+    if (CG.isRecursive(*Callee))
+      refuseRecursion(F, CB, *Callee);
     return;
+  }
   StringRef Name = Callee->getName();
   if (Name.starts_with("cudaCG"))
     return refuse(RefusalKind::GridSync, F, &CB,

@@ -81,6 +81,26 @@ void CallGraph::scanFunction(uint32_t F) {
   }
 }
 
+bool CallGraph::isRecursive(uint32_t F) const {
+  if (Recursive.size() != Nodes.size())
+    Recursive.assign(Nodes.size(), 0);
+  if (Recursive[F] == 0) {
+    bool Taken = std::binary_search(AddressTaken.begin(), AddressTaken.end(), F);
+    auto CallsF = [&](uint32_t G) {
+      return std::find(Nodes[G].Callees.begin(), Nodes[G].Callees.end(), F) !=
+                 Nodes[G].Callees.end() ||
+             (Taken && Nodes[G].HasIndirectCall);
+    };
+    bool Cycle = CallsF(F);
+    if (!Cycle) {
+      std::vector<uint32_t> Reached = reachableFrom(F);
+      Cycle = std::any_of(Reached.begin(), Reached.end(), CallsF);
+    }
+    Recursive[F] = Cycle ? 2 : 1;
+  }
+  return Recursive[F] == 2;
+}
+
 std::vector<uint32_t> CallGraph::reachableFrom(uint32_t F) const {
   if (VisitedIn.size() != Nodes.size())
     VisitedIn.assign(Nodes.size(), 0);

@@ -28,6 +28,9 @@ public:
   /// Functions reachable from F through calls, F excluded, in DFS order.
   std::vector<uint32_t> reachableFrom(uint32_t F) const;
 
+  /// True if F can call itself, through other functions or indirect calls.
+  bool isRecursive(uint32_t F) const;
+
   /// True if F reads %ctaid/%nctaid itself or through a callee.
   bool readsBlockIndex(uint32_t F) const { return ReadsBlockIndex[F]; }
   bool hasIndirectCall(uint32_t F) const { return Nodes[F].HasIndirectCall; }
@@ -50,6 +53,8 @@ private:
   // query costs what it visits, not the size of the module.
   mutable std::vector<uint32_t> VisitedIn;
   mutable uint32_t Epoch = 0;
+  // isRecursive's answers: 0 not asked yet, 1 no, 2 yes.
+  mutable std::vector<uint8_t> Recursive;
 };
 
 } // namespace baton::detail

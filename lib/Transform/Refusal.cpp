@@ -21,6 +21,7 @@ std::string_view refusalKindName(RefusalKind Kind) {
   case RefusalKind::TensorMemoryPermit: return "tensor-memory-permit";
   case RefusalKind::SharedMemorySize:
     return "shared-memory-size";
+  case RefusalKind::Recursion: return "recursion";
   case RefusalKind::NameCollision: return "name-collision";
   }
   return "unknown";
@@ -36,6 +37,7 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   case RefusalKind::RegisterReallocation:
   case RefusalKind::TensorMemoryPermit:
   case RefusalKind::SharedMemorySize:
+  case RefusalKind::Recursion:
     return true;
   default:
     return false;

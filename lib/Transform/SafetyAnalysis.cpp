@@ -17,7 +17,9 @@
 //   every virtual block, a CTA that gives up its permit to allocate tensor
 //   memory cannot allocate it for the next one, and a callee reading the
 //   dynamic shared memory size, or any read of %total_smem_size, would see
-//   the PTB launch's larger allocation.
+//   the PTB launch's larger allocation. A recursive callee may return to the
+//   kernel with its warp still split (ptxas's reconvergence does not survive
+//   recursion), which the worker's end-of-block barrier does not tolerate.
 //
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
@@ -55,6 +57,8 @@ private:
   void checkSymbol(const Function &F, const Statement &S, std::string_view Name);
   void refuse(RefusalKind Kind, const Function &F, const Statement *S,
               std::string Message);
+  void refuseRecursion(const Function &F, const Statement &Call,
+                       uint32_t Callee);
 
   const Module &M;
   const CallGraph &CG;
@@ -67,6 +71,15 @@ void SafetyChecker::refuse(RefusalKind Kind, const Function &F,
     if (R.Kind == Kind)
       return; // one refusal per kind: the first occurrence
   Found.push_back(refusalAt(M, Kind, F, S, std::move(Message)));
+}
+
+void SafetyChecker::refuseRecursion(const Function &F, const Statement &Call,
+                                    uint32_t Callee) {
+  refuse(RefusalKind::Recursion, F, &Call,
+         "calls '" + std::string(M.text(M.Functions[Callee].Name)) +
+             "', which is recursive; ptxas does not reconverge a warp after "
+             "recursive calls, so the PTB worker's barrier at the end of a "
+             "virtual block would release lanes still in the callee");
 }
 
 void SafetyChecker::checkSymbol(const Function &F, const Statement &S,
@@ -148,12 +161,18 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
                             std::string(M.text(M.Functions[Target].Name)) +
                             "', whose address is taken, reads the block "
                             "index");
+      for (uint32_t Target : CG.addressTaken())
+        if (CG.isRecursive(Target))
+          return refuseRecursion(F, S, Target);
       return;
     }
     std::string_view Name = M.text(Callee->Text);
     int C = CG.lookup(Name);
-    if (C >= 0 && M.Functions[C].HasBody)
+    if (C >= 0 && M.Functions[C].HasBody) {
+      if (CG.isRecursive(static_cast<uint32_t>(C)))
+        refuseRecursion(F, S, static_cast<uint32_t>(C));
       return;
+    }
     if (Name.starts_with("cudaCG"))
       return refuse(RefusalKind::GridSync, F, &S,
                     "calls " + std::string(Name) +

@@ -1,8 +1,9 @@
 ; PTB slots and the leader's claim live in the last 48 bytes (16-aligned) of
 ; dynamic shared memory, which the PTB launch enlarges by
 ; BATON_PTB_DYNAMIC_SHARED_BYTES (64); the body's own %dynamic_smem_size
-; reads see the original size. The slice variant reads the register
-; unchanged.
+; reads see the original size, also where CUDA code reads it with
+; asm("mov.u32 %0, %%dynamic_smem_size;"). The slice variant reads the
+; register unchanged.
 ; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
 ; RUN: %opt -passes=baton-variants %s -o %t.bc
 ; RUN: %llc -mcpu=sm_90a %t.bc -o %t.ptx && %ptxas %t.ptx -o /dev/null
@@ -14,6 +15,12 @@ target triple = "nvptx64-nvidia-cuda"
 define ptx_kernel void @uses_dyn(ptr %p) {
   %s = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
   %v = load float, ptr addrspace(3) @buf
+  store i32 %s, ptr %p
+  ret void
+}
+
+define ptx_kernel void @asm_dyn(ptr %p) {
+  %s = call i32 asm "mov.u32 $0, %dynamic_smem_size;", "=r"()
   store i32 %s, ptr %p
   ret void
 }
@@ -34,4 +41,10 @@ declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK: store <4 x i32> {{.*}}, ptr addrspace(3) {{.*}}, align 16
 ; CHECK: load <4 x i32>, ptr addrspace(3) {{.*}}, align 16
 ; CHECK-NOT: sreg.dynamic_smem_size
+; CHECK: store i32 %baton.body.dsmem, ptr %p
+; CHECK-LABEL: define ptx_kernel void @asm_dyn__baton_slice(
+; CHECK: %s = call i32 asm "mov.u32 $0, %dynamic_smem_size;", "=r"()
+; CHECK-LABEL: define ptx_kernel void @asm_dyn__baton_ptb(
+; CHECK: %baton.body.dsmem = sub i32 %baton.dsmem, 64
+; CHECK-NOT: asm "mov.u32 $0, %dynamic_smem_size;"
 ; CHECK: store i32 %baton.body.dsmem, ptr %p

@@ -1,6 +1,6 @@
 //===- corpus_check.cpp - Variants compute what the originals compute ------===//
 //
-// Usage: corpus_check MANIFEST XFORMED_DIR [FILTER]
+// Usage: corpus_check MANIFEST XFORMED_DIR [FILTER [RUN]]
 //
 // For each line of MANIFEST (test/corpus/manifest.txt format) whose module or
 // kernel contains FILTER, loads XFORMED_DIR/MODULE (the module after
@@ -10,6 +10,8 @@
 //   workers and with 3; PTB with 2 workers and slices of 5 blocks while being
 //   paused and resumed at random moments until done;
 // and compares every `out`/`inout` buffer bit for bit with the reference.
+// RUN keeps only the runs whose label starts with it ("ptb:all", "slices"),
+// to tell which one hangs.
 // Prints one line per kernel (PASS, FAIL with the first difference, or
 // REFUSED when baton-ptx gave it no variant) and `N passed, N failed` last.
 //
@@ -20,6 +22,7 @@
 #include <cstdio>
 #include <map>
 #include <random>
+#include <string_view>
 
 using namespace baton;
 using namespace baton::test;
@@ -64,7 +67,8 @@ struct LineResult {
 };
 
 LineResult checkLine(Runtime &Rt, Module &M, const ManifestLine &Line,
-                     Watchdog &Dog, std::mt19937_64 &Rng) {
+                     std::string_view RunPrefix, Watchdog &Dog,
+                     std::mt19937_64 &Rng) {
   Kernel K = M.kernel(Line.Kernel);
   if (!K.hasVariant(Mode::Slices) && !K.hasVariant(Mode::Ptb))
     return {LineResult::Refused, "no variants"};
@@ -88,6 +92,8 @@ LineResult checkLine(Runtime &Rt, Module &M, const ManifestLine &Line,
   std::string Detail;
   unsigned Pauses = 0, Done = 0;
   for (const Run &R : Runs) {
+    if (!std::string_view(R.Label).starts_with(RunPrefix))
+      continue;
     if (!K.hasVariant(R.LaunchMode)) {
       Detail += std::string(" ") + R.Label + ":missing";
       continue;
@@ -119,12 +125,14 @@ LineResult checkLine(Runtime &Rt, Module &M, const ManifestLine &Line,
 } // namespace
 
 int main(int Argc, char **Argv) {
-  if (Argc < 3 || Argc > 4) {
-    std::fprintf(stderr, "usage: %s MANIFEST XFORMED_DIR [FILTER]\n", Argv[0]);
+  if (Argc < 3 || Argc > 5) {
+    std::fprintf(stderr, "usage: %s MANIFEST XFORMED_DIR [FILTER [RUN]]\n",
+                 Argv[0]);
     return 2;
   }
   std::filesystem::path Dir = Argv[2];
-  std::string Filter = Argc == 4 ? Argv[3] : "";
+  std::string Filter = Argc >= 4 ? Argv[3] : "";
+  std::string RunPrefix = Argc == 5 ? Argv[4] : "";
   Checker Check;
   unsigned Refused = 0;
   try {
@@ -146,7 +154,7 @@ int main(int Argc, char **Argv) {
         if (It == Modules.end())
           It = Modules.emplace(Line.Module, Rt->loadFile(Dir / Line.Module))
                    .first;
-        Result = checkLine(*Rt, It->second, Line, Dog, Rng);
+        Result = checkLine(*Rt, It->second, Line, RunPrefix, Dog, Rng);
       } catch (const Error &E) {
         Result = {LineResult::Fail, E.what()};
         if (isStickyError(E)) {

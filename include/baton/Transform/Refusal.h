@@ -31,6 +31,7 @@ enum class RefusalKind {
   RegisterReallocation,///< setmaxnreg (PTB only)
   TensorMemoryPermit,  ///< tcgen05.relinquish_alloc_permit (PTB only)
   SharedMemorySize,    ///< shared memory size a PTB launch changes (PTB only)
+  Recursion,           ///< a recursive device function is reached (PTB only)
   NameCollision,       ///< a variant's name is already taken
 };
 

@@ -4,7 +4,9 @@
 //    table initialised with function addresses (`call` through a register
 //    with a .callprototype).
 //  * recursive_fib: a recursive device function beside a local array, so
-//    the kernel has a call stack (.local depot, %SP) and real recursion.
+//    the kernel has a call stack (.local depot, %SP) and real recursion of a
+//    depth that differs between lanes. Its PTB variant hung on the H100 and
+//    is now refused (docs/refusals.md, recursion).
 //  * device_heap: device-side malloc/free, one allocation per block shared
 //    through shared memory.
 //  * dynamic_smem_size: sizes its work by %dynamic_smem_size, which a PTB

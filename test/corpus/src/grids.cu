@@ -7,7 +7,8 @@
 //  * %ctaid/%nctaid reads inside __noinline__ device functions: one function
 //    (linear_block_index) is called from two different kernels, and one
 //    (morton_step) is reached through mutual recursion with another noinline
-//    function, so the call graph has a cycle and the reads sit at every level.
+//    function, so the call graph has a cycle and the reads sit at every level
+//    (its PTB variant is refused for the recursion: docs/refusals.md).
 // A correct rewrite must make every one of those reads return the *virtual*
 // block's coordinates in the original grid.
 //
