@@ -52,13 +52,12 @@ bool CallGraph::isRecursive(const Function &F) const {
     return (It != Callees.end() && is_contained(It->second, &F)) ||
            (Taken && CallsIndirectly.contains(G));
   };
-  bool Cycle = CallsF(&F) ||
-               any_of(reachableFrom(const_cast<Function &>(F)), CallsF);
+  bool Cycle = CallsF(&F) || any_of(reachableFrom(F), CallsF);
   Recursive[&F] = Cycle;
   return Cycle;
 }
 
-std::vector<Function *> CallGraph::reachableFrom(Function &Root) const {
+std::vector<Function *> CallGraph::reachableFrom(const Function &Root) const {
   std::vector<Function *> Order;
   DenseSet<const Function *> Seen = {&Root};
   SmallVector<const Function *, 8> Work = {&Root};

@@ -21,7 +21,7 @@ class CallGraph {
 public:
   explicit CallGraph(llvm::Module &M);
   /// Defined functions F can call, F excluded, in the order first reached.
-  std::vector<llvm::Function *> reachableFrom(llvm::Function &F) const;
+  std::vector<llvm::Function *> reachableFrom(const llvm::Function &F) const;
   /// F can call itself, through other functions or indirect calls.
   bool isRecursive(const llvm::Function &F) const;
   /// F reads %ctaid/%nctaid itself or through the functions it calls.

@@ -156,13 +156,14 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
   for (StringRef Reg : {"%smid", "%nsmid", "%gridid", "%total_smem_size"})
     if (asmReadsRegister(Text, Reg))
       checkRegister(F, CB, Reg, IsKernel);
-  if (!IsKernel && asmReadsRegister(Text, "%dynamic_smem_size"))
-    checkRegister(F, CB, "%dynamic_smem_size", IsKernel);
-  else if (asmReadsRegister(Text, "%dynamic_smem_size") &&
-           !readsDynamicSharedSize(CB))
-    refuse(RefusalKind::SharedMemorySize, F, &CB,
-           "reads %dynamic_smem_size in inline assembly other than a lone "
-           "mov, which a PTB launch changes and cannot be corrected there");
+  if (asmReadsRegister(Text, "%dynamic_smem_size")) {
+    if (!IsKernel)
+      checkRegister(F, CB, "%dynamic_smem_size", IsKernel);
+    else if (!readsDynamicSharedSize(CB)) // a lone mov is corrected
+      refuse(RefusalKind::SharedMemorySize, F, &CB,
+             "reads %dynamic_smem_size in inline assembly other than a lone "
+             "mov, which a PTB launch changes and cannot be corrected there");
+  }
   if (Text.contains("%cluster") || Text.contains("%nclusterid") ||
       Text.contains("%is_explicit_cluster") ||
       Text.contains("barrier.cluster") || asmHasInstruction(Text, "mapa") ||
