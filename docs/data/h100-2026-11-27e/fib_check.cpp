@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -108,9 +109,15 @@ int main(int Argc, char **Argv) {
            3;
   }
   size_t Wrong = 0;
-  for (size_t I = 0; I < Words; ++I)
-    Wrong += Out[I] != Expected[I];
-  std::printf("ptb %s: %zu of %zu words differ\n", Wrong ? "WRONG" : "equal",
-              Wrong, Words);
+  std::string Blocks01; // one character per block: '.' right, 'x' wrong
+  for (unsigned B = 0; B < Blocks; ++B) {
+    size_t InBlock = 0;
+    for (unsigned I = 0; I < Threads; ++I)
+      InBlock += Out[B * Threads + I] != Expected[B * Threads + I];
+    Wrong += InBlock;
+    Blocks01 += InBlock ? 'x' : '.';
+  }
+  std::printf("ptb %s: %zu of %zu words differ; blocks %s\n",
+              Wrong ? "WRONG" : "equal", Wrong, Words, Blocks01.c_str());
   return Wrong ? 4 : 0;
 }

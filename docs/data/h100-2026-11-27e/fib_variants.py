@@ -9,6 +9,8 @@ recursive_fib__baton_ptb hangs. Writes one module per form to OUTDIR:
             late claim and the end-of-block barrier
   callsync  bar.warp.sync -1 after every call in the kernel's body
   topsync   bar.warp.sync -1 at the top of the loop ($baton_loop:)
+  hoisted   the body's declarations (.local depot, .reg) moved from after
+            $baton_body: to the top of the kernel
 """
 import re
 import sys
@@ -31,3 +33,13 @@ calls = re.sub(r"(call\.uni \(retval0\), _Z3fibi, \(param0\);\n\t\tld\.param\.b3
                r"\1\n\tbar.warp.sync -1;\n", kernel)
 assert calls.count("bar.warp.sync") == 16, calls.count("bar.warp.sync")
 write("callsync", calls)
+
+body_at = kernel.index("$baton_body:\n") + len("$baton_body:\n")
+lines = kernel[body_at:].split("\n")
+decls = [l for l in lines[:8] if l.startswith("\t.local") or l.startswith("\t.reg")]
+rest = kernel[body_at:]
+for l in decls:
+    rest = rest.replace(l + "\n", "", 1)
+top = kernel.index("{\n") + 2
+assert len(decls) == 5, decls
+write("hoisted", kernel[:top] + "\n".join(decls) + "\n" + kernel[top:body_at] + rest)
