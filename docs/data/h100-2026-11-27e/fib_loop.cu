@@ -2,9 +2,11 @@
 // test/corpus/src/calls.cu, and the same body in a persistent loop written
 // in CUDA (a leader claims a block, a barrier publishes it), compiled by
 // nvcc. If the loop is wrong here too, a recursive callee inside a
-// barrier loop is beyond what Baton's PTB form can fix.
+// barrier loop is beyond what Baton's PTB form can fix. Two more loops
+// (call c) tell the loop from the barrier: a grid-stride loop, and the
+// same with a __syncthreads() after each body.
 //
-//   fib_loop THREADS WORKERS
+//   fib_loop THREADS WORKERS [claim|stride|stride-sync]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -36,6 +38,18 @@ __global__ void loop_fib(int *out, unsigned *cursor, unsigned blocks) {
   }
 }
 
+__global__ void stride_fib(int *out, unsigned blocks) {
+  for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x)
+    body(out, b);
+}
+
+__global__ void stride_sync_fib(int *out, unsigned blocks) {
+  for (unsigned b = blockIdx.x; b < blocks; b += gridDim.x) {
+    body(out, b);
+    __syncthreads();
+  }
+}
+
 #define CK(X)                                                                  \
   do {                                                                         \
     cudaError_t E_ = (X);                                                      \
@@ -46,8 +60,11 @@ __global__ void loop_fib(int *out, unsigned *cursor, unsigned blocks) {
   } while (0)
 
 int main(int Argc, char **Argv) {
-  if (Argc != 3)
-    return std::printf("usage: fib_loop THREADS WORKERS\n"), 2;
+  if (Argc != 3 && Argc != 4)
+    return std::printf("usage: fib_loop THREADS WORKERS [claim|stride|"
+                       "stride-sync]\n"),
+           2;
+  const std::string Loop = Argc == 4 ? Argv[3] : "claim";
   const unsigned Threads = std::atoi(Argv[1]), Workers = std::atoi(Argv[2]);
   const unsigned Blocks = 97;
   const size_t Words = size_t(Blocks) * Threads;
@@ -59,9 +76,29 @@ int main(int Argc, char **Argv) {
   recursive_fib<<<Blocks, Threads>>>(Out);
   CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(Expected.data(), Out, Words * 4, cudaMemcpyDeviceToHost));
+  size_t OriginalWrong = 0; // the original against the host's arithmetic
+  for (unsigned B = 0; B < Blocks; ++B)
+    for (unsigned T = 0; T < Threads; ++T) {
+      auto HostFib = [](int N) {
+        int A = 0, C = 1;
+        for (int I = 0; I < N; ++I)
+          C += A, A = C - A;
+        return A;
+      };
+      int Want = HostFib((T + B + (T * 7) % 16) % 12) +
+                 HostFib((T + B + B % 16) % 12);
+      OriginalWrong += Expected[B * Threads + T] != Want;
+    }
+  if (OriginalWrong)
+    std::printf("original WRONG against the host: %zu words\n", OriginalWrong);
   CK(cudaMemset(Out, 0xff, Words * 4));
   CK(cudaMemset(Cursor, 0, 4));
-  loop_fib<<<Workers, Threads>>>(Out, Cursor, Blocks);
+  if (Loop == "stride")
+    stride_fib<<<Workers, Threads>>>(Out, Blocks);
+  else if (Loop == "stride-sync")
+    stride_sync_fib<<<Workers, Threads>>>(Out, Blocks);
+  else
+    loop_fib<<<Workers, Threads>>>(Out, Cursor, Blocks);
   CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(Got.data(), Out, Words * 4, cudaMemcpyDeviceToHost));
   size_t Wrong = 0;
@@ -73,7 +110,8 @@ int main(int Argc, char **Argv) {
     Wrong += InBlock;
     Marks += InBlock ? 'x' : '.';
   }
-  std::printf("loop %s: %zu of %zu words differ; blocks %s\n",
-              Wrong ? "WRONG" : "equal", Wrong, Words, Marks.c_str());
+  std::printf("%s %s: %zu of %zu words differ; blocks %s\n",
+              Loop.c_str(), Wrong ? "WRONG" : "equal", Wrong, Words,
+              Marks.c_str());
   return Wrong ? 4 : 0;
 }
