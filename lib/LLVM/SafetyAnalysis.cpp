@@ -86,9 +86,10 @@ private:
                        const Function &Callee) {
     refuse(RefusalKind::Recursion, F, &CB,
            "calls '" + Callee.getName().str() +
-               "', which is recursive; ptxas does not reconverge a warp "
-               "after recursive calls, so the PTB worker's barrier at the end "
-               "of a virtual block would release lanes still in the callee");
+               "', which is recursive; ptxas miscompiles recursive calls "
+               "inside a loop that takes its block index from shared memory, "
+               "as the PTB worker's loop does (wrong results and hangs on "
+               "sm_90, CUDA 13.0)");
   }
 
   const CallGraph &CG;

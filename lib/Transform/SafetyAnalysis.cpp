@@ -77,9 +77,10 @@ void SafetyChecker::refuseRecursion(const Function &F, const Statement &Call,
                                     uint32_t Callee) {
   refuse(RefusalKind::Recursion, F, &Call,
          "calls '" + std::string(M.text(M.Functions[Callee].Name)) +
-             "', which is recursive; ptxas does not reconverge a warp after "
-             "recursive calls, so the PTB worker's barrier at the end of a "
-             "virtual block would release lanes still in the callee");
+             "', which is recursive; ptxas miscompiles recursive calls "
+             "inside a loop that takes its block index from shared memory, "
+             "as the PTB worker's loop does (wrong results and hangs on "
+             "sm_90, CUDA 13.0)");
 }
 
 void SafetyChecker::checkSymbol(const Function &F, const Statement &S,

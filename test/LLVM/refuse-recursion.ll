@@ -52,7 +52,7 @@ define ptx_kernel void @plain_call(ptr %p) {
   ret void
 }
 
-; WARN: warning: kernel 'direct' gets no ptb variant: calls 'fib', which is recursive; ptxas does not reconverge a warp after recursive calls, so the PTB worker's barrier at the end of a virtual block would release lanes still in the callee [recursion]
+; WARN: warning: kernel 'direct' gets no ptb variant: calls 'fib', which is recursive; ptxas miscompiles recursive calls inside a loop that takes its block index from shared memory, as the PTB worker's loop does (wrong results and hangs on sm_90, CUDA 13.0) [recursion]
 ; WARN: warning: kernel 'through_pointer' gets no ptb variant: calls 'fib', which is recursive; {{.*}} [recursion]
 ; WARN-NOT: plain_call
 ; CHECK-DAG: define ptx_kernel void @direct__baton_slice(

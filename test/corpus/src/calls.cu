@@ -5,8 +5,9 @@
 //    with a .callprototype).
 //  * recursive_fib: a recursive device function beside a local array, so
 //    the kernel has a call stack (.local depot, %SP) and real recursion of a
-//    depth that differs between lanes. Its PTB variant hung on the H100 and
-//    is now refused (docs/refusals.md, recursion).
+//    depth that differs between lanes. ptxas miscompiles it inside a
+//    PTB worker's loop, so its PTB variant is refused (docs/refusals.md,
+//    recursion).
 //  * device_heap: device-side malloc/free, one allocation per block shared
 //    through shared memory.
 //  * dynamic_smem_size: sizes its work by %dynamic_smem_size, which a PTB
