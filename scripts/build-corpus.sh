@@ -11,9 +11,13 @@
 # DWARF .section blocks, as Triton and `-lineinfo` builds ship them):
 #   nvcc -lineinfo            -> test/corpus/nvcc-lineinfo/NAME.ptx
 #   clang -gline-tables-only  -> test/corpus/clang-lineinfo/NAME.ptx
-# then assembles every produced module with `ptxas -arch=sm_90a` (fails if any
-# is rejected), writes test/corpus/manifest.txt from the `//@ launch` lines in
-# the sources, and validates it against the PTX with check-manifest.py. The
+# and with nvcc for two other targets (most files; see OTHER_TARGETS):
+#   nvcc -arch=sm_80          -> test/corpus/nvcc-sm80/NAME.ptx
+#   nvcc -arch=sm_100a        -> test/corpus/nvcc-sm100/NAME.ptx
+# then assembles every produced module with ptxas for the target it names
+# (fails if any is rejected), writes test/corpus/manifest.txt from the
+# `//@ launch` lines in the sources (not for nvcc-sm100/, which an H100
+# cannot run), and validates it against the PTX with check-manifest.py. The
 # Triton part of the corpus (triton/, triton-manifest.txt) comes from
 # scripts/gen-triton-corpus.py on a GPU machine; it is only re-checked here.
 #
@@ -57,6 +61,13 @@ RDC_FILES=(refuse_dynpar)
 declare -A CLANG_EXTRA=([refuse_cluster]="-D_CG_CLUSTER_INTRINSICS_AVAILABLE")
 # Files also built with line information.
 LINEINFO_FILES=(reduce grids)
+# Other targets: every source again with nvcc for Ampere (sm_80: code
+# without Hopper instructions, cp.async instead of TMA; run on a GPU too,
+# as the H100 JITs it) and for Blackwell (sm_100a; assembled, not run). Sources whose kernels
+# need sm_90 are left out of sm_80: calls (griddepcontrol in inline asm),
+# refuse_cluster (clusters) and refuse_setmaxnreg (setmaxnreg).
+OTHER_TARGETS=(sm_80 sm_100a)
+SM80_SKIP=(calls refuse_cluster refuse_setmaxnreg)
 # Files clang cannot compile: none at present. (Add NAME here with a comment
 # saying why, and the manifest will omit its clang lines.)
 CLANG_SKIP=()
@@ -68,13 +79,18 @@ in_list() {  # in_list NEEDLE LIST...
   return 1
 }
 
+# The target a module's `.target` directive names (sm_90a, sm_80, ...).
+module_target() {
+  sed -n -e 's/^\.target \(sm_[0-9a-z]*\).*/\1/p' "$1" | head -n 1
+}
+
 # nvcc writes the absolute path of the source into .file; make it relative to
 # src/ so the committed data does not depend on where the tree was checked out.
 strip_src_paths() {
   sed -i -e "s|\"$SRC/|\"|g" "$1"
 }
 
-for d in nvcc clang clang-plugin nvcc-lineinfo clang-lineinfo; do
+for d in nvcc clang clang-plugin nvcc-lineinfo clang-lineinfo nvcc-sm80 nvcc-sm100; do
   rm -f "$CORPUS/$d"/*.ptx
   mkdir -p "$CORPUS/$d"
 done
@@ -128,13 +144,21 @@ for src in "${sources[@]}"; do
       BUILT+=("clang-lineinfo/$name.ptx"); (( rdc )) && RDC_MODS+=("clang-lineinfo/$name.ptx")
     fi
   fi
+
+  for target in "${OTHER_TARGETS[@]}"; do
+    [[ $target == sm_80 ]] && in_list "$name" "${SM80_SKIP[@]}" && continue
+    number="${target#sm_}"; dir="nvcc-sm${number%a}"
+    echo "nvcc   $name.cu  (-arch=$target)"
+    "$NVCC" -ptx -arch="$target" -O3 "${nv_extra[@]}" -o "$CORPUS/$dir/$name.ptx" "$name.cu"
+    BUILT+=("$dir/$name.ptx"); (( rdc )) && RDC_MODS+=("$dir/$name.ptx")
+  done
 done
 
-# Every module must assemble.
+# Every module must assemble, for the target it names.
 cd "$CORPUS"
 fail=0
 for m in "${BUILT[@]}"; do
-  flags=(-arch="$ARCH")
+  flags=(-arch="$(module_target "$m")")
   in_list "$m" "${RDC_MODS[@]}" && flags+=(-c)
   if ! "$PTXAS" "${flags[@]}" -o /dev/null "$m"; then
     echo "ptxas REJECTED $m" >&2
@@ -142,7 +166,7 @@ for m in "${BUILT[@]}"; do
   fi
 done
 (( fail == 0 )) || { echo "build-corpus: ptxas rejected at least one module" >&2; exit 1; }
-echo "ptxas: all ${#BUILT[@]} modules assemble for $ARCH"
+echo "ptxas: all ${#BUILT[@]} modules assemble"
 
 # Manifest: one line per (module, kernel) for every `//@ launch` line. Files
 # without launch lines (the refuse_* sources) contribute nothing.
@@ -152,6 +176,7 @@ echo "ptxas: all ${#BUILT[@]} modules assemble for $ARCH"
   echo "# Format: MODULE KERNEL GX,GY,GZ BX,BY,BZ DYN_SMEM_BYTES PARAM..."
   echo "# (see test/corpus/README.md). Refusal kernels (refuse_*.cu) have no lines."
   for m in "${BUILT[@]}"; do
+    [[ $m == nvcc-sm100/* ]] && continue # Blackwell PTX does not run on Hopper
     name="$(basename "$m" .ptx)"
     grep -E '^//@ launch ' "$SRC/$name.cu" | sed -e 's|^//@ launch ||' -e "s|^|$m |" || true
   done

@@ -2,7 +2,8 @@
 """Runs baton-ptx over every module of the corpus and checks the results.
 
 For each .ptx under the corpus: baton-ptx must accept it, write a module that
-ptxas assembles for sm_90a, and account for every kernel (variants made, or a
+ptxas assembles for the target the input names (sm_90a, sm_80, sm_100a...),
+and account for every kernel (variants made, or a
 refusal with a reason). Prints a per-module table and the totals, and fails
 if any module breaks these rules or if fewer than 95% of the kernels outside
 the deliberate refusal tests (refuse_*.ptx) get both variants.
@@ -17,6 +18,15 @@ import sys
 
 def run(cmd):
     return subprocess.run(cmd, capture_output=True, text=True)
+
+
+def target_of(path):
+    """The first target of the module's .target directive (sm_90a if none)."""
+    with open(path) as f:
+        for line in f:
+            if line.startswith(".target"):
+                return line.split()[1].rstrip(",")
+    return "sm_90a"
 
 
 def main():
@@ -42,10 +52,11 @@ def main():
         if r.returncode != 0:
             failures.append(f"{rel}: baton-ptx failed: {r.stderr.strip()}")
             continue
+        arch = "-arch=" + target_of(path)
         # Modules built with -rdc have unresolved externs: assemble as objects.
-        a = run([ptxas, "-arch=sm_90a", out, "-o", os.devnull])
+        a = run([ptxas, arch, out, "-o", os.devnull])
         if a.returncode != 0 and "Unresolved extern" in a.stderr:
-            a = run([ptxas, "-arch=sm_90a", "-c", out, "-o", os.devnull])
+            a = run([ptxas, arch, "-c", out, "-o", os.devnull])
         if a.returncode != 0:
             failures.append(f"{rel}: ptxas rejected the output:\n{a.stderr}")
             continue
