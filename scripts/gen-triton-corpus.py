@@ -30,8 +30,16 @@ manifest line is derived from what Triton actually built:
   passed by value, `.param .align 64 .b8 x[128]`) are never launchable from
   the manifest and are written with such a comment.
 
+With --arch smNN (sm80, sm100...) the same kernels are compiled, not run,
+for another architecture through Triton's TRITON_OVERRIDE_ARCH knob, and
+only their PTX is written, to OUTDIR/triton-smNN/NAME.ptx: baton-ptx and
+ptxas check it on the CPU (check_corpus.py); no manifest, since the GPU
+here cannot run a Blackwell kernel, and kernels that need a newer
+architecture fail to compile and are left out.
+
 Usage:
   python3 scripts/gen-triton-corpus.py OUTDIR     (e.g. OUTDIR = test/corpus)
+  python3 scripts/gen-triton-corpus.py OUTDIR --arch sm80
   python3 scripts/gen-triton-corpus.py --check    (print Triton's version)
   python3 scripts/gen-triton-corpus.py OUTDIR --only matmul   (substring filter)
 Then: python3 test/corpus/check-manifest.py OUTDIR OUTDIR/triton-manifest.txt
@@ -814,12 +822,30 @@ def build(spec, torch, outdir, manifest):
     return ", ".join(notes)
 
 
+def build_for_arch(spec, outdir, arch):
+    """Compiles spec for `arch` without launching it; writes its PTX."""
+    args = [a.tensor if isinstance(a, Buf) else a for a in spec.args]
+    kernel = spec.fn.warmup(*args, grid=spec.grid, **spec.meta)
+    if kernel is None or not hasattr(kernel, "asm"):
+        raise RuntimeError("warmup did not return a compiled kernel (Triton API changed?)")
+    ptx = kernel.asm["ptx"]
+    target = re.search(r"^\.target\s+(\w+)", ptx, re.M)
+    if target is None or target.group(1).rstrip("a") != "sm_" + arch[2:]:
+        raise RuntimeError(f"compiled for {target.group(1) if target else '?'}, not {arch}")
+    folder = os.path.join(outdir, "triton-" + arch)
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, spec.name + ".ptx"), "w") as f:
+        f.write(ptx)
+    return f"{target.group(1)}, wgmma={'wgmma.' in ptx}, tma={'cp.async.bulk.tensor' in ptx}"
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("outdir", nargs="?", help="corpus directory (gets triton/ and triton-manifest.txt)")
     ap.add_argument("--check", action="store_true", help="only import triton and print its version")
     ap.add_argument("--only", help="only kernels whose name contains this string")
+    ap.add_argument("--arch", help="compile, not run, for this architecture (sm80, sm100, ...)")
     args = ap.parse_args(argv)
     if args.check:
         print(f"triton {triton.__version__}")
@@ -841,6 +867,23 @@ def main(argv):
     os.makedirs(args.outdir, exist_ok=True)
     cap = torch.cuda.get_device_capability(dev)
     specs = make_specs(torch, dev)
+    if args.arch:
+        if not re.fullmatch(r"sm\d+", args.arch):
+            ap.error("--arch takes the form smNN (sm80, sm100)")
+        os.environ["TRITON_OVERRIDE_ARCH"] = args.arch
+        if hasattr(triton, "knobs"):
+            triton.knobs.runtime.override_arch = args.arch
+        built = 0
+        for spec in specs:
+            if args.only and args.only not in spec.name:
+                continue
+            try:
+                print(f"ok      {spec.name}: {build_for_arch(spec, args.outdir, args.arch)}", flush=True)
+                built += 1
+            except Exception as e:  # kernels that need a newer architecture
+                msg = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
+                print(f"failed  {spec.name}: {type(e).__name__}: {msg[:300]}", flush=True)
+        return 0 if built else 1
     path = os.path.join(args.outdir, "triton-manifest.txt")
     ok_simple = fail_simple = 0
     with open(path, "w") as manifest:

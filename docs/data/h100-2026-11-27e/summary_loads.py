@@ -9,6 +9,8 @@ from collections import defaultdict
 
 cells = defaultdict(list)  # (bound, model, load) -> ["1.12x|0.59", ...]
 for run_dir in sorted(glob.glob(os.path.join(sys.argv[1], "r*-b*"))):
+    if not os.path.isdir(run_dir):
+        continue
     bound = os.path.basename(run_dir).split("-b", 1)[1]
     with open(os.path.join(run_dir, "results.json")) as f:
         models = json.load(f)["summary"]["models"]
