@@ -31,8 +31,8 @@ manifest line is derived from what Triton actually built:
   the manifest and are written with such a comment.
 
 With --arch smNN (sm80, sm100...) the same kernels are compiled, not run,
-for another architecture through Triton's TRITON_OVERRIDE_ARCH knob, and
-only their PTX is written, to OUTDIR/triton-smNN/NAME.ptx: baton-ptx and
+for another architecture (the driver's reported capability is replaced),
+and only their PTX is written, to OUTDIR/triton-smNN/NAME.ptx: baton-ptx and
 ptxas check it on the CPU (check_corpus.py); no manifest, since the GPU
 here cannot run a Blackwell kernel, and kernels that need a newer
 architecture fail to compile and are left out.
@@ -870,9 +870,13 @@ def main(argv):
     if args.arch:
         if not re.fullmatch(r"sm\d+", args.arch):
             ap.error("--arch takes the form smNN (sm80, sm100)")
-        os.environ["TRITON_OVERRIDE_ARCH"] = args.arch
-        if hasattr(triton, "knobs"):
-            triton.knobs.runtime.override_arch = args.arch
+        # Triton builds its target from the capability the driver reports,
+        # which it reads through torch; TRITON_OVERRIDE_ARCH alone changes
+        # the TTGIR passes but not the LLVM target (Triton 3.6).
+        capability = divmod(int(args.arch[2:]), 10)
+        torch.cuda.get_device_capability = lambda *_, **__: capability
+        active = triton.runtime.driver.active
+        active.get_device_capability = torch.cuda.get_device_capability
         built = 0
         for spec in specs:
             if args.only and args.only not in spec.name:
