@@ -31,11 +31,11 @@ manifest line is derived from what Triton actually built:
   the manifest and are written with such a comment.
 
 With --arch smNN (sm80, sm100...) the same kernels are compiled, not run,
-for another architecture (the driver's reported capability is replaced),
-and only their PTX is written, to OUTDIR/triton-smNN/NAME.ptx: baton-ptx and
-ptxas check it on the CPU (check_corpus.py); no manifest, since the GPU
-here cannot run a Blackwell kernel, and kernels that need a newer
-architecture fail to compile and are left out.
+for another architecture (the capability Triton's driver reports is
+replaced), into OUTDIR/triton-smNN/, with OUTDIR/triton-smNN-manifest.txt
+when this GPU can run that architecture's PTX (sm80 on an H100; not
+sm100). Kernels that need a newer architecture fail to compile and are
+left out.
 
 Usage:
   python3 scripts/gen-triton-corpus.py OUTDIR     (e.g. OUTDIR = test/corpus)
@@ -50,6 +50,7 @@ exit status is 0 when all the simple kernels (no tl.dot) succeeded.
 """
 
 import argparse
+import io
 import json
 import math
 import os
@@ -749,12 +750,21 @@ def meta_get(md, key, default=0):
     return getattr(md, key, default)
 
 
-def build(spec, torch, outdir, manifest):
-    kernel = spec.fn[spec.grid](*[a.tensor if isinstance(a, Buf) else a for a in spec.args], **spec.meta)
-    torch.cuda.synchronize()
+def build(spec, torch, outdir, manifest, folder="triton", arch=None):
+    """Builds spec (launching it, or for `arch` only compiling it) and writes
+    its PTX and metadata to OUTDIR/folder and its line to `manifest`."""
+    args = [a.tensor if isinstance(a, Buf) else a for a in spec.args]
+    if arch:
+        kernel = spec.fn.warmup(*args, grid=spec.grid, **spec.meta)
+    else:
+        kernel = spec.fn[spec.grid](*args, **spec.meta)
+        torch.cuda.synchronize()
     if kernel is None or not hasattr(kernel, "asm"):
-        raise RuntimeError("launch did not return a compiled kernel (Triton API changed?)")
+        raise RuntimeError("no compiled kernel came back (Triton API changed?)")
     ptx = kernel.asm["ptx"]
+    target = re.search(r"^\.target\s+(\w+)", ptx, re.M)
+    if arch and (target is None or target.group(1).rstrip("a") != "sm_" + arch[2:]):
+        raise RuntimeError(f"compiled for {target.group(1) if target else '?'}, not {arch}")
     md = kernel.metadata
     entry, params = ptx_entry(ptx)
     grid = tuple(spec.grid) + (1,) * (3 - len(spec.grid))
@@ -770,14 +780,14 @@ def build(spec, torch, outdir, manifest):
             "triton": triton.__version__, "ptx_params": params,
             "wgmma": "wgmma." in ptx, "tma": "cp.async.bulk.tensor" in ptx}
 
-    os.makedirs(os.path.join(outdir, "triton"), exist_ok=True)
-    with open(os.path.join(outdir, "triton", spec.name + ".ptx"), "w") as f:
+    os.makedirs(os.path.join(outdir, folder), exist_ok=True)
+    with open(os.path.join(outdir, folder, spec.name + ".ptx"), "w") as f:
         f.write(ptx)
-    with open(os.path.join(outdir, "triton", spec.name + ".json"), "w") as f:
+    with open(os.path.join(outdir, folder, spec.name + ".json"), "w") as f:
         json.dump(info, f, indent=1, default=str)
 
     def skip(reason):
-        manifest.write(f"# not launchable: triton/{spec.name}.ptx {entry}: {reason}\n")
+        manifest.write(f"# not launchable: {folder}/{spec.name}.ptx {entry}: {reason}\n")
         return f"written, not launchable: {reason}"
 
     if not spec.launchable:
@@ -809,10 +819,11 @@ def build(spec, torch, outdir, manifest):
             return skip(f"hidden param {pname} is {pwidth} bytes, expected a pointer")
         per_prog = scratch_sizes[j] if j < len(scratch_sizes) else 0
         hidden.append(f"in:u8:{max(256, (per_prog or 0) * nprog * num_ctas)}")
-    fields = [f"triton/{spec.name}.ptx", entry, ",".join(map(str, grid)),
+    fields = [f"{folder}/{spec.name}.ptx", entry, ",".join(map(str, grid)),
               f"{num_warps * 32},1,1", str(shared)] + [k for k, _ in kept] + hidden
     manifest.write(" ".join(fields) + "\n")
-    notes = [f"{len(params)} params ({extra} hidden)", f"shared={shared}", f"warps={num_warps}"]
+    notes = [target.group(1) if target else "no .target", f"{len(params)} params ({extra} hidden)",
+             f"shared={shared}", f"warps={num_warps}"]
     if info["wgmma"]:
         notes.append("wgmma")
     if info["tma"]:
@@ -820,23 +831,6 @@ def build(spec, torch, outdir, manifest):
     if scratch_sizes[0]:
         notes.append(f"global_scratch={scratch_sizes[0]}/program")
     return ", ".join(notes)
-
-
-def build_for_arch(spec, outdir, arch):
-    """Compiles spec for `arch` without launching it; writes its PTX."""
-    args = [a.tensor if isinstance(a, Buf) else a for a in spec.args]
-    kernel = spec.fn.warmup(*args, grid=spec.grid, **spec.meta)
-    if kernel is None or not hasattr(kernel, "asm"):
-        raise RuntimeError("warmup did not return a compiled kernel (Triton API changed?)")
-    ptx = kernel.asm["ptx"]
-    target = re.search(r"^\.target\s+(\w+)", ptx, re.M)
-    if target is None or target.group(1).rstrip("a") != "sm_" + arch[2:]:
-        raise RuntimeError(f"compiled for {target.group(1) if target else '?'}, not {arch}")
-    folder = os.path.join(outdir, "triton-" + arch)
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, spec.name + ".ptx"), "w") as f:
-        f.write(ptx)
-    return f"{target.group(1)}, wgmma={'wgmma.' in ptx}, tma={'cp.async.bulk.tensor' in ptx}"
 
 
 def main(argv):
@@ -867,9 +861,14 @@ def main(argv):
     os.makedirs(args.outdir, exist_ok=True)
     cap = torch.cuda.get_device_capability(dev)
     specs = make_specs(torch, dev)
+    folder, runnable = "triton", True
     if args.arch:
         if not re.fullmatch(r"sm\d+", args.arch):
             ap.error("--arch takes the form smNN (sm80, sm100)")
+        folder = "triton-" + args.arch
+        # PTX of an older architecture runs here (the driver compiles it for
+        # this GPU); a newer one's gets no manifest.
+        runnable = int(args.arch[2:]) <= cap[0] * 10 + cap[1]
         # Triton builds its target from the capability the driver reports,
         # which it reads through torch; TRITON_OVERRIDE_ARCH alone changes
         # the TTGIR passes but not the LLVM target (Triton 3.6).
@@ -877,30 +876,20 @@ def main(argv):
         torch.cuda.get_device_capability = lambda *_, **__: capability
         active = triton.runtime.driver.active
         active.get_device_capability = torch.cuda.get_device_capability
-        built = 0
-        for spec in specs:
-            if args.only and args.only not in spec.name:
-                continue
-            try:
-                print(f"ok      {spec.name}: {build_for_arch(spec, args.outdir, args.arch)}", flush=True)
-                built += 1
-            except Exception as e:  # kernels that need a newer architecture
-                msg = str(e).strip().splitlines()[-1] if str(e).strip() else type(e).__name__
-                print(f"failed  {spec.name}: {type(e).__name__}: {msg[:300]}", flush=True)
-        return 0 if built else 1
-    path = os.path.join(args.outdir, "triton-manifest.txt")
+    path = os.path.join(args.outdir, folder + "-manifest.txt")
     ok_simple = fail_simple = 0
-    with open(path, "w") as manifest:
+    with (open(path, "w") if runnable else io.StringIO()) as manifest:
         manifest.write("# Baton corpus: Triton kernels. GENERATED by scripts/gen-triton-corpus.py\n")
         manifest.write(f"# triton {triton.__version__}, torch {torch.__version__}, "
-                       f"{torch.cuda.get_device_name(dev)} (sm_{cap[0]}{cap[1]})\n")
+                       f"{torch.cuda.get_device_name(dev)} (sm_{cap[0]}{cap[1]})"
+                       + (f", compiled for {args.arch}\n" if args.arch else "\n"))
         manifest.write("# Format: MODULE KERNEL GX,GY,GZ BX,BY,BZ DYN_SMEM_BYTES PARAM... "
                        "(see test/corpus/README.md)\n")
         for spec in specs:
             if args.only and args.only not in spec.name:
                 continue
             try:
-                status = build(spec, torch, args.outdir, manifest)
+                status = build(spec, torch, args.outdir, manifest, folder, args.arch)
                 manifest.flush()
                 print(f"ok      {spec.name}: {status}", flush=True)
                 ok_simple += spec.simple
@@ -911,7 +900,8 @@ def main(argv):
                     traceback.print_exc()
                 manifest.write(f"# failed: {spec.name}: {type(e).__name__}\n")
                 fail_simple += spec.simple
-    print(f"gen-triton-corpus: wrote {path}")
+    if runnable:
+        print(f"gen-triton-corpus: wrote {path}")
     return 0 if fail_simple == 0 and (ok_simple > 0 or args.only) else 1
 
 
