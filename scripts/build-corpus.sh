@@ -194,3 +194,10 @@ if [[ -f "$CORPUS/triton-manifest.txt" ]]; then
   done
   python3 "$CORPUS/check-manifest.py" "$CORPUS" "$CORPUS/triton-manifest.txt"
 fi
+# The same for the Triton kernels compiled for Ampere (--arch sm80).
+if [[ -f "$CORPUS/triton-sm80-manifest.txt" ]]; then
+  for m in "$CORPUS"/triton-sm80/*.ptx; do
+    "$PTXAS" -arch=sm_80 -o /dev/null "$m" || { echo "ptxas REJECTED $m" >&2; exit 1; }
+  done
+  python3 "$CORPUS/check-manifest.py" "$CORPUS" "$CORPUS/triton-sm80-manifest.txt"
+fi

@@ -25,7 +25,7 @@ xformed=$build/xformed
 scripts/transform-tree.sh "$build/tools/baton-ptx/baton-ptx" "$xformed" \
   test/corpus test/variants-gpu >"$logs/transform.log" 2>&1 || { tail -20 "$logs/transform.log"; exit 1; }
 manifests=(test/variants-gpu/kernels/manifest.txt test/corpus/manifest.txt
-           test/corpus/triton-manifest.txt)
+           test/corpus/triton-manifest.txt test/corpus/triton-sm80-manifest.txt)
 
 echo "== variant equivalence (original vs slice vs PTB, preempted and resumed)"
 "$build/test/variants-gpu/variant_check" "$xformed" "${manifests[@]}" \

@@ -60,6 +60,8 @@ step corpus_check 240 "$logs/corpus_check.log" \
   "$tests/corpus_check" test/corpus/manifest.txt "$xformed/test/corpus"
 step corpus_check.triton 120 "$logs/corpus_check.log" \
   "$tests/corpus_check" test/corpus/triton-manifest.txt "$xformed/test/corpus"
+step corpus_check.triton-sm80 120 "$logs/corpus_check.log" \
+  "$tests/corpus_check" test/corpus/triton-sm80-manifest.txt "$xformed/test/corpus"
 
 if ((${#bench_targets[@]})); then
   step preempt_latency 150 "$logs/benchmarks.log" \
