@@ -63,9 +63,10 @@ declare -A CLANG_EXTRA=([refuse_cluster]="-D_CG_CLUSTER_INTRINSICS_AVAILABLE")
 LINEINFO_FILES=(reduce grids)
 # Other targets: every source again with nvcc for Ampere (sm_80: code
 # without Hopper instructions, cp.async instead of TMA; run on a GPU too,
-# as the H100 JITs it) and for Blackwell (sm_100a; assembled, not run). Sources whose kernels
-# need sm_90 are left out of sm_80: calls (griddepcontrol in inline asm),
-# refuse_cluster (clusters) and refuse_setmaxnreg (setmaxnreg).
+# as the H100 JITs it) and for Blackwell (sm_100a; assembled, not run).
+# Sources whose kernels need sm_90 are left out of sm_80: calls
+# (griddepcontrol in inline asm), refuse_cluster (clusters) and
+# refuse_setmaxnreg (setmaxnreg).
 OTHER_TARGETS=(sm_80 sm_100a)
 SM80_SKIP=(calls refuse_cluster refuse_setmaxnreg)
 # Files clang cannot compile: none at present. (Add NAME here with a comment

@@ -3,10 +3,10 @@
 
 For each .ptx under the corpus: baton-ptx must accept it, write a module that
 ptxas assembles for the target the input names (sm_90a, sm_80, sm_100a...),
-and account for every kernel (variants made, or a
-refusal with a reason). Prints a per-module table and the totals, and fails
-if any module breaks these rules or if fewer than 95% of the kernels outside
-the deliberate refusal tests (refuse_*.ptx) get both variants.
+and account for every kernel (variants made, or a refusal with a reason).
+Prints a per-module table and the totals, and fails if any module breaks
+these rules or if fewer than 95% of the kernels outside the deliberate
+refusal tests (refuse_*.ptx) get both variants.
 
 Kernels whose only refusals are of a kind in SLICE_ONLY_BY_DESIGN are
 counted apart, outside that 95%: Blackwell kernels that give up the
