@@ -12,6 +12,8 @@
 //     fence     an empty asm with a memory clobber after the read
 //     parity    two slots used in turn and one barrier a block, as Baton's
 //               PTB loop does
+//     allatomic every thread adds to the cursor (thread 0 one, the others
+//               zero), so no branch skips the claim (call j)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -39,8 +41,13 @@ __global__ void claim_loop(int *out, unsigned *cursor, unsigned blocks) {
   __shared__ unsigned claimed[2];
   unsigned parity = 0;
   for (;;) {
-    if (threadIdx.x == 0)
+    if (Shape == 6) {
+      unsigned v = atomicAdd(cursor, threadIdx.x == 0 ? 1u : 0u);
+      if (threadIdx.x == 0)
+        claimed[parity] = v;
+    } else if (threadIdx.x == 0) {
       claimed[parity] = atomicAdd(cursor, 1);
+    }
     __syncthreads();
     unsigned b;
     if (Shape == 1)
@@ -101,6 +108,8 @@ int main(int Argc, char **Argv) {
     claim_loop<4><<<Workers, Threads>>>(Out, Cursor, Blocks);
   else if (Shape == "parity")
     claim_loop<5><<<Workers, Threads>>>(Out, Cursor, Blocks);
+  else if (Shape == "allatomic")
+    claim_loop<6><<<Workers, Threads>>>(Out, Cursor, Blocks);
   else
     return std::printf("unknown shape %s\n", Shape.c_str()), 2;
   CK(cudaDeviceSynchronize());
