@@ -85,11 +85,7 @@ private:
   void refuseRecursion(const Function &F, const CallBase &CB,
                        const Function &Callee) {
     refuse(RefusalKind::Recursion, F, &CB,
-           "calls '" + Callee.getName().str() +
-               "', which is recursive; ptxas miscompiles recursive calls "
-               "inside a loop that takes its block index from shared memory, "
-               "as the PTB worker's loop does (wrong results and hangs on "
-               "sm_90, CUDA 13.0)");
+           recursionMessage(Callee.getName()));
   }
 
   const CallGraph &CG;

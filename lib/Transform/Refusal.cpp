@@ -44,4 +44,11 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   }
 }
 
+std::string recursionMessage(std::string_view Callee) {
+  return "calls '" + std::string(Callee) +
+         "', which is recursive; ptxas miscompiles recursive calls inside a "
+         "loop that takes its block index from shared memory, as the PTB "
+         "worker's loop does (wrong results and hangs on sm_90, CUDA 13.0)";
+}
+
 } // namespace baton

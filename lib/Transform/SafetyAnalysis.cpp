@@ -17,9 +17,8 @@
 //   every virtual block, a CTA that gives up its permit to allocate tensor
 //   memory cannot allocate it for the next one, and a callee reading the
 //   dynamic shared memory size, or any read of %total_smem_size, would see
-//   the PTB launch's larger allocation. A recursive callee may return to the
-//   kernel with its warp still split (ptxas's reconvergence does not survive
-//   recursion), which the worker's end-of-block barrier does not tolerate.
+//   the PTB launch's larger allocation. ptxas miscompiles a recursive callee
+//   inside the worker's loop (measured; docs/refusals.md, recursion).
 //
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
@@ -76,11 +75,7 @@ void SafetyChecker::refuse(RefusalKind Kind, const Function &F,
 void SafetyChecker::refuseRecursion(const Function &F, const Statement &Call,
                                     uint32_t Callee) {
   refuse(RefusalKind::Recursion, F, &Call,
-         "calls '" + std::string(M.text(M.Functions[Callee].Name)) +
-             "', which is recursive; ptxas miscompiles recursive calls "
-             "inside a loop that takes its block index from shared memory, "
-             "as the PTB worker's loop does (wrong results and hangs on "
-             "sm_90, CUDA 13.0)");
+         recursionMessage(M.text(M.Functions[Callee].Name)));
 }
 
 void SafetyChecker::checkSymbol(const Function &F, const Statement &S,

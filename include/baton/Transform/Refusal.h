@@ -39,6 +39,9 @@ enum class RefusalKind {
 std::string_view refusalKindName(RefusalKind Kind);
 /// True if the kind only rules out the PTB variant.
 bool refusalIsPtbOnly(RefusalKind Kind);
+/// The `recursion` refusal's message for a call to \p Callee. Both front
+/// ends use it: the cause is ptxas's, measured, not either front end's.
+std::string recursionMessage(std::string_view Callee);
 
 struct Refusal {
   RefusalKind Kind;
