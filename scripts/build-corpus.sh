@@ -186,19 +186,13 @@ echo "manifest: $(grep -vc '^#' "$CORPUS/manifest.txt") launch lines"
 
 python3 "$CORPUS/check-manifest.py" "$CORPUS"
 
-# Triton PTX is produced on a GPU machine by scripts/gen-triton-corpus.py; it
-# is not rebuilt here, but if present it must still assemble and match its
-# manifest.
-if [[ -f "$CORPUS/triton-manifest.txt" ]]; then
-  for m in "$CORPUS"/triton/*.ptx; do
-    "$PTXAS" -arch="$ARCH" -o /dev/null "$m" || { echo "ptxas REJECTED $m" >&2; exit 1; }
+# Triton PTX is produced on a GPU machine by scripts/gen-triton-corpus.py
+# (triton-sm80/ with --arch sm80); it is not rebuilt here, but if present it
+# must still assemble for its target and match its manifest.
+for dir in triton triton-sm80; do
+  [[ -f "$CORPUS/$dir-manifest.txt" ]] || continue
+  for m in "$CORPUS/$dir"/*.ptx; do
+    "$PTXAS" -arch="$(module_target "$m")" -o /dev/null "$m" || { echo "ptxas REJECTED $m" >&2; exit 1; }
   done
-  python3 "$CORPUS/check-manifest.py" "$CORPUS" "$CORPUS/triton-manifest.txt"
-fi
-# The same for the Triton kernels compiled for Ampere (--arch sm80).
-if [[ -f "$CORPUS/triton-sm80-manifest.txt" ]]; then
-  for m in "$CORPUS"/triton-sm80/*.ptx; do
-    "$PTXAS" -arch=sm_80 -o /dev/null "$m" || { echo "ptxas REJECTED $m" >&2; exit 1; }
-  done
-  python3 "$CORPUS/check-manifest.py" "$CORPUS" "$CORPUS/triton-sm80-manifest.txt"
-fi
+  python3 "$CORPUS/check-manifest.py" "$CORPUS" "$CORPUS/$dir-manifest.txt"
+done
