@@ -38,6 +38,26 @@ bool isLinkage(std::string_view D) {
   return D == ".visible" || D == ".extern" || D == ".weak" || D == ".common";
 }
 
+// Appends rather than concatenating temporaries, which GCC 12 flags with
+// false -Wrestrict warnings.
+std::string quoted(std::string_view Text) {
+  std::string S(1, '\'');
+  S.append(Text);
+  S += '\'';
+  return S;
+}
+
+/// True for a directive that begins a module item (never a function's own
+/// directive; .pragma, which can be either, counts as the function's).
+bool beginsItem(const Token &Tok) {
+  if (Tok.Kind != TokenKind::Directive)
+    return false;
+  std::string_view D = Tok.Text;
+  return isLinkage(D) || isStateSpace(D) || D == ".entry" || D == ".func" ||
+         D == ".version" || D == ".target" || D == ".address_size" ||
+         D == ".file" || D == ".alias" || D == ".section";
+}
+
 /// Binding power of a binary operator; 0 if Tok is not one.
 int binaryPrecedence(const Token &Tok) {
   if (Tok.Kind != TokenKind::Punct)
@@ -125,9 +145,9 @@ std::string Parser::describe(const Token &T) const {
       return "unterminated string";
     if (T.Text.starts_with("/*"))
       return "unterminated comment";
-    return "invalid token '" + std::string(T.Text.substr(0, 40)) + "'";
+    return "invalid token " + quoted(T.Text.substr(0, 40));
   default:
-    return "'" + std::string(T.Text.substr(0, 60)) + "'";
+    return quoted(T.Text.substr(0, 60));
   }
 }
 
@@ -343,7 +363,8 @@ bool Parser::parseFunction(std::vector<TextRef> Linkage) {
     F.HasBody = true;
     if (!parseBody(F))
       return false;
-  } else {
+  } else if (Tok.Kind != TokenKind::End && !beginsItem(Tok)) {
+    // nvopencc (CUDA 3) ended declarations at the next item, without ';'.
     return fail("'{' or ';' after the function header");
   }
   M.Items.push_back(
@@ -381,7 +402,7 @@ bool Parser::parseParamList(std::vector<Param> &Params) {
 }
 
 bool Parser::parseFunctionDirectives(Function &F) {
-  while (Tok.Kind == TokenKind::Directive) {
+  while (Tok.Kind == TokenKind::Directive && !beginsItem(Tok)) {
     FunctionDirective D;
     D.Name = ref(Tok);
     bool IsPragma = Tok.Text == ".pragma";
@@ -646,6 +667,21 @@ bool Parser::parsePrimary(Operand &Out) {
       return true;
     }
     Out.Kind = OperandKind::Symbol;
+    // An array element, a[4] or a[%r1] (PTX ISA 6.4.2, arrays as operands): the element's
+    // address as an operand of ld, st or mov.
+    while (Tok.is('[')) {
+      Operand Element;
+      Element.Kind = OperandKind::Element;
+      Element.Text = ref(Tok);
+      consume();
+      Operand Index;
+      if (!parseExpression(Index) || !expectPunct(']', "']'"))
+        return false;
+      std::vector<Operand> Children{Out, Index};
+      Element.FirstChild = commit(Children);
+      Element.NumChildren = 2;
+      Out = Element;
+    }
     return true;
   case TokenKind::Integer:
   case TokenKind::Float:

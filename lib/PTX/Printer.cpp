@@ -86,6 +86,12 @@ void ModulePrinter::printOperand(const Operand &Op) {
     printList(Children);
     W << ')';
     return;
+  case OperandKind::Element:
+    printOperand(Children[0]);
+    W << '[';
+    printOperand(Children[1]);
+    W << ']';
+    return;
   case OperandKind::Unary:
     W << M.text(Op.Text);
     printOperand(Children[0]);

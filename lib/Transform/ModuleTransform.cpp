@@ -9,6 +9,7 @@
 #include "baton/Transform/Transform.h"
 
 #include "CallGraph.h"
+#include "IsaLevel.h"
 #include "SafetyAnalysis.h"
 #include "Variants.h"
 
@@ -121,6 +122,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
   std::unordered_set<std::string_view> Existing;
   for (const Function &F : M.Functions)
     Existing.insert(M.text(F.Name));
+  const bool MapsF64ToF32 = targetMapsF64ToF32(M);
 
   const uint32_t NumOriginal = static_cast<uint32_t>(M.Functions.size());
   for (uint32_t K = 0; K < NumOriginal; ++K) {
@@ -142,6 +144,12 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
 
     // Check safety.
     KR.Refusals = checkSafety(M, CG, K, Reachable);
+    if (MapsF64ToF32)
+      KR.Refusals.push_back(refusalAt(
+          M, RefusalKind::MapF64ToF32, Kernel, nullptr,
+          "the module's .target has map_f64_to_f32 (sm_10 to sm_12), which "
+          "no target the variants' instructions need (sm_20 or later) "
+          "allows"));
     for (VariantKind V : {VariantKind::Slice, VariantKind::Ptb}) {
       std::string Name = KR.Name + std::string(variantSuffix(V));
       if (Existing.count(Name)) {
@@ -188,11 +196,15 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
   }
 
   std::vector<Item> CloneItems = Callees.items();
-  bool AnyPtb = false;
-  for (const KernelResult &K : Result.Kernels)
+  bool AnyPtb = false, AnySlice = false;
+  for (const KernelResult &K : Result.Kernels) {
     AnyPtb |= K.PtbMade;
+    AnySlice |= K.SliceMade;
+  }
   if (AnyPtb) // PTB slots live at the end of dynamic shared memory
     CloneItems.insert(CloneItems.begin(), dynamicSharedDecl(M, Names));
+  if (AnyPtb || AnySlice)
+    raiseIsaLevel(M, AnyPtb ? PtbIsaLevel : SliceIsaLevel);
   M.Items.insert(M.Items.end(), CloneItems.begin(), CloneItems.end());
   M.Items.insert(M.Items.end(), VariantItems.begin(), VariantItems.end());
   return Result;

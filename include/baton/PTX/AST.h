@@ -42,6 +42,7 @@ enum class OperandKind : uint8_t {
   Address,  ///< [a], [a+4], [tensor, {x, y}]
   Paren,    ///< (a, b) in call, or a parenthesised expression
   Apply,    ///< name(args): generic(foo), mask(...)
+  Element,  ///< array[index]: children are the array operand and the index
   Unary,    ///< Text is the operator: - ! ~
   Binary,   ///< Text is the operator: + - * / % & | ^ << >> && || == != ...
   Guard,    ///< @p / @!p of an instruction; Text is the predicate

@@ -1,0 +1,40 @@
+//===- IsaLevel.h - The PTX ISA version and target variants need -*- C++ -*-===//
+//
+// A variant adds instructions that old PTX lacks, so a module whose
+// `.version` or `.target` is below what its variants use gets them raised to
+// exactly that level. Raising adds to what the module may say and takes
+// nothing away: the PTX ISA removes features only from 6.4 on and only for
+// sm_70 targets (shfl and vote without .sync), above anything raised here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_TRANSFORM_ISALEVEL_H
+#define BATON_TRANSFORM_ISALEVEL_H
+
+#include "baton/PTX/AST.h"
+
+namespace baton::detail {
+
+struct IsaLevel {
+  unsigned Major = 0, Minor = 0; ///< the PTX ISA version
+  unsigned Sm = 0;               ///< the target, sm_<Sm>
+};
+
+/// The slice variant: its task parameter's `.ptr` attribute (PTX 2.2) and
+/// cvta.to (PTX 2.0, sm_20).
+inline constexpr IsaLevel SliceIsaLevel{2, 2, 20};
+/// The PTB variant: barrier.sync and barrier.red (PTX 6.0, sm_30), and
+/// %dynamic_smem_size (PTX 4.1).
+inline constexpr IsaLevel PtbIsaLevel{6, 0, 30};
+
+/// True if the module's `.target` has map_f64_to_f32, which ptxas allows only
+/// with sm_10-sm_12: no target the variants need can keep its meaning.
+bool targetMapsF64ToF32(const ptx::Module &M);
+
+/// Raises the module's `.version` and the sm number of its `.target` to at
+/// least Need; other target options are kept, and a directive already at or
+/// above Need is left as it was.
+void raiseIsaLevel(ptx::Module &M, IsaLevel Need);
+
+} // namespace baton::detail
+
+#endif // BATON_TRANSFORM_ISALEVEL_H
