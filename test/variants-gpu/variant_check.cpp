@@ -8,7 +8,8 @@
 // SMs (the `preempt` watermark). Every buffer must equal the original's bit
 // for bit.
 // Kernels whose every block counts its own executions (test/gpu/kernels)
-// make this the exactly-once test.
+// make this the exactly-once test. The original runs twice first: a kernel
+// whose result differs between them fails as "original twice", unchecked.
 //
 // usage: variant_check TRANSFORMED_ROOT MANIFEST...
 // Exit status 0 all passed, 1 a failure, 77 no GPU (skipped).
@@ -69,6 +70,16 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
   G.waitFor(G.work(), Name);
   auto Want = R.snapshot();
   const uint32_t Blocks = S.blocks();
+  // A second run of the original tells a kernel whose result varies by
+  // itself (a race, uninitialised memory) from a variant that is wrong.
+  R.reset();
+  R.launchOriginal(G.work());
+  G.waitFor(G.work(), Name);
+  if (std::string Diff = compare(Want, R.snapshot()); !Diff.empty()) {
+    T.expect(Name + " original twice", "the original itself is not "
+                                       "deterministic here: " + Diff);
+    return;
+  }
 
   unsigned Checks = 0, Pauses = 0;
   if (R.hasSlice()) {
