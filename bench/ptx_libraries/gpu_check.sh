@@ -9,7 +9,8 @@
 # Prints one line per kernel and a tally: passed; FAILED (a variant differs
 # from the original: a transform bug); not reproducible (the original's two
 # runs differ under the guessed launch); original faulted or hung (the guess
-# does not fit the kernel); other (killed by the time limit); unreadable
+# does not fit the kernel); input does not load either (the driver's JIT
+# rejects the module as it came); other (killed by the time limit); unreadable
 # (baton-ptx rejected the module: ptxas rejects it too, see sweep.sh). The
 # vacate-storm expectation of variant_check, meant for a whole manifest, is
 # not counted per kernel.
@@ -51,19 +52,28 @@ while IFS= read -r line; do
     verdict="not reproducible"
   elif grep -q '__baton' <<< "$real"; then
     verdict=FAILED # a variant faulted or hung where the original did not
+  elif grep -q 'cuModuleLoadData' <<< "$real"; then
+    # The transformed module does not load: does the input?
+    timeout -k 5 "$limit" "$check" "$root" "$work/lines/$n.txt" \
+      > "$work/logs/$n.input.log" 2>&1
+    verdict=FAILED
+    grep -q '^FAIL .*cuModuleLoadData' "$work/logs/$n.input.log" &&
+      verdict="input does not load either"
   elif grep -q 'CUDA_ERROR\|hung' <<< "$real" &&
-       ! grep -q '^\(ok\|FAIL\) ' "$work/logs/$n.log"; then
+       ! grep -q ' checks [0-9]' "$work/logs/$n.log"; then
     verdict="original faulted or hung"
   else
     verdict=FAILED
   fi
   tally[$verdict]=$(( ${tally[$verdict]:-0} + 1 ))
   printf '%-26s %s\n' "$verdict" "$(cut -d' ' -f1,2 <<< "$line")"
-  [[ $verdict == FAILED || $verdict == other ]] &&
+  if [[ $verdict == FAILED || $verdict == other ]]; then
     grep -m3 '^FAIL ' "$work/logs/$n.log" | sed 's/^/    /'
+    echo "    log: $work/logs/$n.log"
+  fi
 done < "$work/manifest.txt"
 echo "== $n kernels"
-for v in passed FAILED "not reproducible" "original faulted or hung" other \
-         unreadable; do
+for v in passed FAILED "not reproducible" "original faulted or hung" \
+         "input does not load either" other unreadable; do
   printf '%6d %s\n' "${tally[$v]:-0}" "$v"
 done

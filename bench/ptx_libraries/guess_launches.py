@@ -7,7 +7,10 @@ original on the GPU, whatever the kernel computes.
   guess_launches.py ROOT > manifest.txt
 
 Every .ptx under ROOT; module paths are relative to ROOT. The guess: 97
-blocks of the kernel's .reqntid or .maxntid (else 128 threads); each 64-bit
+blocks of the kernel's .reqntid or .maxntid (else 128 threads), but one
+block for a module that never reads %ctaid (its blocks would all do the same
+work, racing on the same words) and one thread for a module that never reads
+%tid (ZLUDA's single-thread instruction tests, say); each 64-bit
 parameter a 4 MiB buffer of small random words (pointers, mostly: a kernel
 that takes a 64-bit integer or a pointer to pointers faults, or runs long,
 and its line proves nothing); 32-bit integers 64, f32 1.5, f64 0.5; 16 KiB
@@ -61,16 +64,17 @@ def lines_for(root, path):
     if re.search(r"\.address_size\s+32", text):
         return
     smem = 16384 if re.search(r"\.extern\s+\.shared", text) else 0
+    grid = "97,1,1" if "%ctaid" in text else "1,1,1"
     rel = os.path.relpath(path, root)
     for m in ENTRY.finditer(text):
         params = [p for p in m.group(2).split(",") if p.strip()]
         args = [param_arg(p) for p in params]
-        block = block_shape(m.group(3))
+        block = block_shape(m.group(3)) if "%tid" in text else "1,1,1"
         if None in args or block is None:
             print(f"# {rel} {m.group(1)}: no guess for its parameters or block",
                   file=sys.stderr)
             continue
-        yield " ".join([rel, m.group(1), "97,1,1", block, str(smem)] + args)
+        yield " ".join([rel, m.group(1), grid, block, str(smem)] + args)
 
 
 def main():
