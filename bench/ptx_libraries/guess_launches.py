@@ -8,9 +8,9 @@ original on the GPU, whatever the kernel computes.
 
 Every .ptx under ROOT; module paths are relative to ROOT. The guess: 97
 blocks of the kernel's .reqntid or .maxntid (else 128 threads), but one
-block for a module that never reads %ctaid (its blocks would all do the same
-work, racing on the same words) and one thread for a module that never reads
-%tid (ZLUDA's single-thread instruction tests, say); each 64-bit
+block for a kernel whose body never reads %ctaid (its blocks would all do
+the same work, racing on the same words) and one thread for one that never
+reads %tid (ZLUDA's single-thread instruction tests, say); each 64-bit
 parameter a 4 MiB buffer of small random words (pointers, mostly: a kernel
 that takes a 64-bit integer or a pointer to pointers faults, or runs long,
 and its line proves nothing); 32-bit integers 64, f32 1.5, f64 0.5; 16 KiB
@@ -59,17 +59,28 @@ def block_shape(directives):
     return ",".join(map(str, dims))
 
 
+def body_of(text, open_brace):
+    """The kernel body that starts at text[open_brace] == '{'."""
+    depth = 0
+    for i in range(open_brace, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[open_brace:i]
+    return text[open_brace:]
+
+
 def lines_for(root, path):
     text = COMMENT.sub("", open(path, encoding="utf-8", errors="replace").read())
     if re.search(r"\.address_size\s+32", text):
         return
     smem = 16384 if re.search(r"\.extern\s+\.shared", text) else 0
-    grid = "97,1,1" if "%ctaid" in text else "1,1,1"
     rel = os.path.relpath(path, root)
     for m in ENTRY.finditer(text):
         params = [p for p in m.group(2).split(",") if p.strip()]
         args = [param_arg(p) for p in params]
-        block = block_shape(m.group(3)) if "%tid" in text else "1,1,1"
+        body = body_of(text, m.end() - 1)
+        grid = "97,1,1" if "%ctaid" in body else "1,1,1"
+        block = block_shape(m.group(3)) if "%tid" in body else "1,1,1"
         if None in args or block is None:
             print(f"# {rel} {m.group(1)}: no guess for its parameters or block",
                   file=sys.stderr)
