@@ -36,8 +36,10 @@ template <typename T> std::string optional(const std::optional<T> &V) {
 std::string dims(const std::optional<std::array<uint32_t, 3>> &D) {
   if (!D)
     return "null";
-  return "[" + std::to_string((*D)[0]) + ", " + std::to_string((*D)[1]) +
-         ", " + std::to_string((*D)[2]) + "]";
+  std::string S = "[";
+  for (size_t I = 0; I < 3; ++I)
+    S.append(I ? ", " : "").append(std::to_string((*D)[I]));
+  return S + "]";
 }
 
 std::string facts(const KernelFacts &F) {

@@ -27,11 +27,18 @@ struct GeneratedNames {
   std::string Prefix;                ///< e.g. "baton"
   std::array<std::string, 3> CtaId;  ///< %baton_ctaid_x, ...
   std::array<std::string, 3> NCtaId; ///< %baton_nctaid_x, ...
-  std::string symbol(std::string_view Stem) const {
-    return Prefix + "_" + std::string(Stem);
+  std::string symbol(std::string_view Stem) const { return named("", Stem); }
+  std::string reg(std::string_view Stem) const { return named("%", Stem); }
+  std::string label(std::string_view Stem) const { return named("$", Stem); }
+
+private:
+  /// Sigil + Prefix + "_" + Stem, appended rather than concatenated from
+  /// temporaries, which GCC 12 flags with false -Wrestrict warnings.
+  std::string named(std::string_view Sigil, std::string_view Stem) const {
+    std::string S(Sigil);
+    S.append(Prefix).append("_").append(Stem);
+    return S;
   }
-  std::string reg(std::string_view Stem) const { return "%" + symbol(Stem); }
-  std::string label(std::string_view Stem) const { return "$" + symbol(Stem); }
 };
 
 /// Which block-index registers a kernel and the functions it reaches read.
