@@ -20,6 +20,7 @@ work=${2:?} root=${3:?} limit=${4:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 check=$build/test/variants-gpu/variant_check
 mkdir -p "$work/lines" "$work/logs"
+rm -rf "$work/xformed"
 "$here/../../scripts/transform-tree.sh" "$build/tools/baton-ptx/baton-ptx" \
   "$work/xformed" "$root" | tail -1
 python3 "$here/guess_launches.py" "$root" > "$work/manifest.txt" \
@@ -37,7 +38,7 @@ while IFS= read -r line; do
   fi
   echo "$line" > "$work/lines/$n.txt"
   timeout -k 5 "$limit" "$check" "$work/xformed" "$work/lines/$n.txt" \
-    > "$work/logs/$n.log" 2>&1
+    < /dev/null > "$work/logs/$n.log" 2>&1
   status=$?
   if ((status == 77)); then
     cat "$work/logs/$n.log"
@@ -50,17 +51,14 @@ while IFS= read -r line; do
     verdict=passed
   elif grep -q 'original twice' <<< "$real"; then
     verdict="not reproducible"
-  elif grep -q '__baton' <<< "$real"; then
-    verdict=FAILED # a variant faulted or hung where the original did not
   elif grep -q 'cuModuleLoadData' <<< "$real"; then
     # The transformed module does not load: does the input?
     timeout -k 5 "$limit" "$check" "$root" "$work/lines/$n.txt" \
-      > "$work/logs/$n.input.log" 2>&1
+      < /dev/null > "$work/logs/$n.input.log" 2>&1
     verdict=FAILED
     grep -q '^FAIL .*cuModuleLoadData' "$work/logs/$n.input.log" &&
       verdict="input does not load either"
-  elif grep -q 'CUDA_ERROR\|hung' <<< "$real" &&
-       ! grep -q ' checks [0-9]' "$work/logs/$n.log"; then
+  elif grep -q ': original: ' <<< "$real"; then
     verdict="original faulted or hung"
   else
     verdict=FAILED

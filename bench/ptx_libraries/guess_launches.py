@@ -8,13 +8,14 @@ original on the GPU, whatever the kernel computes.
 
 Every .ptx under ROOT; module paths are relative to ROOT. The guess: 97
 blocks of the kernel's .reqntid or .maxntid (else 128 threads), but one
-block for a kernel whose body never reads %ctaid (its blocks would all do
-the same work, racing on the same words) and one thread for one that never
-reads %tid (ZLUDA's single-thread instruction tests, say); each 64-bit
-parameter a 4 MiB buffer of small random words (pointers, mostly: a kernel
-that takes a 64-bit integer or a pointer to pointers faults, or runs long,
-and its line proves nothing); 32-bit integers 64, f32 1.5, f64 0.5; 16 KiB
-of dynamic shared memory where the module declares extern shared arrays.
+block for a kernel that never reads %ctaid (its blocks would all do the same
+work, racing on the same words) and one thread for one that never reads %tid
+and names no block size (ZLUDA's single-thread instruction tests, say); each
+64-bit parameter a 4 MiB buffer of small random words (pointers, mostly: a
+kernel that takes a 64-bit integer or a pointer to pointers faults, or runs
+long, and its line proves nothing); 32-bit integers 64, f32 1.5, f64 0.5;
+16 KiB of dynamic shared memory where the module declares extern shared
+arrays.
 Kernels with other parameters (8- and 16-bit, structures by value) and
 32-bit modules get no line. variant_check runs the original twice first, so
 a kernel whose result is not reproducible under this guess is reported as
@@ -79,8 +80,14 @@ def lines_for(root, path):
         params = [p for p in m.group(2).split(",") if p.strip()]
         args = [param_arg(p) for p in params]
         body = body_of(text, m.end() - 1)
-        grid = "97,1,1" if "%ctaid" in body else "1,1,1"
-        block = block_shape(m.group(3)) if "%tid" in body else "1,1,1"
+        # What the kernel reads, its callees' reads included (a module that
+        # reads it anywhere, when the kernel calls anything).
+        def reads(register):
+            return register in body or ("call" in body and register in text)
+        grid = "97,1,1" if reads("%ctaid") else "1,1,1"
+        block = block_shape(m.group(3))
+        if not reads("%tid") and not NTID.search(m.group(3)):
+            block = "1,1,1"
         if None in args or block is None:
             print(f"# {rel} {m.group(1)}: no guess for its parameters or block",
                   file=sys.stderr)

@@ -6,14 +6,15 @@
 //   item       := .version N | .target ids | .address_size N | .file ...
 //               | .pragma "s" ; | .section name { raw } | .alias ... ;
 //               | linkage* (function | variable)
-//   function   := (.entry | .func [(params)]) name [(params)] perf* (body | ;)
+//   function   := (.entry | .func [(params)]) name [(params)] perf*
+//                 (body | ; | <the next item, for a declaration>)
 //   variable   := space qualifier* name suffix [= init] (, name ...)* ;
 //   body       := { statement* }
 //   statement  := { | } | label : | variable | .loc ... | .pragma "s" ;
 //               | [@[!]pred] opcode [operand (, operand)*] ;
 //   operand    := binary expression over primary:
 //                 id | number | _ | {operands} | [operands] | (operands)
-//               | id(operands) | unary-op operand
+//               | id(operands) | id[operand]... | unary-op operand
 //
 //===----------------------------------------------------------------------===//
 #include "baton/PTX/Parser.h"
@@ -38,8 +39,8 @@ bool isLinkage(std::string_view D) {
   return D == ".visible" || D == ".extern" || D == ".weak" || D == ".common";
 }
 
-// Appends rather than concatenating temporaries, which GCC 12 flags with
-// false -Wrestrict warnings.
+/// Text in single quotes; appended rather than concatenated from temporaries,
+/// which GCC 12 flags with false -Wrestrict warnings.
 std::string quoted(std::string_view Text) {
   std::string S(1, '\'');
   S.append(Text);
@@ -356,7 +357,8 @@ bool Parser::parseFunction(std::vector<TextRef> Linkage) {
   }
   if (!parseFunctionDirectives(F))
     return false;
-  if (Tok.is(';')) {
+  const bool EndedBySemicolon = Tok.is(';');
+  if (EndedBySemicolon) {
     consume();
   } else if (Tok.is('{')) {
     consume();
@@ -364,12 +366,25 @@ bool Parser::parseFunction(std::vector<TextRef> Linkage) {
     if (!parseBody(F))
       return false;
   } else if (Tok.Kind != TokenKind::End && !beginsItem(Tok)) {
-    // nvopencc (CUDA 3) ended declarations at the next item, without ';'.
     return fail("'{' or ';' after the function header");
   }
+  // nvopencc (CUDA 3) ended declarations at the next item, without ';'; a
+  // `.pragma "s";` between is the module's, not the declaration's.
+  std::vector<Item> Pragmas;
+  if (!F.HasBody && !EndedBySemicolon)
+    while (!F.Directives.empty() &&
+           M.text(F.Directives.back().Name) == ".pragma") {
+      const FunctionDirective &D = F.Directives.back();
+      std::string Text = ".pragma ";
+      Text.append(M.text(D.Values.front())).append(";");
+      Pragmas.insert(Pragmas.begin(), Item{ItemKind::Directive, 0,
+                                           M.intern(Text)});
+      F.Directives.pop_back();
+    }
   M.Items.push_back(
       Item{ItemKind::Function, static_cast<uint32_t>(M.Functions.size()), {}});
   M.Functions.push_back(std::move(F));
+  M.Items.insert(M.Items.end(), Pragmas.begin(), Pragmas.end());
   return true;
 }
 
@@ -667,7 +682,7 @@ bool Parser::parsePrimary(Operand &Out) {
       return true;
     }
     Out.Kind = OperandKind::Symbol;
-    // An array element, a[4] or a[%r1] (PTX ISA 6.4.2, arrays as operands): the element's
+    // An array element, a[4] or a[%r1] (PTX ISA 9.0, 6.4.2): the element's
     // address as an operand of ld, st or mov.
     while (Tok.is('[')) {
       Operand Element;

@@ -1,4 +1,4 @@
-//===- IsaLevel.cpp - The PTX ISA version and target variants need --------===//
+//===- IsaLevel.cpp - PTX version and target the variants need -----------===//
 #include "IsaLevel.h"
 
 #include <charconv>
@@ -11,11 +11,12 @@ using namespace ptx;
 namespace {
 
 /// The directive item whose verbatim text starts with Name, or nullptr.
-Item *findDirective(Module &M, std::string_view Name) {
-  for (Item &I : M.Items)
+template <typename ModuleT> auto *findDirective(ModuleT &M,
+                                                std::string_view Name) {
+  for (auto &I : M.Items)
     if (I.Kind == ItemKind::Directive && M.text(I.Text).starts_with(Name))
       return &I;
-  return nullptr;
+  return static_cast<decltype(&M.Items[0])>(nullptr);
 }
 
 /// The first run of digits in Text at or after From: its position and value.
@@ -24,8 +25,9 @@ std::pair<size_t, unsigned> numberAt(std::string_view Text, size_t From) {
   if (Begin == std::string_view::npos)
     return {Begin, 0};
   unsigned Value = 0;
-  std::from_chars(Text.data() + Begin, Text.data() + Text.size(), Value);
-  return {Begin, Value};
+  auto [End, Error] =
+      std::from_chars(Text.data() + Begin, Text.data() + Text.size(), Value);
+  return {Begin, Error == std::errc() ? Value : ~0u};
 }
 
 void raiseVersion(Module &M, Item &Version, IsaLevel Need) {
@@ -38,8 +40,10 @@ void raiseVersion(Module &M, Item &Version, IsaLevel Need) {
   unsigned Minor = numberAt(Text, Dot).second;
   if (Major > Need.Major || (Major == Need.Major && Minor >= Need.Minor))
     return;
-  Version.Text = M.intern(".version " + std::to_string(Need.Major) + "." +
-                          std::to_string(Need.Minor));
+  std::string Raised = ".version ";
+  Raised.append(std::to_string(Need.Major)).append(".");
+  Raised.append(std::to_string(Need.Minor));
+  Version.Text = M.intern(Raised);
 }
 
 void raiseTarget(Module &M, Item &Target, IsaLevel Need) {
@@ -60,13 +64,16 @@ void raiseTarget(Module &M, Item &Target, IsaLevel Need) {
 
 } // namespace
 
-bool targetMapsF64ToF32(const Module &M) {
-  for (const Item &I : M.Items)
-    if (I.Kind == ItemKind::Directive &&
-        M.text(I.Text).starts_with(".target") &&
-        M.text(I.Text).find("map_f64_to_f32") != std::string_view::npos)
-      return true;
-  return false;
+bool targetsSm1x(const Module &M) {
+  const Item *Target = findDirective(M, ".target");
+  if (!Target)
+    return false;
+  std::string_view Text = M.text(Target->Text);
+  size_t Sm = Text.find("sm_");
+  if (Sm == std::string_view::npos)
+    return false;
+  auto [At, Number] = numberAt(Text, Sm);
+  return At == Sm + 3 && Number < 20;
 }
 
 void raiseIsaLevel(Module &M, IsaLevel Need) {

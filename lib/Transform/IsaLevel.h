@@ -1,10 +1,13 @@
-//===- IsaLevel.h - The PTX ISA version and target variants need -*- C++ -*-===//
+//===- IsaLevel.h - PTX version and target the variants need ---*- C++ -*-===//
 //
 // A variant adds instructions that old PTX lacks, so a module whose
 // `.version` or `.target` is below what its variants use gets them raised to
-// exactly that level. Raising adds to what the module may say and takes
-// nothing away: the PTX ISA removes features only from 6.4 on and only for
-// sm_70 targets (shfl and vote without .sync), above anything raised here.
+// exactly that level. From sm_20 on, raising adds to what the module may say
+// and takes nothing away: the PTX ISA removes features only from 6.4 on and
+// only for sm_70 targets (shfl and vote without .sync), above anything
+// raised here. Below sm_20 it would change the original kernels' meaning
+// (sm_1x flushes f32 subnormals by default, allows mad.f32 without rounding,
+// may map f64 to f32), so such modules get no variants.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_TRANSFORM_ISALEVEL_H
@@ -26,9 +29,9 @@ inline constexpr IsaLevel SliceIsaLevel{2, 2, 20};
 /// %dynamic_smem_size (PTX 4.1).
 inline constexpr IsaLevel PtbIsaLevel{6, 0, 30};
 
-/// True if the module's `.target` has map_f64_to_f32, which ptxas allows only
-/// with sm_10-sm_12: no target the variants need can keep its meaning.
-bool targetMapsF64ToF32(const ptx::Module &M);
+/// True if the module's `.target` is sm_10 to sm_13, whose meaning no target
+/// the variants need keeps.
+bool targetsSm1x(const ptx::Module &M);
 
 /// Raises the module's `.version` and the sm number of its `.target` to at
 /// least Need; other target options are kept, and a directive already at or

@@ -122,7 +122,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
   std::unordered_set<std::string_view> Existing;
   for (const Function &F : M.Functions)
     Existing.insert(M.text(F.Name));
-  const bool MapsF64ToF32 = targetMapsF64ToF32(M);
+  const bool Sm1x = targetsSm1x(M);
 
   const uint32_t NumOriginal = static_cast<uint32_t>(M.Functions.size());
   for (uint32_t K = 0; K < NumOriginal; ++K) {
@@ -144,12 +144,13 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
 
     // Check safety.
     KR.Refusals = checkSafety(M, CG, K, Reachable);
-    if (MapsF64ToF32)
+    if (Sm1x)
       KR.Refusals.push_back(refusalAt(
-          M, RefusalKind::MapF64ToF32, Kernel, nullptr,
-          "the module's .target has map_f64_to_f32 (sm_10 to sm_12), which "
+          M, RefusalKind::Sm1xTarget, Kernel, nullptr,
+          "the module targets sm_1x, whose floating-point rules (f32 "
+          "subnormals flushed, mad.f32 without rounding, f64 mapped to f32) "
           "no target the variants' instructions need (sm_20 or later) "
-          "allows"));
+          "keeps"));
     for (VariantKind V : {VariantKind::Slice, VariantKind::Ptb}) {
       std::string Name = KR.Name + std::string(variantSuffix(V));
       if (Existing.count(Name)) {

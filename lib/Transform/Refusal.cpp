@@ -23,7 +23,7 @@ std::string_view refusalKindName(RefusalKind Kind) {
     return "shared-memory-size";
   case RefusalKind::Recursion: return "recursion";
   case RefusalKind::NameCollision: return "name-collision";
-  case RefusalKind::MapF64ToF32: return "map-f64-to-f32";
+  case RefusalKind::Sm1xTarget: return "sm1x-target";
   }
   return "unknown";
 }

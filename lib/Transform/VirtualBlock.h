@@ -22,22 +22,29 @@
 namespace baton::detail {
 
 /// Names of the registers a variant adds, derived from one fresh prefix.
+/// Sigil + Prefix + "_" + Stem, appended rather than concatenated from
+/// temporaries, which GCC 12 flags with false -Wrestrict warnings.
+inline std::string generatedName(std::string_view Sigil,
+                                 std::string_view Prefix,
+                                 std::string_view Stem) {
+  std::string S(Sigil);
+  S.append(Prefix).append("_").append(Stem);
+  return S;
+}
+
 struct GeneratedNames {
   explicit GeneratedNames(std::string Prefix);
   std::string Prefix;                ///< e.g. "baton"
   std::array<std::string, 3> CtaId;  ///< %baton_ctaid_x, ...
   std::array<std::string, 3> NCtaId; ///< %baton_nctaid_x, ...
-  std::string symbol(std::string_view Stem) const { return named("", Stem); }
-  std::string reg(std::string_view Stem) const { return named("%", Stem); }
-  std::string label(std::string_view Stem) const { return named("$", Stem); }
-
-private:
-  /// Sigil + Prefix + "_" + Stem, appended rather than concatenated from
-  /// temporaries, which GCC 12 flags with false -Wrestrict warnings.
-  std::string named(std::string_view Sigil, std::string_view Stem) const {
-    std::string S(Sigil);
-    S.append(Prefix).append("_").append(Stem);
-    return S;
+  std::string symbol(std::string_view Stem) const {
+    return generatedName("", Prefix, Stem);
+  }
+  std::string reg(std::string_view Stem) const {
+    return generatedName("%", Prefix, Stem);
+  }
+  std::string label(std::string_view Stem) const {
+    return generatedName("$", Prefix, Stem);
   }
 };
 

@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <iostream>
 #include <random>
+#include <stdexcept>
 
 using namespace baton::gpu;
 
@@ -65,17 +66,22 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
   KernelRun R(G, (std::filesystem::path(Root) / S.Module).string(), S);
   std::string Name = S.Module + " " + S.Kernel;
   const unsigned FailedBefore = T.Failed;
-  R.reset();
-  R.launchOriginal(G.work());
-  G.waitFor(G.work(), Name);
-  auto Want = R.snapshot();
+  // Twice: a second run tells a kernel whose result varies by itself (a
+  // race, uninitialised memory) from a variant that is wrong. A fault here
+  // is the original's, and says so.
+  auto RunOriginal = [&] {
+    try {
+      R.reset();
+      R.launchOriginal(G.work());
+      G.waitFor(G.work(), Name);
+      return R.snapshot();
+    } catch (const std::exception &E) {
+      throw std::runtime_error(std::string("original: ") + E.what());
+    }
+  };
+  auto Want = RunOriginal();
   const uint32_t Blocks = S.blocks();
-  // A second run of the original tells a kernel whose result varies by
-  // itself (a race, uninitialised memory) from a variant that is wrong.
-  R.reset();
-  R.launchOriginal(G.work());
-  G.waitFor(G.work(), Name);
-  if (std::string Diff = compare(Want, R.snapshot()); !Diff.empty()) {
+  if (std::string Diff = compare(Want, RunOriginal()); !Diff.empty()) {
     T.expect(Name + " original twice", "the original itself is not "
                                        "deterministic here: " + Diff);
     return;

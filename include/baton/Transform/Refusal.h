@@ -33,7 +33,7 @@ enum class RefusalKind {
   SharedMemorySize,    ///< shared memory size a PTB launch changes (PTB only)
   Recursion,           ///< a recursive device function is reached (PTB only)
   NameCollision,       ///< a variant's name is already taken
-  MapF64ToF32,         ///< .target sm_1x with map_f64_to_f32
+  Sm1xTarget,          ///< .target sm_10 to sm_13
 };
 
 /// Stable identifier used in reports and docs: "grid-sync", "cluster", ...

@@ -72,6 +72,41 @@ TEST(Parser, GuardsVectorsAddressesAndCalls) {
   EXPECT_EQ(printStatement(*M, Body[8]), "call.uni (r0), f, (a0);");
 }
 
+TEST(Parser, ArrayElementOperands) {
+  auto M = parseOk(std::string(Header) +
+                   ".entry k()\n{\n .reg .b32 %r<3>;\n"
+                   " .shared .b8 bytes[64];\n"
+                   " ld.shared.u8 %r1, bytes[%r2+1];\n ret;\n}\n");
+  auto Body = M->body(M->Functions[0]);
+  auto Ops = M->arguments(Body[2]);
+  ASSERT_EQ(Ops.size(), 2u);
+  ASSERT_EQ(Ops[1].Kind, OperandKind::Element);
+  auto Children = M->children(Ops[1]);
+  ASSERT_EQ(Children.size(), 2u);
+  EXPECT_EQ(Children[0].Kind, OperandKind::Symbol);
+  EXPECT_EQ(M->text(Children[0].Text), "bytes");
+  EXPECT_EQ(Children[1].Kind, OperandKind::Binary);
+  EXPECT_EQ(printOperand(*M, Ops[1]), "bytes[%r2+1]");
+}
+
+TEST(Parser, DeclarationsEndAtTheNextItemButNotAnywhere) {
+  // nvopencc's form: no ';', the next item ends the declaration.
+  auto M = parseOk(std::string(Header) +
+                   ".func (.param .b32 r) f(.param .b32 a)\n"
+                   ".pragma \"nounroll\";\n"
+                   ".entry k()\n{\n ret;\n}\n");
+  ASSERT_EQ(M->Functions.size(), 2u);
+  EXPECT_FALSE(M->Functions[0].HasBody);
+  EXPECT_TRUE(M->Functions[0].Directives.empty()); // the pragma is the module's
+  EXPECT_NE(printModule(*M).find(";\n\n.pragma \"nounroll\";\n"),
+            std::string::npos);
+  // Anything else after a header is still an error.
+  EXPECT_NE(parseError(std::string(Header) +
+                       ".func (.param .b32 r) f(.param .b32 a)\n mov.u32\n")
+                .find("expected '{' or ';' after the function header"),
+            std::string::npos);
+}
+
 TEST(Parser, ModuleVariablesWithInitializers) {
   auto M = parseOk(std::string(Header) +
                    ".global .align 4 .b8 tab[4] = {1, 2, 3, 4};\n"
