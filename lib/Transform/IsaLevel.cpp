@@ -2,6 +2,7 @@
 #include "IsaLevel.h"
 
 #include <charconv>
+#include <optional>
 #include <string>
 
 namespace baton::detail {
@@ -10,13 +11,13 @@ using namespace ptx;
 
 namespace {
 
-/// The directive item whose verbatim text starts with Name, or nullptr.
-template <typename ModuleT> auto *findDirective(ModuleT &M,
-                                                std::string_view Name) {
-  for (auto &I : M.Items)
-    if (I.Kind == ItemKind::Directive && M.text(I.Text).starts_with(Name))
-      return &I;
-  return static_cast<decltype(&M.Items[0])>(nullptr);
+/// The index of the directive item whose verbatim text starts with Name.
+std::optional<size_t> directiveIndex(const Module &M, std::string_view Name) {
+  for (size_t I = 0; I < M.Items.size(); ++I)
+    if (M.Items[I].Kind == ItemKind::Directive &&
+        M.text(M.Items[I].Text).starts_with(Name))
+      return I;
+  return std::nullopt;
 }
 
 /// The first run of digits in Text at or after From: its position and value.
@@ -28,6 +29,17 @@ std::pair<size_t, unsigned> numberAt(std::string_view Text, size_t From) {
   auto [End, Error] =
       std::from_chars(Text.data() + Begin, Text.data() + Text.size(), Value);
   return {Begin, Error == std::errc() ? Value : ~0u};
+}
+
+/// Where the sm number of a `.target` directive's text starts, and its value.
+std::optional<std::pair<size_t, unsigned>> smNumber(std::string_view Text) {
+  size_t Sm = Text.find("sm_");
+  if (Sm == std::string_view::npos)
+    return std::nullopt;
+  auto Number = numberAt(Text, Sm);
+  if (Number.first != Sm + 3)
+    return std::nullopt;
+  return Number;
 }
 
 void raiseVersion(Module &M, Item &Version, IsaLevel Need) {
@@ -48,12 +60,10 @@ void raiseVersion(Module &M, Item &Version, IsaLevel Need) {
 
 void raiseTarget(Module &M, Item &Target, IsaLevel Need) {
   std::string_view Text = M.text(Target.Text);
-  size_t Sm = Text.find("sm_");
-  if (Sm == std::string_view::npos)
+  auto Sm = smNumber(Text);
+  if (!Sm || Sm->second >= Need.Sm)
     return;
-  auto [At, Number] = numberAt(Text, Sm);
-  if (At != Sm + 3 || Number >= Need.Sm)
-    return;
+  size_t At = Sm->first;
   size_t End = Text.find_first_not_of("0123456789", At);
   End = End == std::string_view::npos ? Text.size() : End;
   std::string Raised(Text.substr(0, At));
@@ -65,22 +75,18 @@ void raiseTarget(Module &M, Item &Target, IsaLevel Need) {
 } // namespace
 
 bool targetsSm1x(const Module &M) {
-  const Item *Target = findDirective(M, ".target");
+  auto Target = directiveIndex(M, ".target");
   if (!Target)
     return false;
-  std::string_view Text = M.text(Target->Text);
-  size_t Sm = Text.find("sm_");
-  if (Sm == std::string_view::npos)
-    return false;
-  auto [At, Number] = numberAt(Text, Sm);
-  return At == Sm + 3 && Number < 20;
+  auto Sm = smNumber(M.text(M.Items[*Target].Text));
+  return Sm && Sm->second < 20;
 }
 
 void raiseIsaLevel(Module &M, IsaLevel Need) {
-  if (Item *Version = findDirective(M, ".version"))
-    raiseVersion(M, *Version, Need);
-  if (Item *Target = findDirective(M, ".target"))
-    raiseTarget(M, *Target, Need);
+  if (auto Version = directiveIndex(M, ".version"))
+    raiseVersion(M, M.Items[*Version], Need);
+  if (auto Target = directiveIndex(M, ".target"))
+    raiseTarget(M, M.Items[*Target], Need);
 }
 
 } // namespace baton::detail

@@ -21,7 +21,6 @@
 
 namespace baton::detail {
 
-/// Names of the registers a variant adds, derived from one fresh prefix.
 /// Sigil + Prefix + "_" + Stem, appended rather than concatenated from
 /// temporaries, which GCC 12 flags with false -Wrestrict warnings.
 inline std::string generatedName(std::string_view Sigil,
@@ -32,6 +31,7 @@ inline std::string generatedName(std::string_view Sigil,
   return S;
 }
 
+/// Names of the registers a variant adds, derived from one fresh prefix.
 struct GeneratedNames {
   explicit GeneratedNames(std::string Prefix);
   std::string Prefix;                ///< e.g. "baton"
