@@ -5,12 +5,18 @@
 // blocks, and of the PTB variant with as many workers as fit on the GPU (at
 // most one per block), claiming blocks late (default) or early
 // (BATON_TASK_PREFETCH), one at a time or up to 8 or 32 at a time
-// (claim_chunk). Prints a table with the ratios and their geometric means.
+// (claim_chunk), and at the claim chunk the scheduler would choose (`sched`,
+// late claims, the chunk in column `chunk`): SchedulerPolicy's
+// chooseClaimChunk at the default options, from the original's block time
+// as the runtime measures one, the kernel's time over its rounds of as many
+// blocks as there are workers. Prints a table with the ratios and their
+// geometric means.
 //
 // usage: variant_overhead TRANSFORMED_ROOT MANIFEST...
 //
 //===----------------------------------------------------------------------===//
 #include "GpuHarness.h"
+#include "SchedulerPolicy.h"
 
 #include <algorithm>
 #include <cmath>
@@ -73,8 +79,9 @@ int main(int argc, char **argv) {
               "orig us", "slice");
   for (const PtbMode &M : Modes)
     std::printf(" %7s", M.Name);
-  std::printf("\n");
-  double LogSlice = 0, LogPtb[NumModes] = {};
+  std::printf(" %5s %7s\n", "chunk", "sched");
+  const baton::sched::SchedulerOptions Defaults;
+  double LogSlice = 0, LogPtb[NumModes] = {}, LogSched = 0;
   int N = 0;
   for (int I = 2; I < argc; ++I)
     for (const LaunchSpec &S : readManifest(argv[I])) {
@@ -106,7 +113,19 @@ int main(int argc, char **argv) {
         LogPtb[M] += std::log(Ptb / Orig);
         std::printf(" %7.3f", Ptb / Orig);
       }
-      std::printf("\n");
+      uint64_t Rounds = (S.blocks() + Workers - 1) / Workers;
+      auto Block = std::chrono::nanoseconds(
+          static_cast<int64_t>(Orig * 1e6 / static_cast<double>(Rounds)));
+      uint32_t Chunk = baton::sched::chooseClaimChunk(
+          baton::sched::DeviceFacts{}, Block, Defaults.ClaimInterval,
+          Defaults.PreemptionBound);
+      double Sched = medianMs(G, [&](auto Before) {
+        R.writeTaskForPtb(0, Chunk);
+        Before();
+        R.launchPtbKernel(G.work(), Workers);
+      });
+      LogSched += std::log(Sched / Orig);
+      std::printf(" %5u %7.3f\n", Chunk, Sched / Orig);
       ++N;
     }
   if (N) {
@@ -114,7 +133,7 @@ int main(int argc, char **argv) {
                 std::exp(LogSlice / N));
     for (size_t M = 0; M < NumModes; ++M)
       std::printf(", %s %.3fx", Modes[M].Name, std::exp(LogPtb[M] / N));
-    std::printf("\n");
+    std::printf(", sched %.3fx\n", std::exp(LogSched / N));
   }
   return 0;
 }

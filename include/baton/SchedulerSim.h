@@ -81,6 +81,7 @@ struct SimRecord {
   std::vector<uint32_t> Widths;   ///< at the launch and at every resume
   std::vector<uint32_t> RunCount; ///< per virtual block: times it ran
   uint32_t Pauses = 0;
+  uint32_t Claims = 0; ///< PTB: atomics on the cursor, over every run
 };
 
 class SimulatedExecutor : public Executor {

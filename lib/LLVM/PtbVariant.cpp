@@ -22,9 +22,12 @@
 // (guided self-scheduling): size = min(claim_chunk, max(1, (end - cur - 1) /
 // (2 * workers))). The worker count is the launch's own %nctaid.x, the one
 // read of the launch's grid; cur starts one below the cursor's value when
-// the worker starts. Barrier D (an intrinsic that may touch any memory)
-// lies between every store of the claim and the next fetch's load, so the
-// optimizer cannot carry the claim across the body in registers. (The code
+// the worker starts. That first claim, whose view of the cursor is fresh,
+// takes the worker's whole share rounded up, min(claim_chunk, ceil((end -
+// cur - 1) / workers)), as baton-ptx's does (the reasons are there).
+// Barrier D (an intrinsic that may touch any memory) lies between every
+// store of the claim and the next fetch's load, so the optimizer cannot
+// carry the claim across the body in registers. (The code
 // generator does read %nctaid.x and %smid once per worker, not per fetch:
 // the intrinsics are pure. %smid may change if the hardware moves a
 // preempted CTA to another SM; a worker then judges the watermark by the
@@ -104,7 +107,10 @@ private:
     return BasicBlock::Create(S.F->getContext(), Name, S.F,
                               Before ? Before : S.BodyEntry);
   }
-  void emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur, Value *Lim);
+  /// \p FirstClaim: the worker's first fetch, whose view of the cursor is
+  /// fresh (claim sizes, above).
+  void emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur, Value *Lim,
+                 bool FirstClaim);
   void emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
                    BasicBlock *Join, Value *Parity);
   void emitBarrierD(IRBuilder<> &B);
@@ -144,7 +150,7 @@ void PtbBuilder::emitAsyncCopyWaits(IRBuilder<> &B) {
 // keeps it "the last block handed out, the end of the claim" for the next
 // fetch; after STOP the worker leaves, and its claim is not read again.
 void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
-                           Value *Lim) {
+                           Value *Lim, bool FirstClaim) {
   BasicBlock *From = B.GetInsertBlock();
   BasicBlock *After = From->getNextNode();
   Value *Following = B.CreateAdd(Cur, B.getInt32(1), "baton.following");
@@ -161,17 +167,23 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
                          "baton.claim.chunk"),
        B.getInt32(1)},
       nullptr, "baton.chunk");
-  Value *Share = B.CreateShl(
-      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {}), 1,
-      "baton.share");
+  Value *Workers =
+      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {});
   // Following <= end, except in a worker that starts after the cursor passed
   // end: there end - Following wraps, the claim takes claim_chunk, gets
   // blocks >= end and ends the worker, as a one-block claim would.
+  Value *Left = B.CreateSub(End, Following, "baton.left");
+  // The first claim: (left - 1) / workers + 1, the share rounded up (0
+  // where left is 0 and one worker, made 1 below); later ones half a share.
+  Value *Share =
+      FirstClaim
+          ? B.CreateAdd(B.CreateUDiv(B.CreateSub(Left, B.getInt32(1)),
+                                     Workers),
+                        B.getInt32(1), "baton.share")
+          : B.CreateUDiv(Left, B.CreateShl(Workers, 1), "baton.share");
   Value *Size = B.CreateIntrinsic(
       Intrinsic::umax, {B.getInt32Ty()},
-      {B.CreateIntrinsic(Intrinsic::umin, {B.getInt32Ty()},
-                         {B.CreateUDiv(B.CreateSub(End, Following), Share),
-                          Chunk}),
+      {B.CreateIntrinsic(Intrinsic::umin, {B.getInt32Ty()}, {Share, Chunk}),
        B.getInt32(1)},
       nullptr, "baton.size");
   Value *Sm = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_smid, {}, {},
@@ -220,7 +232,8 @@ void PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
   Value *Held = B.CreateAlignedLoad(FixedVectorType::get(B.getInt32Ty(), 2),
                                     ClaimAddr, Align(8), "baton.claim.held");
   emitFetch(B, Parity, B.CreateExtractElement(Held, uint64_t(0), "baton.cur"),
-            B.CreateExtractElement(Held, uint64_t(1), "baton.lim"));
+            B.CreateExtractElement(Held, uint64_t(1), "baton.lim"),
+            /*FirstClaim=*/false);
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
 }
@@ -288,7 +301,8 @@ Function *PtbBuilder::build() {
   Value *Cursor = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_NEXT,
                                     "baton.cursor");
   emitFetch(B, B.getInt32(0),
-            B.CreateSub(Cursor, B.getInt32(1), "baton.before"), Cursor);
+            B.CreateSub(Cursor, B.getInt32(1), "baton.before"), Cursor,
+            /*FirstClaim=*/true);
   B.CreateBr(First);
   B.SetInsertPoint(First);
   B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},

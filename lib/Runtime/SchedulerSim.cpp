@@ -45,6 +45,11 @@ struct SimLaunch {
   uint32_t Chunk = 1; ///< PTB: blocks per claim
   uint32_t End = 0;
   uint32_t Next = 0; ///< PTB cursor, or the next block to issue
+  /// PTB: the cursor as workers starting at StartViewAt read it. Workers
+  /// that start together read it before any of them claims, as on the
+  /// device, and size their first claims by that view.
+  uint32_t StartView = 0;
+  std::optional<Nanos> StartViewAt;
   uint64_t Epoch = 0;
   LaunchState State = LaunchState::Running;
   bool PreemptVisible = false;
@@ -122,7 +127,8 @@ struct SimulatedExecutor::Impl {
   std::optional<uint32_t> findSm(const Use &Need, uint32_t From) const;
   void dispatch();
   void startBlock(SimLaunch &L, uint32_t Sm, uint32_t V, uint32_t Slice);
-  void fetch(SimLaunch &L, uint32_t Sm, uint32_t Last, uint32_t Lim);
+  void fetch(SimLaunch &L, uint32_t Sm, uint32_t Last, uint32_t Lim,
+             bool FirstClaim);
   void leaveSm(SimLaunch &L, uint32_t Sm);
   /// Takes \p L's blocks or workers still waiting for room off the queues.
   void dropPending(SimLaunch &L);
@@ -254,9 +260,13 @@ void SimulatedExecutor::Impl::dispatch() {
       L.FirstBlock = Time.now();
     if (!L.Rec.FirstBlockAt)
       L.Rec.FirstBlockAt = Time.now();
-    if (L.F == Form::Ptb) // a new worker holds no claim; cursor as read
-      fetch(L, *Sm, L.Next - 1, L.Next);
-    else
+    if (L.F == Form::Ptb) { // a new worker holds no claim; cursor as read
+      if (L.StartViewAt != Time.now()) {
+        L.StartView = L.Next;
+        L.StartViewAt = Time.now();
+      }
+      fetch(L, *Sm, L.StartView - 1, L.StartView, /*FirstClaim=*/true);
+    } else
       startBlock(L, *Sm, V, Slice);
   }
 }
@@ -271,20 +281,24 @@ void SimulatedExecutor::Impl::startBlock(SimLaunch &L, uint32_t Sm, uint32_t V,
 // The PTB worker loop of task.h: after block Last of the claim that ends at
 // Lim, run the claim's next block; else stop on `preempt`, or claim more
 // blocks from the cursor: up to Chunk, fewer near the end (the variants'
-// guided claims, lib/Transform/PtbVariant.cpp).
+// guided claims, lib/Transform/PtbVariant.cpp: a worker's first claim takes
+// its share rounded up, later ones half the share they see).
 void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
-                                    uint32_t Lim) {
+                                    uint32_t Lim, bool FirstClaim) {
   uint32_t V = Last + 1;
   if (V >= Lim) {
     if (L.PreemptVisible || Sm < L.WatermarkVisible) {
       ++L.WorkersLeft;
       return leaveSm(L, Sm);
     }
-    uint32_t Share = 2 * std::max<uint32_t>(L.Width, 1);
-    uint32_t Size = std::clamp((L.End - V) / Share, 1u, L.Chunk);
+    uint32_t Workers = std::max<uint32_t>(L.Width, 1);
+    uint32_t Share = FirstClaim ? (L.End - V - 1) / Workers + 1
+                                : (L.End - V) / (2 * Workers);
+    uint32_t Size = std::clamp(Share, 1u, L.Chunk);
     V = L.Next;
     Lim = V + Size;
     L.Next = Lim;
+    ++L.Rec.Claims;
   }
   if (V >= L.End)
     return leaveSm(L, Sm);
@@ -381,7 +395,7 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
     ++L.BlocksRun;
     L.LastEnd = Time.now();
     if (L.F == Form::Ptb)
-      return fetch(L, E.Sm, E.V, E.Slice);
+      return fetch(L, E.Sm, E.V, E.Slice, /*FirstClaim=*/false);
     if (L.F == Form::Slices && --L.SliceLeft[E.Slice] == 0) {
       L.SliceLeft.erase(E.Slice);
       issueSlices(L);

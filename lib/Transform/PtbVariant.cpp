@@ -22,7 +22,15 @@
 // min(claim_chunk, max(1, (end - cur - 1) / (2 * workers))), so that no
 // worker is left with a long claim while the others have run dry. The
 // worker count is the launch's own %nctaid.x; cur starts one below the
-// cursor's value when the worker starts.
+// cursor's value when the worker starts. That first claim sees the cursor
+// as it is (every worker reads it as it starts), and takes the worker's
+// whole share, rounded up: min(claim_chunk, ceil((end - cur - 1) /
+// workers)), so a grid up to claim_chunk times as deep as the workers is
+// handed out in one claim each. Later claims see the cursor as it was at
+// the worker's previous claim, and take half a share of that, so that a
+// stale view does not give the last blocks to a few workers. Every claim is
+// an atomic on one word and a look at `preempt`, and on short blocks their
+// number, not their latency, is what a PTB launch pays (bench/ptb_anatomy).
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
@@ -131,7 +139,9 @@ public:
 
 private:
   void declare();
-  void emitFetch(std::string_view Site);
+  /// \p FirstClaim: the worker's first fetch, whose view of the cursor is
+  /// fresh (see the file comment on claim sizes).
+  void emitFetch(std::string_view Site, bool FirstClaim);
   void emitBarrierD();
   /// Waits for the thread's asynchronous copies into and out of shared
   /// memory, if the kernel makes any (see the file comment).
@@ -189,7 +199,7 @@ void PtbBuilder::declare() {
 // coordinates in slot[parity]. The claim ({cur, lim} after the slots), the
 // task pointer and the task's fields but `end` are reloaded here rather than
 // kept in registers across the body. \p Site names this copy's labels.
-void PtbBuilder::emitFetch(std::string_view Site) {
+void PtbBuilder::emitFetch(std::string_view Site, bool FirstClaim) {
   auto Task = B.sym(N.reg("task"));
   auto NV = B.sym(N.reg("nv")), Cur = B.sym(N.reg("cur"));
   auto Lim = B.sym(N.reg("lim")), Size = B.sym(N.reg("size"));
@@ -212,12 +222,20 @@ void PtbBuilder::emitFetch(std::string_view Site) {
          {Chunk, B.address(Task, BATON_TASK_OFFSET_CLAIM_CHUNK)});
   B.inst("max.u32", {Chunk, Chunk, B.imm(1)});
   B.inst("mov.u32", {Share, B.sym("%nctaid.x")});
-  B.inst("shl.b32", {Share, Share, B.imm(1)});
   // nv <= end, except in a worker that starts after the cursor passed end:
   // there end - nv wraps, the claim takes claim_chunk, gets blocks >= end
   // and ends the worker, as a one-block claim would.
   B.inst("sub.u32", {Size, End, NV});
-  B.inst("div.u32", {Size, Size, Share});
+  if (FirstClaim) {
+    // (left - 1) / workers + 1: the share rounded up (0 where left is 0
+    // and one worker, made 1 below).
+    B.inst("sub.u32", {Size, Size, B.imm(1)});
+    B.inst("div.u32", {Size, Size, Share});
+    B.inst("add.u32", {Size, Size, B.imm(1)});
+  } else {
+    B.inst("shl.b32", {Share, Share, B.imm(1)});
+    B.inst("div.u32", {Size, Size, Share});
+  }
   B.inst("min.u32", {Size, Size, Chunk});
   B.inst("max.u32", {Size, Size, B.imm(1)});
   B.inst("mov.u32", {B.sym(N.reg("sm")), B.sym("%smid")});
@@ -308,7 +326,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   std::array<Operand, 2> Claim = {Cur, Lim};
   B.inst("st.shared.v2.u32",
          {B.address(Slot, BATON_PTB_CLAIM_OFFSET), B.vector(Claim)});
-  emitFetch("first");
+  emitFetch("first", /*FirstClaim=*/true);
   B.label(N.label("first"));
   B.inst("barrier.sync", {B.imm(Plan.Id)});
 
@@ -324,7 +342,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("xor.b32", {Parity, Parity, B.imm(16)});
   emitLoadBodyGrid();
   B.guarded(N.reg("early"), true, "bra", {B.sym(N.label("body"))});
-  emitFetch("early");
+  emitFetch("early", /*FirstClaim=*/false);
   B.label(N.label("body"));
 
   ExitAndBarrierRewrite Exits;
@@ -339,7 +357,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.label(N.label("next"));
   emitAsyncCopyWaits();
   B.guarded(N.reg("late"), true, "bra", {B.sym(N.label("fetched"))});
-  emitFetch("late");
+  emitFetch("late", /*FirstClaim=*/false);
   B.label(N.label("fetched"));
   emitBarrierD();
   B.inst("bra", {B.sym(N.label("loop"))});

@@ -865,6 +865,21 @@ TEST_F(ClaimsOfSeveralBlocks, ClaimsShrinkSoTheLastWorkersFinishTogether) {
   EXPECT_LE(Done, 20us + 5 * 5us);
 }
 
+TEST_F(ClaimsOfSeveralBlocks, FirstClaimsHandOutAShallowGridAtOnce) {
+  // Claims of up to 3 blocks (30 us a claim, 10 us blocks estimated), 64
+  // workers, 192 blocks of 5 us: each worker's first claim takes its whole
+  // share, 3 blocks, and the next finds the grid exhausted: 2 atomics a
+  // worker. (Half shares from the start make 4 claims a worker.)
+  O.ClaimInterval = 30us;
+  Scheduler Wider{Sim, O};
+  uint64_t Be = Wider.submit(be(192, 5us));
+  Nanos Done = test::runUntilDone(Sim, Wider, Be);
+  expectExactlyOnce(Sim.record(Be));
+  EXPECT_EQ(Sim.record(Be).Widths, std::vector<uint32_t>{64});
+  EXPECT_EQ(Sim.record(Be).Claims, 2u * 64u);
+  EXPECT_LE(Done, 20us + 3 * 5us);
+}
+
 TEST_F(ClaimsOfSeveralBlocks, StormKeepsExactlyOnce) {
   std::vector<uint64_t> Bes = {S.submit(be(30000, 2us, 1)),
                                S.submit(be(7001, 3us, 1)),

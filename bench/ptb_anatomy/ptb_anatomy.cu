@@ -1,0 +1,318 @@
+// What a PTB worker pays for on short blocks, one ingredient at a time.
+//
+// The body is the colocation MLP's bias + GELU (one element a thread, 256
+// threads a block): about 8 us for 4096 blocks on an H100, the kind of
+// kernel on which the PTB variant costs 1.6-1.8x (docs/benchmarks.md). The
+// PTB loop of the compilers is written out here in CUDA, with its task in
+// the real layout (baton/task.h), in these forms:
+//
+//   late        the compilers' default: after each body the leader reads
+//               `preempt`, then claims with atomicAdd; barrier; next body
+//   late-cursor late, plus the read of `next` a worker makes before its
+//               first claim (the compilers' start)
+//   late-nopre  late without the `preempt` read (never preemptible)
+//   prefetch    BATON_TASK_PREFETCH as emitted: the leader claims block i+1
+//               and stores it before it runs body i
+//   deferred    the claim of block i+1 is issued before body i and its
+//               result stored after it, so the atomic's latency hides
+//               behind the body; `preempt` still read before the claim
+//   lagged      deferred, with the `preempt` value read one block earlier:
+//               nothing the leader waits for before its body
+//   static      no claims: worker w runs blocks w, w + W, ... (the floor of
+//               any persistent loop with one barrier a block)
+//   first       late, but worker w runs block w first without a claim (the
+//               host starts the cursor at W)
+//   c4          late with claims of 4 blocks
+//   first-c4    first with claims of 4 blocks
+//   c4-nopre    c4 without the `preempt` read
+//   c4-flag     c4, and the claim that reaches `end` raises a flag on the
+//               `preempt` line, which the leader reads with `preempt`: a
+//               worker that sees it leaves without a claim
+//   late-gpu    late, `preempt` read with ld.relaxed.gpu instead of
+//               ld.volatile (which PTX defines as relaxed at system scope)
+//   c4-gpu      c4, the same way
+//
+// Every form's output is checked against the original kernel's.
+// Usage: ptb_anatomy [ELEMENTS...]   (default: 262144 1048576 4194304)
+#include "baton/task.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+namespace {
+
+constexpr unsigned Threads = 256;
+constexpr unsigned Columns = 1024;
+constexpr unsigned StopBlock = 0xffffffffu;
+constexpr int Reps = 31;
+
+void check(cudaError_t E, const char *What) {
+  if (E != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", What, cudaGetErrorString(E));
+    std::exit(1);
+  }
+}
+
+struct Buffers {
+  const float *X, *Bias;
+  float *Y, *Z;
+  unsigned N;
+};
+
+__device__ __forceinline__ void body(unsigned V, const Buffers &B) {
+  unsigned I = V * blockDim.x + threadIdx.x;
+  if (I >= B.N)
+    return;
+  float T = B.X[I] + B.Bias[I % Columns];
+  B.Y[I] = T;
+  B.Z[I] = 0.5f * T * (1.f + tanhf(0.7978845608f * (T + 0.044715f * T * T * T)));
+}
+
+__global__ void original(Buffers B) { body(blockIdx.x, B); }
+
+enum Form {
+  Late, LateCursor, LateNoPreempt, Prefetch, Deferred, Lagged, Static, First,
+  C4, FirstC4, C4NoPreempt, C4Flag, LateGpu, C4Gpu
+};
+const char *const FormNames[] = {"late",     "late-cursor", "late-nopre",
+                                 "prefetch", "deferred",    "lagged",
+                                 "static",   "first",       "c4",
+                                 "first-c4", "c4-nopre",    "c4-flag",
+                                 "late-gpu", "c4-gpu"};
+
+__device__ __forceinline__ unsigned smId() {
+  unsigned S;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(S));
+  return S;
+}
+
+template <Form F = Late>
+__device__ __forceinline__ unsigned readPreempt(baton_task *T) {
+  if (F != LateGpu && F != C4Gpu)
+    return *reinterpret_cast<volatile unsigned *>(&T->preempt);
+  unsigned V;
+  asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];"
+               : "=r"(V)
+               : "l"(&T->preempt)
+               : "memory");
+  return V;
+}
+
+template <Form F> __device__ __forceinline__ unsigned claim(baton_task *T) {
+  if (F != LateNoPreempt && smId() < readPreempt(T))
+    return StopBlock;
+  return atomicAdd(&T->next, 1u);
+}
+
+__host__ __device__ constexpr bool isFirst(Form F) { return F == First || F == FirstC4; }
+__host__ __device__ constexpr bool isLate(Form F) {
+  return F == Late || F == LateCursor || F == LateNoPreempt || F == First ||
+         F == C4 || F == FirstC4 || F == C4NoPreempt || F == C4Flag ||
+         F == LateGpu || F == C4Gpu;
+}
+
+// The late forms' claims, of Chunk blocks, the leader's claim in Cur/Lim.
+template <Form F>
+__device__ __forceinline__ unsigned nextBlock(baton_task *T, unsigned End,
+                                              unsigned &Cur, unsigned &Lim) {
+  constexpr unsigned Chunk =
+      F == C4 || F == FirstC4 || F == C4NoPreempt || F == C4Flag ||
+              F == C4Gpu
+          ? 4
+          : 1;
+  volatile unsigned *Exhausted =
+      reinterpret_cast<volatile unsigned *>(&T->reserved[0]);
+  if (Chunk > 1 && Cur + 1 < Lim)
+    return ++Cur;
+  if (F == C4Flag && *Exhausted)
+    return StopBlock;
+  if (F != LateNoPreempt && F != C4NoPreempt && smId() < readPreempt<F>(T))
+    return StopBlock;
+  Cur = atomicAdd(&T->next, Chunk);
+  Lim = Cur + Chunk;
+  if (F == C4Flag && Cur < End && Lim >= End)
+    *Exhausted = 1;
+  return Cur;
+}
+
+// A store the compiler may not move past the body (the emitted order).
+__device__ __forceinline__ void storeNow(unsigned *Slot, unsigned V) {
+  asm volatile("st.shared.u32 [%0], %1;" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(Slot))),
+               "r"(V)
+               : "memory");
+}
+
+template <Form F> __global__ void ptb(Buffers B, baton_task *T) {
+  __shared__ unsigned Slot[2];
+  unsigned End = T->end;
+  bool Leader = threadIdx.x == 0;
+  if (F == Static) {
+    for (unsigned V = T->begin + blockIdx.x; V < End; V += gridDim.x) {
+      body(V, B);
+      __syncthreads();
+    }
+  } else {
+    unsigned Pre = 0, Cur = 0, Lim = 0;
+    if (Leader) {
+      unsigned First;
+      if (isFirst(F)) {
+        First = T->begin + blockIdx.x;
+      } else if (F == LateCursor) {
+        // Only the dependency matters: the claim waits for the read.
+        unsigned Cursor = *reinterpret_cast<volatile unsigned *>(&T->next);
+        First = Cursor == StopBlock ? StopBlock : nextBlock<F>(T, End, Cur, Lim);
+      } else if (isLate(F)) {
+        First = nextBlock<F>(T, End, Cur, Lim);
+      } else {
+        First = claim<F>(T);
+      }
+      if (F == Lagged)
+        Pre = readPreempt(T);
+      Slot[0] = First;
+    }
+    __syncthreads();
+    unsigned Parity = 0;
+    for (;;) {
+      unsigned V = Slot[Parity];
+      if (V >= End)
+        break;
+      Parity ^= 1;
+      unsigned Next = 0;
+      if (Leader) {
+        if (F == Prefetch)
+          storeNow(&Slot[Parity], claim<F>(T));
+        if (F == Deferred)
+          Next = claim<F>(T);
+        if (F == Lagged) {
+          Next = smId() < Pre ? StopBlock : atomicAdd(&T->next, 1u);
+          Pre = readPreempt(T);
+        }
+      }
+      body(V, B);
+      if (Leader) {
+        if (isLate(F))
+          Slot[Parity] = nextBlock<F>(T, End, Cur, Lim);
+        if (F == Deferred || F == Lagged)
+          Slot[Parity] = Next;
+      }
+      __syncthreads();
+    }
+  }
+  if (Leader)
+    atomicAdd(&T->workers_exited, 1u);
+}
+
+template <typename Kernel> int workersOf(Kernel K, int Sms) {
+  int PerSm = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&PerSm, K, Threads, 0),
+        "occupancy");
+  return PerSm * Sms;
+}
+
+struct Timer {
+  cudaEvent_t A, B;
+  Timer() {
+    check(cudaEventCreate(&A), "event");
+    check(cudaEventCreate(&B), "event");
+  }
+  template <typename Launch> float medianUs(Launch L) {
+    std::vector<float> Us;
+    for (int I = 0; I < Reps + 3; ++I) {
+      L(A, B);
+      check(cudaEventSynchronize(B), "sync");
+      float Ms = 0;
+      check(cudaEventElapsedTime(&Ms, A, B), "elapsed");
+      if (I >= 3)
+        Us.push_back(Ms * 1e3f);
+    }
+    std::nth_element(Us.begin(), Us.begin() + Us.size() / 2, Us.end());
+    return Us[Us.size() / 2];
+  }
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<unsigned> Sizes;
+  for (int I = 1; I < argc; ++I)
+    Sizes.push_back(static_cast<unsigned>(std::strtoul(argv[I], nullptr, 10)));
+  if (Sizes.empty())
+    Sizes = {262144, 1048576, 4194304};
+  cudaDeviceProp P;
+  check(cudaGetDeviceProperties(&P, 0), "device");
+  std::printf("device: %s, %d SMs; median of %d launches (us); ratio to the "
+              "original\n",
+              P.name, P.multiProcessorCount, Reps);
+  unsigned MaxN = *std::max_element(Sizes.begin(), Sizes.end());
+  std::vector<float> Host(MaxN);
+  for (unsigned I = 0; I < MaxN; ++I)
+    Host[I] = static_cast<float>((I * 2654435761u) % 2001) / 1000.f - 1.f;
+  float *X, *Bias, *Y, *Z;
+  baton_task *Task;
+  check(cudaMalloc(&X, MaxN * 4), "alloc");
+  check(cudaMalloc(&Bias, Columns * 4), "alloc");
+  check(cudaMalloc(&Y, MaxN * 4), "alloc");
+  check(cudaMalloc(&Z, MaxN * 4), "alloc");
+  check(cudaMalloc(&Task, sizeof(baton_task)), "alloc");
+  check(cudaMemcpy(X, Host.data(), MaxN * 4, cudaMemcpyHostToDevice), "copy");
+  check(cudaMemcpy(Bias, Host.data(), Columns * 4, cudaMemcpyHostToDevice),
+        "copy");
+  void (*const Kernels[])(Buffers, baton_task *) = {
+      ptb<Late>,     ptb<LateCursor>, ptb<LateNoPreempt>, ptb<Prefetch>,
+      ptb<Deferred>, ptb<Lagged>,     ptb<Static>,        ptb<First>,
+      ptb<C4>,       ptb<FirstC4>,    ptb<C4NoPreempt>,   ptb<C4Flag>,
+      ptb<LateGpu>,  ptb<C4Gpu>};
+  std::printf("%9s %7s %8s", "elements", "blocks", "orig");
+  for (const char *Name : FormNames)
+    std::printf(" %12s", Name);
+  std::printf("\n");
+  Timer Clock;
+  int Failures = 0;
+  for (unsigned N : Sizes) {
+    unsigned Blocks = (N + Threads - 1) / Threads;
+    Buffers B{X, Bias, Y, Z, N};
+    float Orig = Clock.medianUs([&](cudaEvent_t A, cudaEvent_t E) {
+      check(cudaEventRecord(A), "record");
+      original<<<Blocks, Threads>>>(B);
+      check(cudaEventRecord(E), "record");
+    });
+    std::vector<float> Want(N), Got(N);
+    check(cudaMemcpy(Want.data(), Z, N * 4, cudaMemcpyDeviceToHost), "copy");
+    std::printf("%9u %7u %8.2f", N, Blocks, Orig);
+    for (auto *K : Kernels) {
+      unsigned Workers = std::min<unsigned>(
+          workersOf(K, P.multiProcessorCount), Blocks);
+      baton_task Fresh;
+      std::memset(&Fresh, 0, sizeof Fresh);
+      Fresh.grid_x = Blocks;
+      Fresh.grid_y = Fresh.grid_z = 1;
+      Fresh.end = Blocks;
+      // The first forms' workers run blocks [0, Workers) without claims.
+      bool StaticFirst = K == ptb<First> || K == ptb<FirstC4>;
+      Fresh.next = StaticFirst ? Workers : 0;
+      check(cudaMemset(Z, 0, N * 4), "clear");
+      float Us = Clock.medianUs([&](cudaEvent_t A, cudaEvent_t E) {
+        check(cudaMemcpy(Task, &Fresh, sizeof Fresh, cudaMemcpyHostToDevice),
+              "task");
+        check(cudaEventRecord(A), "record");
+        K<<<Workers, Threads>>>(B, Task);
+        check(cudaEventRecord(E), "record");
+      });
+      check(cudaGetLastError(), "launch");
+      check(cudaMemcpy(Got.data(), Z, N * 4, cudaMemcpyDeviceToHost), "copy");
+      bool Same = std::memcmp(Got.data(), Want.data(), N * 4) == 0;
+      Failures += !Same;
+      std::printf(" %6.2f %5.3f%s", Us, Us / Orig, Same ? "" : "!");
+    }
+    std::printf("\n");
+  }
+  if (Failures)
+    std::printf("%d forms computed a different result (marked !)\n", Failures);
+  return Failures ? 1 : 0;
+}
