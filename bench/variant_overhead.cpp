@@ -7,10 +7,10 @@
 // (BATON_TASK_PREFETCH), one at a time or up to 8 or 32 at a time
 // (claim_chunk), and at the claim chunk the scheduler would choose (`sched`,
 // late claims, the chunk in column `chunk`): SchedulerPolicy's
-// chooseClaimChunk at the default options, from the original's block time
-// as the runtime measures one, the kernel's time over its rounds of as many
-// blocks as there are workers. Prints a table with the ratios and their
-// geometric means.
+// chooseClaimChunk at the default options and an H100's DeviceFacts, from
+// the original's block time as the runtime measures one: the kernel's time
+// over its rounds of as many blocks as fit on the GPU at once. Prints a
+// table with the ratios and their geometric means.
 //
 // usage: variant_overhead TRANSFORMED_ROOT MANIFEST...
 //
@@ -113,7 +113,8 @@ int main(int argc, char **argv) {
         LogPtb[M] += std::log(Ptb / Orig);
         std::printf(" %7.3f", Ptb / Orig);
       }
-      uint64_t Rounds = (S.blocks() + Workers - 1) / Workers;
+      uint64_t Resident = R.maxOriginalBlocks();
+      uint64_t Rounds = (S.blocks() + Resident - 1) / Resident;
       auto Block = std::chrono::nanoseconds(
           static_cast<int64_t>(Orig * 1e6 / static_cast<double>(Rounds)));
       uint32_t Chunk = baton::sched::chooseClaimChunk(

@@ -32,7 +32,15 @@
 //               ld.volatile (which PTX defines as relaxed at system scope)
 //   c4-gpu      c4, the same way
 //
-// Every form's output is checked against the original kernel's.
+// The fetch is the protocol's, not the emitted code: the claim lives in
+// registers rather than shared memory, and there is no guided claim size
+// (a division), no reload of task fields and no decode of the block index.
+// It isolates what the two words every claim touches cost; the variants
+// themselves are timed by bench/variant_overhead.cpp.
+//
+// After its timing each form runs once more on cleared output with a run
+// counter per block: the output must equal the original's and every block
+// must have run exactly once.
 // Usage: ptb_anatomy [ELEMENTS...]   (default: 262144 1048576 4194304)
 #include "baton/task.h"
 
@@ -62,9 +70,12 @@ struct Buffers {
   const float *X, *Bias;
   float *Y, *Z;
   unsigned N;
+  unsigned *Runs; // per block, counted in the check run only
 };
 
 __device__ __forceinline__ void body(unsigned V, const Buffers &B) {
+  if (B.Runs && threadIdx.x == 0)
+    atomicAdd(&B.Runs[V], 1u);
   unsigned I = V * blockDim.x + threadIdx.x;
   if (I >= B.N)
     return;
@@ -254,12 +265,14 @@ int main(int argc, char **argv) {
   for (unsigned I = 0; I < MaxN; ++I)
     Host[I] = static_cast<float>((I * 2654435761u) % 2001) / 1000.f - 1.f;
   float *X, *Bias, *Y, *Z;
+  unsigned *Runs;
   baton_task *Task;
   check(cudaMalloc(&X, MaxN * 4), "alloc");
   check(cudaMalloc(&Bias, Columns * 4), "alloc");
   check(cudaMalloc(&Y, MaxN * 4), "alloc");
   check(cudaMalloc(&Z, MaxN * 4), "alloc");
   check(cudaMalloc(&Task, sizeof(baton_task)), "alloc");
+  check(cudaMalloc(&Runs, (MaxN / Threads + 1) * 4), "alloc");
   check(cudaMemcpy(X, Host.data(), MaxN * 4, cudaMemcpyHostToDevice), "copy");
   check(cudaMemcpy(Bias, Host.data(), Columns * 4, cudaMemcpyHostToDevice),
         "copy");
@@ -276,13 +289,14 @@ int main(int argc, char **argv) {
   int Failures = 0;
   for (unsigned N : Sizes) {
     unsigned Blocks = (N + Threads - 1) / Threads;
-    Buffers B{X, Bias, Y, Z, N};
+    Buffers B{X, Bias, Y, Z, N, nullptr};
     float Orig = Clock.medianUs([&](cudaEvent_t A, cudaEvent_t E) {
       check(cudaEventRecord(A), "record");
       original<<<Blocks, Threads>>>(B);
       check(cudaEventRecord(E), "record");
     });
     std::vector<float> Want(N), Got(N);
+    std::vector<unsigned> Counted(Blocks);
     check(cudaMemcpy(Want.data(), Z, N * 4, cudaMemcpyDeviceToHost), "copy");
     std::printf("%9u %7u %8.2f", N, Blocks, Orig);
     for (auto *K : Kernels) {
@@ -296,7 +310,6 @@ int main(int argc, char **argv) {
       // The first forms' workers run blocks [0, Workers) without claims.
       bool StaticFirst = K == ptb<First> || K == ptb<FirstC4>;
       Fresh.next = StaticFirst ? Workers : 0;
-      check(cudaMemset(Z, 0, N * 4), "clear");
       float Us = Clock.medianUs([&](cudaEvent_t A, cudaEvent_t E) {
         check(cudaMemcpy(Task, &Fresh, sizeof Fresh, cudaMemcpyHostToDevice),
               "task");
@@ -304,15 +317,30 @@ int main(int argc, char **argv) {
         K<<<Workers, Threads>>>(B, Task);
         check(cudaEventRecord(E), "record");
       });
-      check(cudaGetLastError(), "launch");
+      // The check run.
+      check(cudaMemset(Z, 0, N * 4), "clear");
+      check(cudaMemset(Runs, 0, Blocks * 4), "clear");
+      check(cudaMemcpy(Task, &Fresh, sizeof Fresh, cudaMemcpyHostToDevice),
+            "task");
+      Buffers Counting = B;
+      Counting.Runs = Runs;
+      K<<<Workers, Threads>>>(Counting, Task);
+      check(cudaDeviceSynchronize(), "check run");
       check(cudaMemcpy(Got.data(), Z, N * 4, cudaMemcpyDeviceToHost), "copy");
-      bool Same = std::memcmp(Got.data(), Want.data(), N * 4) == 0;
+      check(cudaMemcpy(Counted.data(), Runs, Blocks * 4,
+                       cudaMemcpyDeviceToHost),
+            "copy");
+      bool Same = std::memcmp(Got.data(), Want.data(), N * 4) == 0 &&
+                  std::all_of(Counted.begin(), Counted.end(),
+                              [](unsigned C) { return C == 1; });
       Failures += !Same;
       std::printf(" %6.2f %5.3f%s", Us, Us / Orig, Same ? "" : "!");
     }
     std::printf("\n");
   }
   if (Failures)
-    std::printf("%d forms computed a different result (marked !)\n", Failures);
+    std::printf("%d forms computed a different result or ran a block other "
+                "than once (marked !)\n",
+                Failures);
   return Failures ? 1 : 0;
 }

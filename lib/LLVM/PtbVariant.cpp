@@ -23,8 +23,9 @@
 // (2 * workers))). The worker count is the launch's own %nctaid.x, the one
 // read of the launch's grid; cur starts one below the cursor's value when
 // the worker starts. That first claim, whose view of the cursor is fresh,
-// takes the worker's whole share rounded up, min(claim_chunk, ceil((end -
-// cur - 1) / workers)), as baton-ptx's does (the reasons are there).
+// takes the worker's whole share rounded up, min(claim_chunk, max(1,
+// ceil((end - cur - 1) / workers))), as baton-ptx's does (the reasons are
+// there).
 // Barrier D (an intrinsic that may touch any memory) lies between every
 // store of the claim and the next fetch's load, so the optimizer cannot
 // carry the claim across the body in registers. (The code
@@ -167,14 +168,16 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
                          "baton.claim.chunk"),
        B.getInt32(1)},
       nullptr, "baton.chunk");
-  Value *Workers =
-      B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x, {});
+  Value *Workers = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                     {}, {}, nullptr, "baton.workers");
   // Following <= end, except in a worker that starts after the cursor passed
-  // end: there end - Following wraps, the claim takes claim_chunk, gets
-  // blocks >= end and ends the worker, as a one-block claim would.
+  // end (or, for the first claim, at it): there the share wraps, the claim
+  // takes claim_chunk (one block if one worker), gets blocks >= end and ends
+  // the worker, as a one-block claim would.
   Value *Left = B.CreateSub(End, Following, "baton.left");
-  // The first claim: (left - 1) / workers + 1, the share rounded up (0
-  // where left is 0 and one worker, made 1 below); later ones half a share.
+  // The first claim: (left - 1) / workers + 1, the share rounded up; later
+  // ones half a share. At least one block: a claim of none would hand out a
+  // block twice.
   Value *Share =
       FirstClaim
           ? B.CreateAdd(B.CreateUDiv(B.CreateSub(Left, B.getInt32(1)),

@@ -162,6 +162,7 @@ void SimulatedExecutor::Impl::relaunch(SimLaunch &L) {
   L.VacatedRun = L.WatermarkVisible != 0;
   L.Arrived = false;
   L.FirstBlock.reset();
+  L.StartViewAt.reset(); // even a run started at once reads the cursor anew
   L.BlocksRun = 0;
   L.WorkersLeft = 0;
   L.Rec.Widths.push_back(L.Width);

@@ -23,14 +23,15 @@
 // worker is left with a long claim while the others have run dry. The
 // worker count is the launch's own %nctaid.x; cur starts one below the
 // cursor's value when the worker starts. That first claim sees the cursor
-// as it is (every worker reads it as it starts), and takes the worker's
-// whole share, rounded up: min(claim_chunk, ceil((end - cur - 1) /
-// workers)), so a grid up to claim_chunk times as deep as the workers is
-// handed out in one claim each. Later claims see the cursor as it was at
-// the worker's previous claim, and take half a share of that, so that a
-// stale view does not give the last blocks to a few workers. Every claim is
-// an atomic on one word and a look at `preempt`, and on short blocks their
-// number, not their latency, is what a PTB launch pays (bench/ptb_anatomy).
+// as it is (workers that start together read it before any of their first
+// claims lands, as an H100 showed), and takes the worker's whole share,
+// rounded up: min(claim_chunk, max(1, ceil((end - cur - 1) / workers))), so
+// a grid up to claim_chunk times as deep as the workers is handed out in
+// one claim each. Later claims see the cursor as it was at the worker's
+// previous claim, and take half a share of that, so that a stale view does
+// not give the last blocks to a few workers. Every claim is an atomic on
+// one word and a look at `preempt`, and on short blocks their number, not
+// their latency, is what a PTB launch pays (bench/ptb_anatomy).
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
@@ -178,7 +179,8 @@ void PtbBuilder::declare() {
       N.reg("v"),     N.reg("end"),   N.reg("t"),    N.reg("slot"),
       N.reg("parity"), N.reg("addr"),  N.reg("nv"),   N.reg("yz"),
       N.reg("flags"), N.reg("dsmem"), N.reg("cur"),  N.reg("lim"),
-      N.reg("chunk"), N.reg("size"),  N.reg("share"), N.reg("sm")};
+      N.reg("chunk"), N.reg("size"),  N.reg("share"), N.reg("sm"),
+      N.reg("workers"), N.reg("left")};
   for (size_t I = 0; I < 3; ++I) {
     Regs32.push_back(N.CtaId[I]);
     Regs32.push_back(N.NCtaId[I]);
@@ -217,26 +219,28 @@ void PtbBuilder::emitFetch(std::string_view Site, bool FirstClaim) {
   B.inst("add.u32", {NV, Cur, B.imm(1)});
   B.inst("setp.lt.u32", {B.sym(N.reg("held")), NV, Lim});
   B.guarded(N.reg("held"), false, "bra", {B.sym(Held)});
-  auto Chunk = B.sym(N.reg("chunk")), Share = B.sym(N.reg("share"));
+  auto Chunk = B.sym(N.reg("chunk")), Workers = B.sym(N.reg("workers"));
+  auto Left = B.sym(N.reg("left")), Share = B.sym(N.reg("share"));
   B.inst("ld.global.u32",
          {Chunk, B.address(Task, BATON_TASK_OFFSET_CLAIM_CHUNK)});
   B.inst("max.u32", {Chunk, Chunk, B.imm(1)});
-  B.inst("mov.u32", {Share, B.sym("%nctaid.x")});
-  // nv <= end, except in a worker that starts after the cursor passed end:
-  // there end - nv wraps, the claim takes claim_chunk, gets blocks >= end
-  // and ends the worker, as a one-block claim would.
-  B.inst("sub.u32", {Size, End, NV});
+  B.inst("mov.u32", {Workers, B.sym("%nctaid.x")});
+  // nv <= end, except in a worker that starts after the cursor passed end
+  // (or, for the first claim, at it): there the share wraps, the claim
+  // takes claim_chunk (one block if one worker), gets blocks >= end and
+  // ends the worker, as a one-block claim would.
+  B.inst("sub.u32", {Left, End, NV});
   if (FirstClaim) {
-    // (left - 1) / workers + 1: the share rounded up (0 where left is 0
-    // and one worker, made 1 below).
-    B.inst("sub.u32", {Size, Size, B.imm(1)});
-    B.inst("div.u32", {Size, Size, Share});
-    B.inst("add.u32", {Size, Size, B.imm(1)});
+    // (left - 1) / workers + 1: the share rounded up.
+    B.inst("sub.u32", {Share, Left, B.imm(1)});
+    B.inst("div.u32", {Share, Share, Workers});
+    B.inst("add.u32", {Share, Share, B.imm(1)});
   } else {
-    B.inst("shl.b32", {Share, Share, B.imm(1)});
-    B.inst("div.u32", {Size, Size, Share});
+    B.inst("shl.b32", {Share, Workers, B.imm(1)});
+    B.inst("div.u32", {Share, Left, Share});
   }
-  B.inst("min.u32", {Size, Size, Chunk});
+  // At least one block: a claim of none would hand out a block twice.
+  B.inst("min.u32", {Size, Share, Chunk});
   B.inst("max.u32", {Size, Size, B.imm(1)});
   B.inst("mov.u32", {B.sym(N.reg("sm")), B.sym("%smid")});
   B.inst("ld.volatile.global.u32",

@@ -44,7 +44,7 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; up: (left - 1) / workers + 1, then at most claim_chunk and at least 1.
 ; CHECK: %baton.left = sub i32 %baton.end, %baton.following
 ; CHECK-NEXT: [[LESS:%.*]] = sub i32 %baton.left, 1
-; CHECK-NEXT: [[DIV:%.*]] = udiv i32 [[LESS]], [[WORKERS:%.*]]
+; CHECK-NEXT: [[DIV:%.*]] = udiv i32 [[LESS]], %baton.workers
 ; CHECK-NEXT: %baton.share = add i32 [[DIV]], 1
 ; CHECK-NEXT: [[MOST:%.*]] = call i32 @llvm.umin.i32(i32 %baton.share, i32 %baton.chunk)
 ; CHECK-NEXT: %baton.size = call i32 @llvm.umax.i32(i32 [[MOST]], i32 1)
@@ -83,10 +83,13 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; A later claim sees the cursor as it was at the worker's previous claim and
 ; takes half a share of what that left.
 ; CHECK: %baton.left{{[0-9]+}} = sub i32 %baton.end, %baton.following{{[0-9]+}}
-; CHECK-NEXT: [[TWICE:%.*]] = shl i32 {{%.*}}, 1
+; CHECK-NEXT: [[TWICE:%.*]] = shl i32 %baton.workers{{[0-9]+}}, 1
 ; CHECK-NEXT: %baton.share{{[0-9]+}} = udiv i32 %baton.left{{[0-9]+}}, [[TWICE]]
 ; CHECK: baton.fetch.late:
 ; CHECK-NEXT: load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK: %baton.left{{[0-9]+}} = sub i32 %baton.end, %baton.following{{[0-9]+}}
+; CHECK-NEXT: [[TWICE:%.*]] = shl i32 %baton.workers{{[0-9]+}}, 1
+; CHECK-NEXT: %baton.share{{[0-9]+}} = udiv i32 %baton.left{{[0-9]+}}, [[TWICE]]
 ; CHECK: baton.stats:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 28
 ; Only STOP means the leader saw `preempt`.

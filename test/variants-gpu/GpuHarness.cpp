@@ -203,14 +203,23 @@ void KernelRun::launchPtbKernel(CUstream S, uint32_t Workers) {
   launch(Ptb, S, Workers, 1, 1, true, BATON_PTB_DYNAMIC_SHARED_BYTES);
 }
 
-uint32_t KernelRun::maxPtbWorkers() {
+uint32_t KernelRun::residentBlocks(CUfunction F, uint32_t SharedMemBytes) {
   int PerSm = 0;
   check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
-            &PerSm, Ptb, static_cast<int>(Spec.Block.x * Spec.Block.y *
-                                          Spec.Block.z),
-            Spec.SharedMemBytes + BATON_PTB_DYNAMIC_SHARED_BYTES),
+            &PerSm, F, static_cast<int>(Spec.Block.x * Spec.Block.y *
+                                        Spec.Block.z),
+            SharedMemBytes),
         "occupancy");
   return static_cast<uint32_t>(std::max(1, PerSm) * G.smCount());
+}
+
+uint32_t KernelRun::maxPtbWorkers() {
+  return residentBlocks(Ptb,
+                        Spec.SharedMemBytes + BATON_PTB_DYNAMIC_SHARED_BYTES);
+}
+
+uint32_t KernelRun::maxOriginalBlocks() {
+  return residentBlocks(Original, Spec.SharedMemBytes);
 }
 
 KernelRun::PtbOutcome

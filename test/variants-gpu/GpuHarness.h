@@ -100,6 +100,8 @@ public:
   void launchPtbKernel(CUstream S, uint32_t Workers);
   /// Most PTB workers resident at once on the whole GPU.
   uint32_t maxPtbWorkers();
+  /// Blocks of the original kernel resident at once on the whole GPU.
+  uint32_t maxOriginalBlocks();
 
   /// The device task as last read back.
   baton_task readTask();
@@ -114,6 +116,7 @@ private:
   Gpu &G;
   LaunchSpec Spec;
   CUfunction Original = nullptr, Slice = nullptr, Ptb = nullptr;
+  uint32_t residentBlocks(CUfunction F, uint32_t SharedMemBytes);
   std::vector<CUdeviceptr> Buffers;      ///< one per param (0 for scalars)
   std::vector<std::vector<uint8_t>> Init; ///< initial contents per buffer
   std::vector<std::vector<uint8_t>> Scalars; ///< per param (empty: buffers)

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <tuple>
 
 using namespace baton::sched;
 using namespace std::chrono_literals;
@@ -867,17 +868,28 @@ TEST_F(ClaimsOfSeveralBlocks, ClaimsShrinkSoTheLastWorkersFinishTogether) {
 
 TEST_F(ClaimsOfSeveralBlocks, FirstClaimsHandOutAShallowGridAtOnce) {
   // Claims of up to 3 blocks (30 us a claim, 10 us blocks estimated), 64
-  // workers, 192 blocks of 5 us: each worker's first claim takes its whole
-  // share, 3 blocks, and the next finds the grid exhausted: 2 atomics a
-  // worker. (Half shares from the start make 4 claims a worker.)
+  // workers, blocks of 5 us. Each worker's first claim takes its whole
+  // share of the grid, rounded up, and a worker whose claim runs dry
+  // claims once more to find the grid exhausted:
+  //  * 192 blocks: shares of 3, all 64 workers hold blocks, 2 claims each
+  //    (half shares from the start make 4 claims a worker);
+  //  * 128 blocks: shares of 2, again 2 claims a worker;
+  //  * 160 blocks: shares of 2.5 make claims of 3: 53 workers take 159
+  //    blocks, one takes the last block with a claim past the end (and
+  //    leaves without another), 10 find nothing: 64 + 53 claims.
   O.ClaimInterval = 30us;
-  Scheduler Wider{Sim, O};
-  uint64_t Be = Wider.submit(be(192, 5us));
-  Nanos Done = test::runUntilDone(Sim, Wider, Be);
-  expectExactlyOnce(Sim.record(Be));
-  EXPECT_EQ(Sim.record(Be).Widths, std::vector<uint32_t>{64});
-  EXPECT_EQ(Sim.record(Be).Claims, 2u * 64u);
-  EXPECT_LE(Done, 20us + 3 * 5us);
+  for (auto [Blocks, Claims, Rounds] :
+       {std::tuple{192u, 128u, 3}, std::tuple{128u, 128u, 2},
+        std::tuple{160u, 64u + 53u, 3}}) {
+    SimulatedExecutor Fresh{smallDevice()};
+    Scheduler Wider{Fresh, O};
+    uint64_t Be = Wider.submit(be(Blocks, 5us));
+    Nanos Done = test::runUntilDone(Fresh, Wider, Be);
+    expectExactlyOnce(Fresh.record(Be));
+    EXPECT_EQ(Fresh.record(Be).Widths, std::vector<uint32_t>{64}) << Blocks;
+    EXPECT_EQ(Fresh.record(Be).Claims, Claims) << Blocks;
+    EXPECT_LE(Done, 20us + Rounds * 5us) << Blocks;
+  }
 }
 
 TEST_F(ClaimsOfSeveralBlocks, StormKeepsExactlyOnce) {
