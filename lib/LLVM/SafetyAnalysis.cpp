@@ -4,7 +4,8 @@
 // the user-facing version), read off intrinsics instead of PTX operands:
 // - Grid-wide sync needs every block of the grid resident at once; cooperative
 //   groups reach the grid workspace through %envreg (clang emits it as inline
-//   PTX) or cudaCG*.
+//   PTX) or cudaCG*; a barrier written by hand is a wait for a counter to
+//   reach a number computed from the grid size (GridWideWait.h).
 // - Cluster registers, barriers and launch attributes describe the physical
 //   launch, which a variant does not preserve; so do the CTA ids that cluster
 //   launch control hands over.
@@ -26,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
 
+#include "GridWideWait.h"
 #include "InstructionInfo.h"
 
 #include "llvm/IR/CallingConv.h"
@@ -302,6 +304,8 @@ void SafetyChecker::checkFunction(Function &F, bool IsKernel) {
   for (Instruction &I : instructions(F))
     if (auto *CB = dyn_cast<CallBase>(&I))
       checkCall(F, *CB, IsKernel);
+  if (const Instruction *Wait = findGridWideWait(F))
+    refuse(RefusalKind::GridSync, F, Wait, std::string(GridWideWaitMessage));
 }
 
 void SafetyChecker::checkKernelAttributes(Function &K) {

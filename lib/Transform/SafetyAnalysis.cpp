@@ -3,7 +3,9 @@
 // What is refused, and why (docs/refusals.md has the user-facing version):
 // - Grid-wide sync needs every block of the grid resident at once; a PTB
 //   launch has fewer workers than blocks, so it would deadlock. Cooperative
-//   groups reach the grid workspace through %envreg registers or cudaCG*.
+//   groups reach the grid workspace through %envreg registers or cudaCG*;
+//   a barrier written by hand is a wait for a counter to reach a number
+//   computed from the grid size (GridWideWait.h).
 // - Cluster registers and barriers describe the physical launch, which a
 //   variant does not preserve; so do the CTA ids that cluster launch control
 //   (clusterlaunchcontrol.try_cancel) hands over.
@@ -23,6 +25,7 @@
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
 
+#include "GridWideWait.h"
 #include "InstructionInfo.h"
 #include "baton/PTX/Printer.h"
 
@@ -209,6 +212,8 @@ void SafetyChecker::checkFunction(uint32_t FIndex, bool IsKernel) {
   for (const Statement &S : M.body(F))
     if (S.Kind == StatementKind::Instruction)
       checkInstruction(F, S, IsKernel);
+  if (const Statement *Wait = findGridWideWait(M, F))
+    refuse(RefusalKind::GridSync, F, Wait, std::string(GridWideWaitMessage));
 }
 
 void SafetyChecker::checkKernelDirectives(const Function &K) {

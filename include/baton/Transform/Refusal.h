@@ -43,6 +43,14 @@ bool refusalIsPtbOnly(RefusalKind Kind);
 /// The `recursion` refusal's message for a call to \p Callee. Both front
 /// ends use it: the cause is ptxas's, measured, not either front end's.
 std::string recursionMessage(std::string_view Callee);
+/// The `grid-sync` refusal's message for a grid-wide barrier written by
+/// hand (a wait for a global counter to reach a number computed from the
+/// grid size), in both front ends.
+inline constexpr std::string_view GridWideWaitMessage =
+    "waits in a loop until a value in global memory reaches one computed "
+    "from the grid size (%nctaid): a grid-wide barrier written by hand, "
+    "which needs every block of the grid resident at once, while a variant "
+    "runs the grid a part at a time (it would hang)";
 
 struct Refusal {
   RefusalKind Kind;
