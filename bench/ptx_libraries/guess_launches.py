@@ -7,9 +7,11 @@ original on the GPU, whatever the kernel computes.
   guess_launches.py ROOT > manifest.txt
 
 Every .ptx under ROOT; module paths are relative to ROOT. The guess: 97
-blocks of the kernel's .reqntid or .maxntid (else 128 threads), but one
-block for a kernel that never reads %ctaid (its blocks would all do the same
-work, racing on the same words) and one thread for one that never reads %tid
+blocks of the kernel's .reqntid or .maxntid (else 128 threads), along the
+first of x, y, z whose %ctaid the kernel reads (blocks that differ only in
+a coordinate the kernel never reads do the same work, racing on the same
+words: Rodinia's backprop reads only %ctaid.y), one block for a kernel that
+never reads %ctaid, and one thread for one that never reads %tid
 and names no block size (ZLUDA's single-thread instruction tests, say); each
 64-bit parameter a 4 MiB buffer of small random words (pointers, mostly: a
 kernel that takes a 64-bit integer or a pointer to pointers faults, or runs
@@ -84,7 +86,9 @@ def lines_for(root, path):
         # reads it anywhere, when the kernel calls anything).
         def reads(register):
             return register in body or ("call" in body and register in text)
-        grid = "97,1,1" if reads("%ctaid") else "1,1,1"
+        grid = next((shape for axis, shape in
+                     (("x", "97,1,1"), ("y", "1,97,1"), ("z", "1,1,97"))
+                     if reads("%ctaid." + axis)), "1,1,1")
         block = block_shape(m.group(3))
         if not reads("%tid") and not NTID.search(m.group(3)):
             block = "1,1,1"
