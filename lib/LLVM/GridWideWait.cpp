@@ -1,8 +1,11 @@
 //===- GridWideWait.cpp - Grid-wide barriers written by hand, in IR -------===//
 #include "GridWideWait.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -15,79 +18,171 @@ using namespace llvm;
 
 namespace {
 
-enum Taint : uint8_t { Polled = 1, GridSize = 2 };
-
 bool inGlobalOrGenericSpace(const Value *Pointer) {
   unsigned Space = Pointer->getType()->getPointerAddressSpace();
   return Space == 0 || Space == 1;
 }
 
-/// What the value \p V is computed from: memory another block's write can
-/// change between two executions (Polled), and the grid size (GridSize).
-uint8_t taintOf(const Value *V) {
-  uint8_t T = 0;
-  SmallPtrSet<const Value *, 32> Seen;
-  std::vector<const Value *> Work{V};
-  while (!Work.empty() && T != (Polled | GridSize)) {
-    const Value *Cur = Work.back();
-    Work.pop_back();
-    if (!Seen.insert(Cur).second)
-      continue;
-    if (auto *Load = dyn_cast<LoadInst>(Cur)) {
-      if ((Load->isVolatile() || Load->isAtomic()) &&
-          inGlobalOrGenericSpace(Load->getPointerOperand()))
-        T |= Polled;
-      continue; // the address says nothing of the value
+bool isGridSize(const Value *V) {
+  auto *II = dyn_cast<IntrinsicInst>(V);
+  if (!II)
+    return false;
+  switch (II->getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// A read of global memory that another block's write can change between
+/// two executions, and that changes nothing itself: a volatile or atomic
+/// load, an atomic that leaves the word as it was (add 0, or 0, and -1, a
+/// compare-and-swap that writes what it compares with), or inline PTX that
+/// loads with ld.volatile, ld.relaxed or ld.acquire (libcu++'s atomics).
+bool pollsMemory(const Value *V) {
+  if (auto *Load = dyn_cast<LoadInst>(V))
+    return (Load->isVolatile() || Load->isAtomic()) &&
+           inGlobalOrGenericSpace(Load->getPointerOperand());
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(V)) {
+    if (!inGlobalOrGenericSpace(RMW->getPointerOperand()))
+      return false;
+    auto *C = dyn_cast<ConstantInt>(RMW->getValOperand());
+    switch (RMW->getOperation()) {
+    case AtomicRMWInst::Add:
+    case AtomicRMWInst::Sub:
+    case AtomicRMWInst::Or:
+    case AtomicRMWInst::Xor:
+      return C && C->isZero();
+    case AtomicRMWInst::And:
+      return C && C->isMinusOne();
+    default:
+      return false;
     }
-    if (auto *RMW = dyn_cast<AtomicRMWInst>(Cur)) {
-      if (inGlobalOrGenericSpace(RMW->getPointerOperand()))
-        T |= Polled;
-      continue;
+  }
+  if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(V))
+    return inGlobalOrGenericSpace(CAS->getPointerOperand()) &&
+           CAS->getCompareOperand() == CAS->getNewValOperand();
+  if (auto *Call = dyn_cast<CallBase>(V))
+    if (auto *Asm = dyn_cast<InlineAsm>(Call->getCalledOperand())) {
+      StringRef Text = Asm->getAsmString();
+      return Text.contains("ld.") && !Text.contains("shared") &&
+             (Text.contains(".volatile") || Text.contains(".relaxed") ||
+              Text.contains(".acquire"));
     }
-    if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(Cur)) {
-      if (inGlobalOrGenericSpace(CAS->getPointerOperand()))
-        T |= Polled;
-      continue;
-    }
-    if (auto *II = dyn_cast<IntrinsicInst>(Cur)) {
-      switch (II->getIntrinsicID()) {
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-      case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-        T |= GridSize;
-        continue;
-      default:
-        break;
+  return false;
+}
+
+class WaitFinder {
+public:
+  explicit WaitFinder(Function &F) : F(F) {}
+
+  const Instruction *find() {
+    if (!readsGridSize())
+      return nullptr;
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (Loop *L : LI.getLoopsInPreorder()) {
+      SmallVector<BasicBlock *, 4> Exiting;
+      L->getExitingBlocks(Exiting);
+      for (BasicBlock *BB : Exiting) {
+        auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+        if (Br && Br->isConditional() && waits(Br->getCondition(), *L))
+          return Br;
       }
     }
-    if (isa<CallBase>(Cur))
-      continue; // a call's result is not followed
-    if (auto *I = dyn_cast<Instruction>(Cur))
-      for (const Value *Op : I->operands())
-        if (isa<Instruction>(Op))
-          Work.push_back(Op);
+    return nullptr;
   }
-  return T;
-}
+
+private:
+  bool readsGridSize() const {
+    for (const BasicBlock &BB : F)
+      for (const Instruction &I : BB)
+        if (isGridSize(&I))
+          return true;
+    return false;
+  }
+
+  /// Whether V is computed from %nctaid: through arithmetic, phis and the
+  /// values atomics add, exchange or store (not a load's address, not the
+  /// wrap bound of an increment, not other calls). Memoized; a chain deeper
+  /// than MaxDepth counts as not computed from it.
+  bool gridSized(const Value *V, unsigned Depth = 0) {
+    if (auto It = GridSized.find(V); It != GridSized.end())
+      return It->second;
+    if (Depth > MaxDepth)
+      return false;
+    GridSized[V] = false; // cycles through phis end here
+    bool Result = false;
+    if (isGridSize(V)) {
+      Result = true;
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(V)) {
+      Result = RMW->getOperation() != AtomicRMWInst::UIncWrap &&
+               RMW->getOperation() != AtomicRMWInst::UDecWrap &&
+               gridSized(RMW->getValOperand(), Depth + 1);
+    } else if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(V)) {
+      Result = gridSized(CAS->getNewValOperand(), Depth + 1);
+    } else if (isa<Instruction>(V) && !isa<LoadInst>(V) && !isa<CallBase>(V)) {
+      for (const Value *Op : cast<Instruction>(V)->operands())
+        if (gridSized(Op, Depth + 1)) {
+          Result = true;
+          break;
+        }
+    }
+    GridSized[V] = Result;
+    return Result;
+  }
+
+  /// Whether condition \p Cond of a branch leaving \p L compares a value the
+  /// loop polls with a number of blocks fixed before it: its slice inside
+  /// the loop reaches a polling read there, and a value from outside the
+  /// loop computed from the grid size. A phi of the loop's header carries a
+  /// value from the previous iteration, and what is computed from one (i +
+  /// stride) is an induction variable, not a goal: the slice stops there.
+  bool waits(Value *Cond, const Loop &L) {
+    bool Polls = false, Goal = false;
+    SmallPtrSet<const Value *, 32> Seen;
+    std::vector<const Value *> Work{Cond};
+    while (!Work.empty() && !(Polls && Goal)) {
+      const Value *V = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(V).second)
+        continue;
+      auto *I = dyn_cast<Instruction>(V);
+      if (!I || !L.contains(I)) {
+        Goal |= gridSized(V);
+        continue;
+      }
+      if (pollsMemory(I)) {
+        Polls = true;
+        continue;
+      }
+      auto CarriedOver = [&](const Value *Op) {
+        return isa<PHINode>(Op) &&
+               cast<PHINode>(Op)->getParent() == L.getHeader();
+      };
+      if (isa<CallBase>(I) || CarriedOver(I) ||
+          any_of(I->operands(), CarriedOver))
+        continue;
+      for (const Value *Op : I->operands())
+        Work.push_back(Op);
+    }
+    return Polls && Goal;
+  }
+
+  static constexpr unsigned MaxDepth = 512;
+  Function &F;
+  DenseMap<const Value *, bool> GridSized;
+};
 
 } // namespace
 
 const Instruction *findGridWideWait(Function &F) {
   if (F.isDeclaration())
     return nullptr;
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
-  for (Loop *L : LI.getLoopsInPreorder()) {
-    SmallVector<BasicBlock *, 4> Exiting;
-    L->getExitingBlocks(Exiting);
-    for (BasicBlock *BB : Exiting) {
-      auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
-      if (Br && Br->isConditional() &&
-          taintOf(Br->getCondition()) == (Polled | GridSize))
-        return Br;
-    }
-  }
-  return nullptr;
+  return WaitFinder(F).find();
 }
 
 } // namespace baton::ir

@@ -1,15 +1,14 @@
 //===- GridWideWait.h - Grid-wide barriers written by hand, in IR -*- C++ -*-=//
 //
 // The IR twin of lib/Transform/GridWideWait.h, whose comment says what a
-// grid-wide barrier written by hand is and why it is refused. Here: a
-// conditional branch that leaves a loop (LoopInfo), whose condition depends
-// both on a value loaded from global or generic memory by a volatile or
-// atomic load (or returned by an atomic read-modify-write or compare-and-
-// swap), and on llvm.nvvm.read.ptx.sreg.nctaid.*. Dependence is followed
-// through the operands of the condition's computation (phis included); a
-// load's pointer does not make its value depend on anything; a function's
-// arguments end the search (a goal handed to a device function that is not
-// inlined is not seen).
+// grid-wide barrier written by hand is, why it is refused, and what is
+// recognised. Here the loops are LoopInfo's and the branches those that
+// leave one; the loop's slice stops at its header's phis (induction
+// variables); polling reads are volatile or atomic loads, atomics that
+// leave the word as it was, and inline PTX with ld.volatile, ld.relaxed or
+// ld.acquire (libcu++'s atomics). Not seen besides what the PTX side does
+// not see: NVVM atomic intrinsics, other inline PTX, and values passed
+// through shuffles, votes or reduction barriers (any call ends the slice).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_LLVM_GRIDWIDEWAIT_H

@@ -3,6 +3,7 @@
 
 #include "InstructionInfo.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -13,14 +14,14 @@ using namespace ptx;
 
 namespace {
 
-/// Whether the dot-separated qualifiers of \p Opcode include \p Q.
+/// Whether the qualifiers of \p Opcode include \p Q: ".Q" followed by the
+/// end, another qualifier or a "::" sub-qualifier (.shared::cta).
 bool hasQualifier(std::string_view Opcode, std::string_view Q) {
   size_t At = 0;
   while ((At = Opcode.find('.', At)) != std::string_view::npos) {
-    ++At;
-    std::string_view Rest = Opcode.substr(At);
-    if (Rest.starts_with(Q) &&
-        (Rest.size() == Q.size() || Rest[Q.size()] == '.'))
+    std::string_view Rest = Opcode.substr(++At);
+    if (Rest.starts_with(Q) && (Rest.size() == Q.size() ||
+                                Rest[Q.size()] == '.' || Rest[Q.size()] == ':'))
       return true;
   }
   return false;
@@ -34,46 +35,81 @@ bool inGlobalOrGenericSpace(std::string_view Opcode) {
   return true;
 }
 
-/// A read of global memory that another block's write can change between
-/// two executions: what a wait polls.
-bool readsPolledMemory(std::string_view Opcode) {
-  std::string_view Base = opcodeBase(Opcode);
-  if (Base == "atom")
-    return inGlobalOrGenericSpace(Opcode);
-  if (Base != "ld")
-    return false;
-  return (hasQualifier(Opcode, "volatile") || hasQualifier(Opcode, "relaxed") ||
-          hasQualifier(Opcode, "acquire")) &&
-         inGlobalOrGenericSpace(Opcode);
+bool isZero(const Module &M, const Operand &Op) {
+  return Op.Kind == OperandKind::Integer && M.text(Op.Text) == "0";
 }
 
-/// Instructions whose first argument is not a register they define.
-bool definesNoRegister(std::string_view Base) {
+bool isAllOnes(const Module &M, const Operand &Op) {
+  std::string_view T = M.text(Op.Text);
+  return Op.Kind == OperandKind::Integer &&
+         (T == "-1" || T == "0xffffffff" || T == "0xFFFFFFFF" ||
+          T == "0xffffffffffffffff" || T == "0xFFFFFFFFFFFFFFFF");
+}
+
+/// Two plain operands (registers or immediates) that read alike.
+bool sameOperand(const Module &M, const Operand &A, const Operand &B) {
+  return A.Kind == B.Kind && M.text(A.Text) == M.text(B.Text) &&
+         A.NumChildren == 0 && B.NumChildren == 0;
+}
+
+/// A read of global memory that another block's write can change between
+/// two executions, and that changes nothing itself: what a wait polls. A
+/// strong load, or an atomic that leaves the word as it was (add 0,
+/// or 0, and -1, a compare-and-swap that writes what it compares with).
+/// Other atomics claim or arrive; they do not wait.
+bool pollsMemory(const Module &M, const Statement &S) {
+  std::string_view Opcode = M.text(S.Text);
+  if (!inGlobalOrGenericSpace(Opcode))
+    return false;
+  std::string_view Base = opcodeBase(Opcode);
+  if (Base == "ld")
+    return hasQualifier(Opcode, "volatile") ||
+           hasQualifier(Opcode, "relaxed") || hasQualifier(Opcode, "acquire");
+  if (Base != "atom")
+    return false;
+  auto Args = M.arguments(S); // destination, address, values
+  if (Args.size() == 3 && (hasQualifier(Opcode, "add") ||
+                           hasQualifier(Opcode, "or") ||
+                           hasQualifier(Opcode, "xor")))
+    return isZero(M, Args[2]);
+  if (Args.size() == 3 && hasQualifier(Opcode, "and"))
+    return isAllOnes(M, Args[2]);
+  if (Args.size() == 4 && hasQualifier(Opcode, "cas"))
+    return sameOperand(M, Args[2], Args[3]);
+  return false;
+}
+
+/// Instructions whose first argument is not a register they define. (A
+/// barrier with .red defines its first argument.)
+bool definesNoRegister(std::string_view Opcode) {
+  std::string_view Base = opcodeBase(Opcode);
+  if ((Base == "bar" || Base == "barrier") && hasQualifier(Opcode, "red"))
+    return false;
   for (std::string_view B : {"bra", "brx", "call", "ret", "exit", "bar",
                              "barrier", "membar", "fence", "trap", "st",
-                             "red", "prefetch", "prefetchu"})
+                             "red", "prefetch", "prefetchu", "nanosleep"})
     if (Base == B)
       return true;
   return false;
 }
-
-enum Taint : uint8_t { Polled = 1, GridSize = 2 };
 
 class WaitFinder {
 public:
   WaitFinder(const Module &M, const Function &F) : M(M), Body(M.body(F)) {}
 
   const Statement *find() {
-    propagate();
-    return loopBranch();
+    if (!readsGridSize())
+      return nullptr;
+    indexDefinitions();
+    propagateGridSize();
+    return waitingBranch();
   }
 
 private:
-  /// Registers defined by instruction I (the first argument's symbols).
   std::vector<std::string_view> definitions(const Statement &S) const {
     std::vector<std::string_view> Defs;
     auto Args = M.arguments(S);
-    if (Args.empty() || definesNoRegister(opcodeBase(M.text(S.Text))))
+    if (Args.empty() || definesNoRegister(M.text(S.Text)))
       return Defs;
     const Operand &First = Args[0];
     if (First.Kind == OperandKind::Address || First.Kind == OperandKind::Integer)
@@ -84,8 +120,14 @@ private:
     return Defs;
   }
 
-  /// Registers whose values instruction S computes from (not addresses).
+  /// Registers whose values instruction S computes from: not addresses,
+  /// and not the wrap bound of atom.inc/dec (a ticket taken modulo the grid
+  /// size is not a number of blocks to wait for).
   template <typename Fn> void forEachSource(const Statement &S, Fn &&F) const {
+    std::string_view Opcode = M.text(S.Text);
+    if (opcodeBase(Opcode) == "atom" &&
+        (hasQualifier(Opcode, "inc") || hasQualifier(Opcode, "dec")))
+      return;
     auto Args = M.arguments(S);
     for (size_t I = 1; I < Args.size(); ++I)
       if (Args[I].Kind != OperandKind::Address)
@@ -94,84 +136,128 @@ private:
         });
   }
 
-  /// What instruction S gives the registers it defines, from its own kind
-  /// and its sources' taints.
-  uint8_t taintOf(const Statement &S) const {
-    uint8_t T = readsPolledMemory(M.text(S.Text)) ? Polled : 0;
-    forEachSource(S, [&](std::string_view Name) {
-      auto R = blockIndexRegister(Name);
-      if (R == BlockIndexRegister::NCtaIdX || R == BlockIndexRegister::NCtaIdY ||
-          R == BlockIndexRegister::NCtaIdZ)
-        T |= GridSize;
-      if (auto It = Taints.find(Name); It != Taints.end())
-        T |= It->second;
-    });
-    return T;
+  static bool isGridSize(std::string_view Name) {
+    auto R = blockIndexRegister(Name);
+    return R == BlockIndexRegister::NCtaIdX ||
+           R == BlockIndexRegister::NCtaIdY || R == BlockIndexRegister::NCtaIdZ;
   }
 
-  /// Taints of every register, to a fixed point: a worklist of the
-  /// instructions that read a register whose taint grew.
-  void propagate() {
+  bool readsGridSize() const {
+    for (const Statement &S : Body)
+      if (S.Kind == StatementKind::Instruction)
+        for (const Operand &Op : M.arguments(S)) {
+          bool Found = false;
+          forEachSymbol(M, Op, [&](const Operand &Sym) {
+            Found |= isGridSize(M.text(Sym.Text));
+          });
+          if (Found)
+            return true;
+        }
+    return false;
+  }
+
+  void indexDefinitions() {
+    for (uint32_t I = 0; I < Body.size(); ++I)
+      if (Body[I].Kind == StatementKind::Instruction)
+        for (std::string_view Def : definitions(Body[I]))
+          DefinedAt[Def].push_back(I);
+  }
+
+  /// Registers computed from %nctaid anywhere in the function (any of
+  /// their definitions), to a fixed point.
+  void propagateGridSize() {
     std::unordered_map<std::string_view, std::vector<uint32_t>> Users;
     std::vector<uint32_t> Work;
     for (uint32_t I = 0; I < Body.size(); ++I) {
       if (Body[I].Kind != StatementKind::Instruction)
         continue;
-      forEachSource(Body[I],
-                    [&](std::string_view Name) { Users[Name].push_back(I); });
-      Work.push_back(I);
+      forEachSource(Body[I], [&](std::string_view Name) {
+        Users[Name].push_back(I);
+        if (isGridSize(Name))
+          Work.push_back(I);
+      });
     }
     while (!Work.empty()) {
       const Statement &S = Body[Work.back()];
       Work.pop_back();
-      uint8_t T = taintOf(S);
-      if (!T)
-        continue;
-      for (std::string_view Def : definitions(S)) {
-        uint8_t &Have = Taints[Def];
-        if ((Have | T) == Have)
-          continue;
-        Have |= T;
-        if (auto It = Users.find(Def); It != Users.end())
-          Work.insert(Work.end(), It->second.begin(), It->second.end());
-      }
+      for (std::string_view Def : definitions(S))
+        if (GridSized.insert(Def).second)
+          if (auto It = Users.find(Def); It != Users.end())
+            Work.insert(Work.end(), It->second.begin(), It->second.end());
     }
   }
 
-  bool guardIsWait(const Statement &S) const {
-    if (!(S.Flags & StatementHasGuard))
-      return false;
-    auto It = Taints.find(M.text(M.operands(S)[0].Text));
-    return It != Taints.end() && It->second == (Polled | GridSize);
+  /// Whether predicate \p Guard, within the loop [Head, Back], compares a
+  /// value the loop polls with a number of blocks fixed before it: the
+  /// slice of its definitions inside the loop reaches a polling read there,
+  /// and a register the loop does not define that holds a grid size. A
+  /// register the loop defines from itself (i += stride) is an induction
+  /// variable, not a goal: the slice stops there.
+  bool waits(std::string_view Guard, uint32_t Head, uint32_t Back) const {
+    bool Polls = false, Goal = false;
+    std::unordered_set<std::string_view> Seen;
+    std::vector<std::string_view> Work{Guard};
+    while (!Work.empty() && !(Polls && Goal)) {
+      std::string_view Reg = Work.back();
+      Work.pop_back();
+      if (!Seen.insert(Reg).second)
+        continue;
+      std::vector<uint32_t> Inside;
+      if (auto It = DefinedAt.find(Reg); It != DefinedAt.end())
+        for (uint32_t D : It->second)
+          if (D >= Head && D <= Back)
+            Inside.push_back(D);
+      if (Inside.empty()) {
+        Goal |= isGridSize(Reg) || GridSized.count(Reg);
+        continue;
+      }
+      for (uint32_t D : Inside) {
+        if (pollsMemory(M, Body[D])) {
+          Polls = true;
+          continue;
+        }
+        bool Induction = false;
+        forEachSource(Body[D],
+                      [&](std::string_view Src) { Induction |= Src == Reg; });
+        if (!Induction)
+          forEachSource(Body[D],
+                        [&](std::string_view Src) { Work.push_back(Src); });
+      }
+    }
+    return Polls && Goal;
   }
 
-  /// A guarded branch that repeats a loop or leaves one, whose guard waits.
-  const Statement *loopBranch() const {
+  /// A guarded branch that repeats a loop (to a label at or before it) or
+  /// leaves one (from between that label and the repeating branch to
+  /// outside them), whose guard waits.
+  const Statement *waitingBranch() const {
     std::unordered_map<std::string_view, uint32_t> Labels;
     for (uint32_t I = 0; I < Body.size(); ++I)
       if (Body[I].Kind == StatementKind::Label)
         Labels.emplace(M.text(Body[I].Text), I);
-    auto TargetOf = [&](const Statement &S) -> std::optional<uint32_t> {
+    std::vector<std::optional<uint32_t>> Target(Body.size());
+    std::vector<uint32_t> Guarded;
+    for (uint32_t I = 0; I < Body.size(); ++I) {
+      const Statement &S = Body[I];
       if (S.Kind != StatementKind::Instruction ||
-          opcodeBase(M.text(S.Text)) != "bra")
-        return std::nullopt;
-      auto Args = M.arguments(S);
-      if (Args.empty())
-        return std::nullopt;
-      auto It = Labels.find(M.text(Args[0].Text));
-      if (It == Labels.end())
-        return std::nullopt;
-      return It->second;
-    };
-    for (uint32_t Back = 0; Back < Body.size(); ++Back) {
-      auto Head = TargetOf(Body[Back]);
-      if (!Head || *Head > Back)
+          opcodeBase(M.text(S.Text)) != "bra" || M.arguments(S).empty())
         continue;
-      for (uint32_t I = *Head; I <= Back; ++I) {
-        auto Target = TargetOf(Body[I]);
-        bool RepeatsOrLeaves =
-            Target && (I == Back || *Target < *Head || *Target > Back);
-        if (RepeatsOrLeaves && guardIsWait(Body[I]))
+      if (auto It = Labels.find(M.text(M.arguments(S)[0].Text));
+          It != Labels.end())
+        Target[I] = It->second;
+      if (Target[I] && (S.Flags & StatementHasGuard))
+        Guarded.push_back(I);
+    }
+    for (uint32_t Back = 0; Back < Body.size(); ++Back) {
+      if (!Target[Back] || *Target[Back] > Back)
+        continue;
+      uint32_t Head = *Target[Back];
+      for (uint32_t I : Guarded) {
+        if (I < Head || I > Back)
+          continue;
+        if (I != Back && *Target[I] >= Head && *Target[I] <= Back)
+          continue; // neither repeats nor leaves the loop
+        if (waits(M.text(M.operands(Body[I])[0].Text), Head, Back))
           return &Body[I];
       }
     }
@@ -180,7 +266,8 @@ private:
 
   const Module &M;
   std::span<const Statement> Body;
-  std::unordered_map<std::string_view, uint8_t> Taints;
+  std::unordered_map<std::string_view, std::vector<uint32_t>> DefinedAt;
+  std::unordered_set<std::string_view> GridSized;
 };
 
 } // namespace

@@ -8,19 +8,30 @@
 // block would wait for blocks that cannot start until it ends: a hang. Such
 // kernels are refused as cooperative grid syncs are (grid-sync).
 //
-// Recognised: a branch that repeats a loop (back to a label at or before
-// it) or leaves one (from between that label and the back branch to
-// outside them), whose predicate depends both on a value read from global
-// memory by a strong load (ld.volatile, ld.relaxed, ld.acquire; global or
-// generic) or an atomic, and on %nctaid. Dependence is followed through
-// registers, flow-insensitively (every definition of a register counts);
-// a load's address does not make its value depend on anything. Not
-// followed: values that pass through memory, and a goal handed to a device
-// function that is not inlined.
+// Recognised (a heuristic, aimed at the barriers' shape, not a proof):
+// a branch that repeats a loop (back to a label at or before it) or leaves
+// one (from between that label and the repeating branch to outside them),
+// whose predicate compares a value the loop polls with a number of blocks
+// fixed before the loop. The predicate's definitions inside the loop are
+// followed back to a polling read there (a strong load, ld.volatile,
+// ld.relaxed or ld.acquire, of global or generic memory; or an atomic that
+// leaves the word as it was: add 0, or 0, and -1, a compare-and-swap that
+// writes what it compares with) and to a register the loop does not define
+// that is computed from %nctaid (through registers, flow-insensitively,
+// and through the values atomics add or exchange, not the bound of
+// atom.inc). A register the loop defines from itself (i += stride) is an
+// induction variable, not a goal, and ends the search.
 //
-// Waits that stay allowed: spin locks (an atomic compared with a constant)
-// and waits for an earlier block's flag (decoupled look-back), which the
-// variants' in-order claims keep live: the block waited for has started.
+// Not recognised (their variants may hang): a goal the host passes as a
+// parameter or that passes through memory, a sense-reversing barrier that
+// waits for a flag, polling with ld.cg/ld.cv or plain loads, a wait in a
+// device function that gets its goal as an argument and is not inlined,
+// and builds without optimisation (values through local memory).
+// Waits that stay allowed, and are safe: spin locks (the holder is
+// running), waits for an earlier block's flag (decoupled look-back: the
+// variants hand blocks out in order, so the block waited for has started),
+// loops that claim work with atomics, and loops whose bound is polled
+// before them.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_TRANSFORM_GRIDWIDEWAIT_H

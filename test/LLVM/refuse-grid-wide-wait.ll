@@ -1,10 +1,12 @@
 ; A grid-wide barrier written by hand: one thread a block adds to a counter
 ; in global memory, then waits until it reaches the number of blocks (the
 ; goal grows by the grid size every round, as in SHOC's BFS). It needs every
-; block resident at once; a variant would hang, so it is refused. Waits that
-; do not depend on the grid size keep their variants: a spin lock (a
-; compare-and-swap against a constant) and a wait for the previous block's
-; flag (decoupled look-back).
+; block resident at once; a variant would hang, so it is refused. Loops that
+; are not such waits keep their variants: a spin lock (a compare-and-swap
+; against a constant), a wait for the previous block's flag (decoupled
+; look-back), a loop that claims work with an atomic against a grid-sized
+; bound, and a grid-stride search that polls a flag (its grid size is in
+; the induction variable, not a goal).
 ; RUN: %opt -passes=baton-variants %s -S -o %t.ll 2>&1 | FileCheck %s --check-prefix=WARN
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %llc -mcpu=sm_90a %t.ll -o %t.ptx && %ptxas -c %t.ptx -o /dev/null
@@ -77,6 +79,40 @@ publish:
   ret void
 }
 
+define ptx_kernel void @claim_loop() {
+entry:
+  %blocks = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %bound = shl i32 %blocks, 2
+  br label %claim
+
+claim:
+  %item = atomicrmw add ptr addrspace(1) @arrived, i32 1 monotonic
+  %more = icmp ult i32 %item, %bound
+  br i1 %more, label %claim, label %done
+
+done:
+  ret void
+}
+
+define ptx_kernel void @stride_search(i32 %n) {
+entry:
+  %first = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %stride = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  br label %look
+
+look:
+  %i = phi i32 [ %first, %entry ], [ %i.next, %look ]
+  %raised = load volatile i32, ptr addrspace(1) @lock
+  %clear = icmp eq i32 %raised, 0
+  %i.next = add i32 %i, %stride
+  %inside = icmp ult i32 %i.next, %n
+  %go = and i1 %clear, %inside
+  br i1 %go, label %look, label %done
+
+done:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 
@@ -87,3 +123,5 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; CHECK: define ptx_kernel void @spin_lock__baton_ptb(
 ; CHECK: define ptx_kernel void @look_back__baton_slice(
 ; CHECK: define ptx_kernel void @look_back__baton_ptb(
+; CHECK: define ptx_kernel void @claim_loop__baton_slice(
+; CHECK: define ptx_kernel void @stride_search__baton_slice(
