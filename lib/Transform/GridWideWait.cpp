@@ -3,6 +3,7 @@
 
 #include "InstructionInfo.h"
 
+#include <algorithm>
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -39,17 +40,28 @@ bool isZero(const Module &M, const Operand &Op) {
   return Op.Kind == OperandKind::Integer && M.text(Op.Text) == "0";
 }
 
+/// -1 (the parser reads it as unary minus on 1) or all ones in hex.
 bool isAllOnes(const Module &M, const Operand &Op) {
+  if (Op.Kind == OperandKind::Unary && M.text(Op.Text) == "-") {
+    auto Child = M.children(Op);
+    return Child.size() == 1 && Child[0].Kind == OperandKind::Integer &&
+           M.text(Child[0].Text) == "1";
+  }
   std::string_view T = M.text(Op.Text);
   return Op.Kind == OperandKind::Integer &&
-         (T == "-1" || T == "0xffffffff" || T == "0xFFFFFFFF" ||
+         (T == "0xffffffff" || T == "0xFFFFFFFF" ||
           T == "0xffffffffffffffff" || T == "0xFFFFFFFFFFFFFFFF");
 }
 
-/// Two plain operands (registers or immediates) that read alike.
+/// Two operands that read alike, children included.
 bool sameOperand(const Module &M, const Operand &A, const Operand &B) {
-  return A.Kind == B.Kind && M.text(A.Text) == M.text(B.Text) &&
-         A.NumChildren == 0 && B.NumChildren == 0;
+  if (A.Kind != B.Kind || M.text(A.Text) != M.text(B.Text))
+    return false;
+  auto ChildrenA = M.children(A), ChildrenB = M.children(B);
+  return std::equal(ChildrenA.begin(), ChildrenA.end(), ChildrenB.begin(),
+                    ChildrenB.end(), [&](const Operand &X, const Operand &Y) {
+                      return sameOperand(M, X, Y);
+                    });
 }
 
 /// A read of global memory that another block's write can change between
