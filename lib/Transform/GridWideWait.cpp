@@ -257,7 +257,9 @@ private:
       if (auto It = Labels.find(M.text(M.arguments(S)[0].Text));
           It != Labels.end())
         Target[I] = It->second;
-      if (Target[I] && (S.Flags & StatementHasGuard))
+      // A guard computed from no grid size at all cannot wait for one.
+      if (Target[I] && (S.Flags & StatementHasGuard) &&
+          GridSized.count(M.text(M.operands(S)[0].Text)))
         Guarded.push_back(I);
     }
     for (uint32_t Back = 0; Back < Body.size(); ++Back) {
