@@ -41,7 +41,8 @@ bool isGridSize(const Value *V) {
 /// two executions, and that changes nothing itself: a volatile or atomic
 /// load, an atomic that leaves the word as it was (add 0, or 0, and -1, a
 /// compare-and-swap that writes what it compares with), or inline PTX that
-/// loads with ld.volatile, ld.relaxed or ld.acquire (libcu++'s atomics).
+/// loads with ld.volatile, ld.relaxed or ld.acquire (libcu++'s atomics) or
+/// past the L1 with ld.cg or ld.cv (__ldcg, __ldcv).
 bool pollsMemory(const Value *V) {
   if (auto *Load = dyn_cast<LoadInst>(V))
     return (Load->isVolatile() || Load->isAtomic()) &&
@@ -70,7 +71,8 @@ bool pollsMemory(const Value *V) {
       StringRef Text = Asm->getAsmString();
       return Text.contains("ld.") && !Text.contains("shared") &&
              (Text.contains(".volatile") || Text.contains(".relaxed") ||
-              Text.contains(".acquire"));
+              Text.contains(".acquire") || Text.contains(".cg.") ||
+              Text.contains(".cv."));
     }
   return false;
 }

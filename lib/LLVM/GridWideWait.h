@@ -5,8 +5,8 @@
 // recognised. Here the loops are LoopInfo's and the branches those that
 // leave one; the loop's slice stops at its header's phis (induction
 // variables); polling reads are volatile or atomic loads, atomics that
-// leave the word as it was, and inline PTX with ld.volatile, ld.relaxed or
-// ld.acquire (libcu++'s atomics). Not seen besides what the PTX side does
+// leave the word as it was, and inline PTX with ld.volatile, ld.relaxed,
+// ld.acquire (libcu++'s atomics), ld.cg or ld.cv (__ldcg, __ldcv). Not seen besides what the PTX side does
 // not see: NVVM atomic intrinsics, other inline PTX, and values passed
 // through shuffles, votes or reduction barriers (any call ends the slice).
 //

@@ -66,9 +66,10 @@ bool sameOperand(const Module &M, const Operand &A, const Operand &B) {
 
 /// A read of global memory that another block's write can change between
 /// two executions, and that changes nothing itself: what a wait polls. A
-/// strong load, or an atomic that leaves the word as it was (add 0,
-/// or 0, and -1, a compare-and-swap that writes what it compares with).
-/// Other atomics claim or arrive; they do not wait.
+/// strong load, a load that bypasses the L1 (ld.cg, ld.cv: __ldcg,
+/// __ldcv), or an atomic that leaves the word as it was (add 0, or 0, and
+/// -1, a compare-and-swap that writes what it compares with). Other
+/// atomics claim or arrive; they do not wait.
 bool pollsMemory(const Module &M, const Statement &S) {
   std::string_view Opcode = M.text(S.Text);
   if (!inGlobalOrGenericSpace(Opcode))
@@ -76,7 +77,9 @@ bool pollsMemory(const Module &M, const Statement &S) {
   std::string_view Base = opcodeBase(Opcode);
   if (Base == "ld")
     return hasQualifier(Opcode, "volatile") ||
-           hasQualifier(Opcode, "relaxed") || hasQualifier(Opcode, "acquire");
+           hasQualifier(Opcode, "relaxed") ||
+           hasQualifier(Opcode, "acquire") || hasQualifier(Opcode, "cg") ||
+           hasQualifier(Opcode, "cv");
   if (Base != "atom")
     return false;
   auto Args = M.arguments(S); // destination, address, values

@@ -14,9 +14,9 @@
 // whose predicate compares a value the loop polls with a number of blocks
 // fixed before the loop. The predicate's definitions inside the loop are
 // followed back to a polling read there (a strong load, ld.volatile,
-// ld.relaxed or ld.acquire, of global or generic memory; or an atomic that
-// leaves the word as it was: add 0, or 0, and -1, a compare-and-swap that
-// writes what it compares with) and to a register the loop does not define
+// ld.relaxed or ld.acquire, or one past the L1, ld.cg or ld.cv, of global
+// or generic memory; or an atomic that leaves the word as it was: add 0,
+// or 0, and -1, a compare-and-swap that writes what it compares with) and to a register the loop does not define
 // that is computed from %nctaid (through registers, flow-insensitively,
 // and through the values atomics add or exchange, not the bound of
 // atom.inc). A register the loop defines from itself (i += stride) is an
@@ -24,7 +24,7 @@
 //
 // Not recognised (their variants may hang): a goal the host passes as a
 // parameter or that passes through memory, a sense-reversing barrier that
-// waits for a flag, polling with ld.cg/ld.cv or plain loads, a wait in a
+// waits for a flag, polling with plain (weak) loads, a wait in a
 // device function that gets its goal as an argument and is not inlined,
 // and builds without optimisation (values through local memory).
 // Waits that stay allowed, and are safe: spin locks (the holder is

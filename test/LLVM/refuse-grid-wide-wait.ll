@@ -43,6 +43,22 @@ done:
   ret void
 }
 
+; The count read past the L1 by inline PTX (__ldcg): a poll.
+define ptx_kernel void @barrier_ldcg() {
+entry:
+  %ignored = atomicrmw add ptr addrspace(1) @arrived, i32 1 monotonic
+  %blocks = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  br label %poll
+
+poll:
+  %seen = call i32 asm sideeffect "ld.global.cg.u32 $0, [$1];", "=r,l"(ptr addrspace(1) @arrived)
+  %short = icmp ult i32 %seen, %blocks
+  br i1 %short, label %poll, label %done
+
+done:
+  ret void
+}
+
 define ptx_kernel void @spin_lock() {
 entry:
   br label %try
@@ -117,8 +133,10 @@ declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 
 ; WARN: warning: kernel 'barrier_rounds' gets no variants: waits in a loop until a value in global memory reaches one computed from the grid size (%nctaid): a grid-wide barrier written by hand, which needs every block of the grid resident at once, while a variant runs the grid a part at a time (it would hang) [grid-sync]
+; WARN: warning: kernel 'barrier_ldcg' gets no variants: waits in a loop {{.*}} [grid-sync]
 ; WARN-NOT: warning
 ; CHECK-NOT: @barrier_rounds__baton
+; CHECK-NOT: @barrier_ldcg__baton
 ; CHECK: define ptx_kernel void @spin_lock__baton_slice(
 ; CHECK: define ptx_kernel void @spin_lock__baton_ptb(
 ; CHECK: define ptx_kernel void @look_back__baton_slice(
