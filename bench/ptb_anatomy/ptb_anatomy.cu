@@ -48,6 +48,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -95,6 +96,7 @@ const char *const FormNames[] = {"late",     "late-cursor", "late-nopre",
                                  "static",   "first",       "c4",
                                  "first-c4", "c4-nopre",    "c4-flag",
                                  "late-gpu", "c4-gpu"};
+static_assert(std::size(FormNames) == C4Gpu + 1, "a name for every form");
 
 __device__ __forceinline__ unsigned smId() {
   unsigned S;
@@ -281,6 +283,7 @@ int main(int argc, char **argv) {
       ptb<Deferred>, ptb<Lagged>,     ptb<Static>,        ptb<First>,
       ptb<C4>,       ptb<FirstC4>,    ptb<C4NoPreempt>,   ptb<C4Flag>,
       ptb<LateGpu>,  ptb<C4Gpu>};
+  static_assert(std::size(Kernels) == std::size(FormNames));
   std::printf("%9s %7s %8s", "elements", "blocks", "orig");
   for (const char *Name : FormNames)
     std::printf(" %12s", Name);
@@ -299,7 +302,9 @@ int main(int argc, char **argv) {
     std::vector<unsigned> Counted(Blocks);
     check(cudaMemcpy(Want.data(), Z, N * 4, cudaMemcpyDeviceToHost), "copy");
     std::printf("%9u %7u %8.2f", N, Blocks, Orig);
-    for (auto *K : Kernels) {
+    // Kernels[F] is ptb<F>, in the order of Form.
+    for (size_t F = 0; F < std::size(Kernels); ++F) {
+      auto *K = Kernels[F];
       unsigned Workers = std::min<unsigned>(
           workersOf(K, P.multiProcessorCount), Blocks);
       baton_task Fresh;
@@ -308,8 +313,7 @@ int main(int argc, char **argv) {
       Fresh.grid_y = Fresh.grid_z = 1;
       Fresh.end = Blocks;
       // The first forms' workers run blocks [0, Workers) without claims.
-      bool StaticFirst = K == ptb<First> || K == ptb<FirstC4>;
-      Fresh.next = StaticFirst ? Workers : 0;
+      Fresh.next = isFirst(static_cast<Form>(F)) ? Workers : 0;
       float Us = Clock.medianUs([&](cudaEvent_t A, cudaEvent_t E) {
         check(cudaMemcpy(Task, &Fresh, sizeof Fresh, cudaMemcpyHostToDevice),
               "task");

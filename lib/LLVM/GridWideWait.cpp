@@ -1,14 +1,13 @@
 //===- GridWideWait.cpp - Grid-wide barriers written by hand, in IR -------===//
 #include "GridWideWait.h"
 
+#include "InstructionInfo.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
-#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/Instructions.h"
-#include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 
 #include <vector>
 
@@ -23,18 +22,10 @@ bool inGlobalOrGenericSpace(const Value *Pointer) {
   return Space == 0 || Space == 1;
 }
 
+/// A read of %nctaid.x, .y or .z (block-index registers 3-5).
 bool isGridSize(const Value *V) {
-  auto *II = dyn_cast<IntrinsicInst>(V);
-  if (!II)
-    return false;
-  switch (II->getIntrinsicID()) {
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-    return true;
-  default:
-    return false;
-  }
+  auto *CB = dyn_cast<CallBase>(V);
+  return CB && blockIndexRegister(*CB).value_or(0) >= 3;
 }
 
 /// A read of global memory that another block's write can change between
@@ -66,14 +57,13 @@ bool pollsMemory(const Value *V) {
   if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(V))
     return inGlobalOrGenericSpace(CAS->getPointerOperand()) &&
            CAS->getCompareOperand() == CAS->getNewValOperand();
-  if (auto *Call = dyn_cast<CallBase>(V))
-    if (auto *Asm = dyn_cast<InlineAsm>(Call->getCalledOperand())) {
-      StringRef Text = Asm->getAsmString();
-      return Text.contains("ld.") && !Text.contains("shared") &&
-             (Text.contains(".volatile") || Text.contains(".relaxed") ||
-              Text.contains(".acquire") || Text.contains(".cg.") ||
-              Text.contains(".cv."));
-    }
+  if (auto *Call = dyn_cast<CallBase>(V)) {
+    StringRef Text = inlineAsmText(*Call);
+    return Text.contains("ld.") && !Text.contains("shared") &&
+           (Text.contains(".volatile") || Text.contains(".relaxed") ||
+            Text.contains(".acquire") || Text.contains(".cg.") ||
+            Text.contains(".cv."));
+  }
   return false;
 }
 
