@@ -9,8 +9,10 @@
 // late claims, the chunk in column `chunk`): SchedulerPolicy's
 // chooseClaimChunk at the default options and an H100's DeviceFacts, from
 // the original's block time as the runtime measures one: the kernel's time
-// over its rounds of as many blocks as fit on the GPU at once. Prints a
-// table with the ratios and their geometric means.
+// over its rounds of as many blocks as fit on the GPU at once; with the
+// first shares in the task, as the runtime launches it, and without them
+// (`nofirst`: every worker makes its own first claim). Prints a table with
+// the ratios and their geometric means.
 //
 // usage: variant_overhead TRANSFORMED_ROOT MANIFEST...
 //
@@ -79,9 +81,9 @@ int main(int argc, char **argv) {
               "orig us", "slice");
   for (const PtbMode &M : Modes)
     std::printf(" %7s", M.Name);
-  std::printf(" %5s %7s\n", "chunk", "sched");
+  std::printf(" %5s %7s %7s\n", "chunk", "sched", "nofirst");
   const baton::sched::SchedulerOptions Defaults;
-  double LogSlice = 0, LogPtb[NumModes] = {}, LogSched = 0;
+  double LogSlice = 0, LogPtb[NumModes] = {}, LogSched = 0, LogNoFirst = 0;
   int N = 0;
   for (int I = 2; I < argc; ++I)
     for (const LaunchSpec &S : readManifest(argv[I])) {
@@ -120,13 +122,20 @@ int main(int argc, char **argv) {
       uint32_t Chunk = baton::sched::chooseClaimChunk(
           baton::sched::DeviceFacts{}, Block, Defaults.ClaimInterval,
           Defaults.PreemptionBound);
+      // As the runtime launches it: the first shares in the task.
       double Sched = medianMs(G, [&](auto Before) {
+        R.writeTaskForPtb(0, Chunk, Workers);
+        Before();
+        R.launchPtbKernel(G.work(), Workers);
+      });
+      double NoFirst = medianMs(G, [&](auto Before) {
         R.writeTaskForPtb(0, Chunk);
         Before();
         R.launchPtbKernel(G.work(), Workers);
       });
       LogSched += std::log(Sched / Orig);
-      std::printf(" %5u %7.3f\n", Chunk, Sched / Orig);
+      LogNoFirst += std::log(NoFirst / Orig);
+      std::printf(" %5u %7.3f %7.3f\n", Chunk, Sched / Orig, NoFirst / Orig);
       ++N;
     }
   if (N) {
@@ -134,7 +143,8 @@ int main(int argc, char **argv) {
                 std::exp(LogSlice / N));
     for (size_t M = 0; M < NumModes; ++M)
       std::printf(", %s %.3fx", Modes[M].Name, std::exp(LogPtb[M] / N));
-    std::printf(", sched %.3fx\n", std::exp(LogSched / N));
+    std::printf(", sched %.3fx, nofirst %.3fx\n", std::exp(LogSched / N),
+                std::exp(LogNoFirst / N));
   }
   return 0;
 }

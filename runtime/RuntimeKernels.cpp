@@ -10,8 +10,12 @@
 // it puts the cursor back to `begin` and the statistics to zero, so the
 // slot's task is ready for another launch of the same shape with no copy
 // (TaskPool.h); the fence orders the report before that reset, for a host
-// that reads the cursor while the run ends (Launch::progress). Offsets come
-// from task.h, the single definition of the layout, and RunReport.
+// that reads the cursor while the run ends (Launch::progress). A task with
+// first shares (task.h) gets its cursor back past them, where the host put
+// it. After a run that stopped short of `end` (a pause, vacated SMs) it
+// clears first_share instead: that run's workers ran their shares, and the
+// next run of the launch must not run them again. Offsets come from
+// task.h, the single definition of the layout, and RunReport.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,15 +57,22 @@
     "  st.volatile.global.u32 [%rd3+4], %r4;\n"                                \
     "  st.volatile.global.u32 [%rd3+8], %r5;\n"                                \
     "  setp.lo.u32 %p, %r2, %r3;\n"                                            \
-    "  @%p bra DONE;\n"                                                        \
+    "  @%p bra SHORT;\n"                                                       \
     "  fence.acq_rel.sys;\n"                                                   \
     "  st.volatile.global.u32 [%rd2], %r1;\n"                                  \
     "  ld.volatile.global.u32 %r6, [%rd1+" BATON_STR(BATON_TASK_OFFSET_BEGIN) "];\n"\
+    "  ld.volatile.global.u32 %r2, [%rd1+" BATON_STR(BATON_TASK_OFFSET_FIRST_SHARE) "];\n"\
+    "  ld.volatile.global.u32 %r3, [%rd1+" BATON_STR(BATON_TASK_OFFSET_FIRST_CLAIMED) "];\n"\
+    "  setp.ne.u32 %p, %r2, 0;\n"                                              \
+    "  @%p add.u32 %r6, %r6, %r3;\n"                                           \
     "  st.volatile.global.u32 [%rd1+" BATON_STR(BATON_TASK_OFFSET_NEXT) "], %r6;\n"\
     "  mov.u32 %r6, 0;\n"                                                      \
     "  st.volatile.global.u32 [%rd1+" BATON_STR(BATON_TASK_OFFSET_WORKERS_EXITED) "], %r6;\n"\
     "  st.volatile.global.u32 [%rd1+" BATON_STR(BATON_TASK_OFFSET_WORKERS_PREEMPTED) "], %r6;\n"\
-    "DONE:\n"                                                                  \
+    "  ret;\n"                                                                 \
+    "SHORT:\n"                                                                 \
+    "  mov.u32 %r6, 0;\n"                                                      \
+    "  st.volatile.global.u32 [%rd1+" BATON_STR(BATON_TASK_OFFSET_FIRST_SHARE) "], %r6;\n"\
     "  ret;\n"                                                                 \
     "}\n"
 

@@ -30,7 +30,8 @@ static_assert(offsetof(RunReport, Next) == 0 &&
 /// PTX of `baton_finalize(task, done, generation, report)`: one thread;
 /// copies the task's cursor and statistics to `report` (a RunReport), and if
 /// the cursor reached `end`, publishes `generation` to `done` and resets the
-/// cursor (to `begin`) and the statistics for the slot's next launch. Issued
+/// cursor (to `begin`, or past the first shares, task.h) and the statistics
+/// for the slot's next launch; if not, clears `first_share`. Issued
 /// after every PTB run on the stream of that run (the user's stream for a
 /// first run, the launch's private stream after a pause), it lets the
 /// user's stream wait on `done` (cuStreamWaitValue32) instead of on the

@@ -132,6 +132,9 @@ struct RuntimeOptions {
   /// before it reads anything. About 1.3 us less device time per run.
   /// LaunchConfig::DependentFinalize turns it off for one launch.
   bool DependentFinalize = true;
+  /// PTB launches hand their workers' first claims out in the task
+  /// (LaunchConfig::FirstShares, which turns it off for one launch).
+  bool FirstShares = true;
 };
 
 struct LaunchConfig {
@@ -154,6 +157,12 @@ struct LaunchConfig {
   /// 0 and 1 mean one; the runtime caps it (BATON_MAX_CLAIM_CHUNK, and so
   /// that the cursor cannot wrap).
   uint32_t ClaimChunk = 1;
+  /// Ptb: the first run hands each worker its first claim in the task
+  /// (task.h, first shares) instead of each making it: where those cover
+  /// the grid, workers touch neither the cursor nor `preempt`. A worker
+  /// runs its share before it looks at `preempt`, as any claim; off for a
+  /// launch that starts paused or with SMs vacated.
+  bool FirstShares = true;
   /// Ptb: workers on SMs 0..VacatedSms-1 (by %smid) leave before their first
   /// claim, so the launch runs on the other SMs and leaves these whole to
   /// other work (task.h, the `preempt` watermark). Launch more workers than
@@ -196,7 +205,9 @@ enum class LaunchState {
 
 struct Progress {
   /// Virtual blocks taken so far. While Running this counts blocks started
-  /// (they may still be running); once Paused or Done, blocks completed.
+  /// (they may still be running), but for a PTB launch's first shares
+  /// (LaunchConfig::FirstShares), which count once the first run has
+  /// ended; once Paused or Done, blocks completed.
   uint32_t Done = 0;
   uint32_t Total = 0;
 };

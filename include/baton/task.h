@@ -25,6 +25,19 @@
  * (fewer atomics on one address for kernels of many short blocks) and runs
  * all of them before it looks at `preempt` again; the checkpoint is the
  * same, and a pause may wait for up to c blocks per worker.
+ * First shares: the host may make every worker's first claim itself. With
+ * first_share = s > 0 in a launch of W workers, worker w (its %ctaid.x)
+ * holds [begin + w*s, min(begin + (w+1)*s, end)) when it starts, and the
+ * host starts `next` at begin + first_claimed, first_claimed = min(end -
+ * begin, W*s) (baton_first_shares below). A worker runs its first share
+ * without looking at `preempt`, exactly as a claim of s blocks, so `next`
+ * stays the checkpoint once the launch has returned, and s <= claim_chunk
+ * keeps the pause bound. A worker also never claims once its view of the
+ * cursor (as it started, then the end of its last claim) is at `end`: where
+ * the first shares cover the grid, a worker makes no atomic and no read of
+ * `preempt` at all, which is what short blocks pay for (bench/ptb_anatomy).
+ * first_share holds for one run only: a later run of the same launch (after
+ * a pause) must see 0, since its workers' shares were run by the first.
  * A PTB worker keeps its loop state in the last bytes of dynamic shared
  * memory (static shared memory would move the kernel's dynamic shared memory
  * off the alignment that TMA and wgmma kernels rely on), so a PTB variant is
@@ -71,7 +84,13 @@ typedef struct baton_task {
   /* Written by the host before a PTB launch: virtual blocks per claim
      (0 and 1 both mean one), at most BATON_MAX_CLAIM_CHUNK. */
   uint32_t claim_chunk;
-  uint32_t reserved[5]; /* zero; room for later statistics */
+  /* Written by the host before a PTB launch: the first shares (above), 0
+     for none, at most claim_chunk; first_claimed is what they cover, and
+     `next` starts at begin + first_claimed. The Baton runtime's finalize
+     kernel clears first_share after a run that stopped short of `end`. */
+  uint32_t first_share;
+  uint32_t first_claimed;
+  uint32_t reserved[3]; /* zero; room for later statistics */
   /* Unused: keeps `next` on a 128-byte cache line of its own. Every claim
      is an atomic on `next`, and every claim first reads `preempt`; on one
      line the two serialise in the L2, and the read waits behind the other
@@ -97,12 +116,14 @@ typedef struct baton_task {
 #define BATON_TASK_OFFSET_WORKERS_PREEMPTED 32
 #define BATON_TASK_OFFSET_FLAGS 36
 #define BATON_TASK_OFFSET_CLAIM_CHUNK 40
+#define BATON_TASK_OFFSET_FIRST_SHARE 44
+#define BATON_TASK_OFFSET_FIRST_CLAIMED 48
 #define BATON_TASK_SIZE 192
 /* A task must start on a 128-byte boundary, for `next` to have its line. */
 #define BATON_TASK_ALIGN 128
 /* Changes whenever a field moves: code built for one version misreads a
    task of another (side modules record it). */
-#define BATON_TASK_ABI_VERSION 4
+#define BATON_TASK_ABI_VERSION 5
 
 /* `preempt` value that stops every PTB worker, whatever its SM. */
 #define BATON_PREEMPT_ALL 0xFFFFFFFFu
@@ -121,10 +142,12 @@ typedef struct baton_task {
 #define BATON_PTB_DYNAMIC_SHARED_BYTES 64
 
 /* The PTB loop's state in it: two 16-byte slots, then the leader's claim
-   {cur, lim} at BATON_PTB_CLAIM_OFFSET from the slots, which start at
-   (dynamic shared base + %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16.
-   Rounding down may take 15 bytes more, which the extra bytes cover. */
+   {cur, lim} at BATON_PTB_CLAIM_OFFSET from the slots and its view of the
+   cursor at BATON_PTB_VIEW_OFFSET; the slots start at (dynamic shared base +
+   %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16. Rounding down may take
+   15 bytes more, which the extra bytes cover. */
 #define BATON_PTB_CLAIM_OFFSET 32
+#define BATON_PTB_VIEW_OFFSET 40
 #define BATON_PTB_STATE_BYTES 48
 
 /* Largest grid (in blocks) a variant may cover; see the note above. */
@@ -139,6 +162,33 @@ typedef struct baton_task {
    variants by name). */
 #define BATON_SLICE_SUFFIX "__baton_slice"
 #define BATON_PTB_SUFFIX "__baton_ptb"
+
+/* The first shares (above) for a run of `workers` PTB workers over [begin,
+   end) with claims of up to `claim_chunk`: each worker's share of the
+   blocks, rounded up, at most the claim chunk, as the worker's own first
+   claim would take it. Returns the share and sets *first_claimed; 0 (none)
+   for no workers or no blocks, or where begin + workers * share would pass
+   BATON_MAX_VIRTUAL_BLOCKS (the device computes begin + w * share in 32
+   bits). */
+static inline uint32_t baton_first_shares(uint32_t begin, uint32_t end,
+                                          uint32_t workers,
+                                          uint32_t claim_chunk,
+                                          uint32_t *first_claimed) {
+  uint64_t blocks = end > begin ? (uint64_t)(end - begin) : 0;
+  uint64_t chunk = claim_chunk > 1 ? claim_chunk : 1;
+  uint64_t share, covered;
+  *first_claimed = 0;
+  if (workers == 0 || blocks == 0)
+    return 0;
+  share = (blocks + workers - 1) / workers;
+  if (share > chunk)
+    share = chunk;
+  covered = share * workers;
+  if (begin + covered > BATON_MAX_VIRTUAL_BLOCKS)
+    return 0;
+  *first_claimed = (uint32_t)(covered < blocks ? covered : blocks);
+  return (uint32_t)share;
+}
 
 #ifdef __cplusplus
 } /* extern "C" */
@@ -159,9 +209,16 @@ static_assert(offsetof(baton_task, flags) == BATON_TASK_OFFSET_FLAGS, "ABI");
 static_assert(offsetof(baton_task, claim_chunk) ==
                   BATON_TASK_OFFSET_CLAIM_CHUNK,
               "ABI");
+static_assert(offsetof(baton_task, first_share) ==
+                  BATON_TASK_OFFSET_FIRST_SHARE,
+              "ABI");
+static_assert(offsetof(baton_task, first_claimed) ==
+                  BATON_TASK_OFFSET_FIRST_CLAIMED,
+              "ABI");
 static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");
 static_assert(BATON_PTB_STOP >= BATON_MAX_VIRTUAL_BLOCKS, "ABI");
-static_assert(BATON_PTB_CLAIM_OFFSET + 8 <= BATON_PTB_STATE_BYTES &&
+static_assert(BATON_PTB_CLAIM_OFFSET + 8 == BATON_PTB_VIEW_OFFSET &&
+                  BATON_PTB_VIEW_OFFSET + 4 <= BATON_PTB_STATE_BYTES &&
                   BATON_PTB_STATE_BYTES + 15 <= BATON_PTB_DYNAMIC_SHARED_BYTES,
               "ABI");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L

@@ -4,8 +4,9 @@
 // K__baton_ptb is launched with any number of workers. Each worker loops:
 //
 //   leader (thread 0,0,0): v = the next block of its claim, or, when the
-//                          claim is used up, v = %smid < preempt ? STOP :
-//                          atomicAdd(&next, size); decode v into (x, y, z);
+//                          claim is used up, v = view >= end ? view :
+//                          %smid < preempt ? STOP : atomicAdd(&next, size);
+//                          decode v into (x, y, z);
 //                          store {v, x, y, z} to a slot
 //   barrier D            - publishes the slot, ends the previous block
 //   all threads:           read the slot; leave if v >= end; run the body
@@ -25,7 +26,10 @@
 // the worker starts. That first claim, whose view of the cursor is fresh,
 // takes the worker's whole share rounded up, min(claim_chunk, max(1,
 // ceil((end - cur - 1) / workers))), as baton-ptx's does (the reasons are
-// there).
+// there). So are the first shares the host may hand out (task.h): the
+// worker starts with [begin + %ctaid.x * share, ... + share) as its claim;
+// and a leader whose view of the cursor (as the worker started, then the
+// end of its last claim) is at `end` claims no more.
 // Barrier D (an intrinsic that may touch any memory) lies between every
 // store of the claim and the next fetch's load, so the optimizer cannot
 // carry the claim across the body in registers. (The code
@@ -66,8 +70,9 @@
 // original's CTA ended (lib/Transform/PtbVariant.cpp says more).
 //
 //   baton.entry:   allocas; end, flags; leader/early/late; slot address
-//   (a fetch:      the claim from shared memory; baton.check: claim used
-//                  up, %smid < `preempt`? baton.take: atomicAdd;
+//   (a fetch:      the claim from shared memory; baton.viewed: claim used
+//                  up, view at end? baton.check: %smid < `preempt`?
+//                  baton.take: atomicAdd;
 //                  baton.publish: decode, store to the slot and the claim)
 //   baton.first:   (leader fetched into slot 0) barrier D
 //   baton.loop:    {v,x,y,z} = slot[parity]; v >= end? -> baton.exit
@@ -125,6 +130,7 @@ private:
   VariantShell S;
   Value *Slot = nullptr;
   Value *ClaimAddr = nullptr; ///< Slot + BATON_PTB_CLAIM_OFFSET
+  Value *ViewAddr = nullptr;  ///< Slot + BATON_PTB_VIEW_OFFSET
   Value *End = nullptr;
 };
 
@@ -155,10 +161,20 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
   BasicBlock *From = B.GetInsertBlock();
   BasicBlock *After = From->getNextNode();
   Value *Following = B.CreateAdd(Cur, B.getInt32(1), "baton.following");
+  BasicBlock *Viewed = block("baton.viewed", After);
   BasicBlock *Check = block("baton.check", After);
   BasicBlock *Take = block("baton.take", After);
   BasicBlock *Publish = block("baton.publish", After);
   B.CreateCondBr(B.CreateICmpULT(Following, Lim, "baton.held"), Publish,
+                 Viewed);
+
+  // A view of the cursor at `end` or past it means that no claim can get a
+  // block: publishing the view ends the worker without an atomic or a look
+  // at `preempt`.
+  B.SetInsertPoint(Viewed);
+  Value *View = B.CreateAlignedLoad(B.getInt32Ty(), ViewAddr, Align(4),
+                                    "baton.view");
+  B.CreateCondBr(B.CreateICmpUGE(View, End, "baton.exhausted"), Publish,
                  Check);
 
   B.SetInsertPoint(Check);
@@ -170,11 +186,7 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
       nullptr, "baton.chunk");
   Value *Workers = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
                                      {}, {}, nullptr, "baton.workers");
-  // Following <= end, except in a worker that starts after the cursor passed
-  // end (or, for the first claim, at it): there the share wraps, the claim
-  // takes claim_chunk (one block if one worker), gets blocks >= end and ends
-  // the worker, as a one-block claim would.
-  Value *Left = B.CreateSub(End, Following, "baton.left");
+  Value *Left = B.CreateSub(End, View, "baton.left");
   // The first claim: (left - 1) / workers + 1, the share rounded up; later
   // ones half a share. At least one block: a claim of none would hand out a
   // block twice.
@@ -201,14 +213,18 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
       B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), S.Task, BATON_TASK_OFFSET_NEXT);
   Value *Taken = B.CreateAtomicRMW(AtomicRMWInst::Add, Next, Size, Align(4),
                                    AtomicOrdering::Monotonic);
+  // The claim's end is also the leader's new view of the cursor.
+  Value *Limit = B.CreateAdd(Taken, Size, "baton.limit");
   B.CreateAlignedStore(
-      B.CreateAdd(Taken, Size, "baton.limit"),
-      B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ClaimAddr, 4), Align(4));
+      Limit, B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ClaimAddr, 4),
+      Align(4));
+  B.CreateAlignedStore(Limit, ViewAddr, Align(4));
   B.CreateBr(Publish);
 
   B.SetInsertPoint(Publish);
-  PHINode *NV = B.CreatePHI(B.getInt32Ty(), 3, "baton.nv");
+  PHINode *NV = B.CreatePHI(B.getInt32Ty(), 4, "baton.nv");
   NV->addIncoming(Following, From);
+  NV->addIncoming(View, Viewed);
   NV->addIncoming(B.getInt32(BATON_PTB_STOP), Check);
   NV->addIncoming(Taken, Take);
   B.CreateAlignedStore(NV, ClaimAddr, Align(8));
@@ -293,18 +309,34 @@ Function *PtbBuilder::build() {
                            "baton.slot");
   ClaimAddr = B.CreateConstInBoundsGEP1_32(
       B.getInt8Ty(), Slot, BATON_PTB_CLAIM_OFFSET, "baton.claim.addr");
+  ViewAddr = B.CreateConstInBoundsGEP1_32(
+      B.getInt8Ty(), Slot, BATON_PTB_VIEW_OFFSET, "baton.view.addr");
   Value *BodyDSmem = B.CreateSub(
       DSmem, B.getInt32(BATON_PTB_DYNAMIC_SHARED_BYTES), "baton.body.dsmem");
   BasicBlock *Fetch0 = block("baton.fetch.first");
   BasicBlock *First = block("baton.first");
   B.CreateCondBr(Leader, Fetch0, First);
   B.SetInsertPoint(Fetch0);
-  // No claim yet: cur + 1 == lim sends the first fetch to the cursor, and
-  // its claim is what it stores to shared memory.
+  // The worker's view of the cursor is the cursor as it starts. Its first
+  // claim is its first share, [begin + worker * share, min(... + share,
+  // end)), which is empty when the host gave none (share 0): then cur + 1
+  // == lim sends the first fetch to the cursor.
   Value *Cursor = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_NEXT,
                                     "baton.cursor");
+  B.CreateAlignedStore(Cursor, ViewAddr, Align(4));
+  Value *FirstShare = emitLoadTaskField(
+      B, S.Task, BATON_TASK_OFFSET_FIRST_SHARE, "baton.first.share");
+  Value *Begin =
+      emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_BEGIN, "baton.begin");
+  Value *Worker = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {},
+                                    {}, nullptr, "baton.worker");
+  Value *FirstBlock =
+      B.CreateAdd(B.CreateMul(Worker, FirstShare), Begin, "baton.first.block");
+  Value *FirstEnd = B.CreateIntrinsic(
+      Intrinsic::umin, {B.getInt32Ty()},
+      {B.CreateAdd(FirstBlock, FirstShare), End}, nullptr, "baton.first.end");
   emitFetch(B, B.getInt32(0),
-            B.CreateSub(Cursor, B.getInt32(1), "baton.before"), Cursor,
+            B.CreateSub(FirstBlock, B.getInt32(1), "baton.before"), FirstEnd,
             /*FirstClaim=*/true);
   B.CreateBr(First);
   B.SetInsertPoint(First);

@@ -92,6 +92,9 @@ LaunchRouter::LaunchRouter()
         // BATON_DEPENDENT_FINALIZE=0: RuntimeOptions::DependentFinalize off.
         if (auto N = envNumber("BATON_DEPENDENT_FINALIZE"))
           O.DependentFinalize = *N != 0;
+        // BATON_FIRST_SHARES=0: RuntimeOptions::FirstShares off.
+        if (auto N = envNumber("BATON_FIRST_SHARES"))
+          O.FirstShares = *N != 0;
         return O;
       }()),
       Service(R, [] {

@@ -89,6 +89,7 @@ struct RuntimeImpl {
   /// Finalize is FinalizeDependentPtx's, issued as a programmatic dependent
   /// launch of the run before it (RuntimeOptions::DependentFinalize).
   bool FinalizeIsDependent = false;
+  bool FirstShares = true; ///< RuntimeOptions::FirstShares
   TaskPool Tasks;
   /// Private streams of launches (and of a RuntimeExecutor's queues).
   StreamPool Streams;
@@ -225,6 +226,9 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   mutable std::mutex Mutex; ///< guards the fields below
   LaunchState State = LaunchState::Running;
   uint64_t Epoch = 0; ///< bumped by every (re)launch of the PTB kernel
+  /// Blocks the current run's first shares hand out before it starts (only
+  /// a first run has them): progress() leaves them out until the run ends.
+  uint32_t FirstClaimedThisRun = 0;
   bool PreemptRaised = false;
   /// A write of the `preempt` flag was issued after the task's: the task is
   /// not fresh (one started with a watermark has no Shape to begin with).

@@ -158,6 +158,13 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                    End,
                    Ptb && Config.Prefetch ? BATON_TASK_PREFETCH : 0u,
                    Ptb ? claimChunk(Config.ClaimChunk, End) : 0u};
+  // A launch started paused may resume with another width, and workers on
+  // vacated SMs should leave at once rather than run a share first.
+  if (Ptb && Runtime.FirstShares && Config.FirstShares && !Config.StartPaused &&
+      !Config.VacatedSms)
+    Fields.FirstShare = baton_first_shares(0, End, Width, Fields.ClaimChunk,
+                                           &Fields.FirstClaimed);
+  FirstClaimedThisRun = Fields.FirstClaimed;
   // Only a PTB task with no watermark can be the same from launch to launch.
   if (Ptb && !Config.VacatedSms)
     Shape = Fields;
@@ -184,6 +191,9 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
     T.end = Fields.End;
     T.flags = Fields.Flags;
     T.claim_chunk = Fields.ClaimChunk;
+    T.first_share = Fields.FirstShare;
+    T.first_claimed = Fields.FirstClaimed;
+    T.next = Fields.FirstClaimed;
     T.preempt = Vacated;
     check(D.cuMemcpyHtoDAsync(Slot->Task, Slot->Mirror, sizeof(baton_task),
                               Runtime.Control),
@@ -476,6 +486,7 @@ void LaunchImpl::resume(uint32_t NewWidth) {
     PreemptRaised = WatermarkPending = false;
     VacatedThisRun = Vacated != 0;
     PreemptedBeforeRun = WorkersPreempted; // read when the last run settled
+    FirstClaimedThisRun = 0; // the first run's finalize cleared the shares
     issuePtb(Inner);
   } catch (...) {
     fail(std::current_exception());
@@ -631,7 +642,11 @@ Progress LaunchImpl::progress() {
       Runtime.readTask(*Slot, Kernel->Name);
       const volatile RunReport &R = *Slot->Report;
       uint32_t Reported = R.Next;
-      uint32_t Cursor = std::max(Slot->Mirror->next, Reported);
+      // The first shares were handed out before the run started, and which
+      // of them have begun cannot be told: they count once it has ended.
+      uint32_t Claimed = Slot->Mirror->next;
+      Claimed -= std::min(Claimed, FirstClaimedThisRun);
+      uint32_t Cursor = std::max(Claimed, Reported);
       return {std::min(Cursor, End), End};
     }
     return {std::min(Next, End), End};

@@ -50,6 +50,10 @@ struct SimLaunch {
   /// device, and size their first claims by that view.
   uint32_t StartView = 0;
   std::optional<Nanos> StartViewAt;
+  /// PTB: the current run's first shares (task.h), which only a first run
+  /// that starts neither paused nor vacated has, as in the runtime; the
+  /// cursor starts past them.
+  uint32_t FirstShare = 0;
   uint64_t Epoch = 0;
   LaunchState State = LaunchState::Running;
   bool PreemptVisible = false;
@@ -93,6 +97,7 @@ struct Event {
   uint32_t V = 0;
   uint32_t Slice = 0; ///< Slices: the slice's begin; Ptb: end of the claim;
                       ///< Watermark: its value
+  uint32_t View = 0;  ///< Ptb: the worker's view of the cursor
   bool operator>(const Event &O) const {
     return At != O.At ? At > O.At : Seq > O.Seq;
   }
@@ -114,7 +119,7 @@ struct SimulatedExecutor::Impl {
 
   SimLaunch &get(uint64_t Id);
   void schedule(EventKind K, Nanos At, const SimLaunch &L, uint32_t Sm = 0,
-                uint32_t V = 0, uint32_t Slice = 0);
+                uint32_t V = 0, uint32_t Slice = 0, uint32_t View = 0);
   void relaunch(SimLaunch &L);
   /// \p L's next (re)launch arrives only once launch \p After (0: none)
   /// of its stream is Done.
@@ -126,9 +131,10 @@ struct SimulatedExecutor::Impl {
   bool fits(const Use &Sm, const Use &Need) const;
   std::optional<uint32_t> findSm(const Use &Need, uint32_t From) const;
   void dispatch();
-  void startBlock(SimLaunch &L, uint32_t Sm, uint32_t V, uint32_t Slice);
+  void startBlock(SimLaunch &L, uint32_t Sm, uint32_t V, uint32_t Slice,
+                  uint32_t View = 0);
   void fetch(SimLaunch &L, uint32_t Sm, uint32_t Last, uint32_t Lim,
-             bool FirstClaim);
+             uint32_t View, bool FirstClaim);
   void leaveSm(SimLaunch &L, uint32_t Sm);
   /// Takes \p L's blocks or workers still waiting for room off the queues.
   void dropPending(SimLaunch &L);
@@ -146,8 +152,9 @@ SimLaunch &SimulatedExecutor::Impl::get(uint64_t Id) {
 
 void SimulatedExecutor::Impl::schedule(EventKind K, Nanos At,
                                        const SimLaunch &L, uint32_t Sm,
-                                       uint32_t V, uint32_t Slice) {
-  Events.push({At, Seq++, K, L.Id, L.Epoch, Sm, V, Slice});
+                                       uint32_t V, uint32_t Slice,
+                                       uint32_t View) {
+  Events.push({At, Seq++, K, L.Id, L.Epoch, Sm, V, Slice, View});
 }
 
 void SimulatedExecutor::Impl::queueBehind(SimLaunch &L, uint64_t After) {
@@ -156,6 +163,8 @@ void SimulatedExecutor::Impl::queueBehind(SimLaunch &L, uint64_t After) {
 }
 
 void SimulatedExecutor::Impl::relaunch(SimLaunch &L) {
+  if (L.Epoch > 0)
+    L.FirstShare = 0; // the first run's workers ran their shares
   ++L.Epoch;
   L.State = LaunchState::Running;
   L.PreemptVisible = false;
@@ -233,7 +242,9 @@ void SimulatedExecutor::Impl::dispatch() {
       return;
     PendingRange &R = Queue.front();
     SimLaunch &L = get(R.Launch);
-    uint32_t From = L.F == Form::Ptb ? L.WatermarkVisible : 0;
+    // Workers holding first shares go anywhere, as the hardware places
+    // them: one on a vacated SM runs its share before it leaves.
+    uint32_t From = L.F == Form::Ptb && !L.FirstShare ? L.WatermarkVisible : 0;
     auto Sm = findSm(L.PerBlock, From);
     if (!Sm && From && findSm(L.PerBlock, 0)) {
       // Room only on a vacated SM: the worker placed there leaves at once.
@@ -261,49 +272,56 @@ void SimulatedExecutor::Impl::dispatch() {
       L.FirstBlock = Time.now();
     if (!L.Rec.FirstBlockAt)
       L.Rec.FirstBlockAt = Time.now();
-    if (L.F == Form::Ptb) { // a new worker holds no claim; cursor as read
+    if (L.F == Form::Ptb) { // V is the worker's index; cursor as read
       if (L.StartViewAt != Time.now()) {
         L.StartView = L.Next;
         L.StartViewAt = Time.now();
       }
-      fetch(L, *Sm, L.StartView - 1, L.StartView, /*FirstClaim=*/true);
+      uint32_t First = V * L.FirstShare; // its share, empty if none
+      fetch(L, *Sm, First - 1, std::min(First + L.FirstShare, L.End),
+            L.StartView, /*FirstClaim=*/true);
     } else
       startBlock(L, *Sm, V, Slice);
   }
 }
 
 void SimulatedExecutor::Impl::startBlock(SimLaunch &L, uint32_t Sm, uint32_t V,
-                                         uint32_t Slice) {
+                                         uint32_t Slice, uint32_t View) {
   Nanos Duration =
       L.Block + L.SlowerPerNeighbour * static_cast<int64_t>(Sms[Sm].Blocks - 1);
-  schedule(EventKind::BlockEnd, Time.now() + Duration, L, Sm, V, Slice);
+  schedule(EventKind::BlockEnd, Time.now() + Duration, L, Sm, V, Slice, View);
 }
 
 // The PTB worker loop of task.h: after block Last of the claim that ends at
-// Lim, run the claim's next block; else stop on `preempt`, or claim more
-// blocks from the cursor: up to Chunk, fewer near the end (the variants'
-// guided claims, lib/Transform/PtbVariant.cpp: a worker's first claim takes
-// its share rounded up, later ones half the share they see).
+// Lim, run the claim's next block; else leave if the worker's View of the
+// cursor is at the end, stop on `preempt`, or claim more blocks from the
+// cursor: up to Chunk, fewer near the end (the variants' guided claims,
+// lib/Transform/PtbVariant.cpp: a worker's first claim takes its share
+// rounded up, later ones half the share they see).
 void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
-                                    uint32_t Lim, bool FirstClaim) {
+                                    uint32_t Lim, uint32_t View,
+                                    bool FirstClaim) {
   uint32_t V = Last + 1;
   if (V >= Lim) {
+    if (View >= L.End)
+      return leaveSm(L, Sm); // no claim could get a block
     if (L.PreemptVisible || Sm < L.WatermarkVisible) {
       ++L.WorkersLeft;
       return leaveSm(L, Sm);
     }
     uint32_t Workers = std::max<uint32_t>(L.Width, 1);
-    uint32_t Share = FirstClaim ? (L.End - V - 1) / Workers + 1
-                                : (L.End - V) / (2 * Workers);
+    uint32_t Share = FirstClaim ? (L.End - View - 1) / Workers + 1
+                                : (L.End - View) / (2 * Workers);
     uint32_t Size = std::clamp(Share, 1u, L.Chunk);
     V = L.Next;
     Lim = V + Size;
+    View = Lim;
     L.Next = Lim;
     ++L.Rec.Claims;
   }
   if (V >= L.End)
     return leaveSm(L, Sm);
-  startBlock(L, Sm, V, Lim);
+  startBlock(L, Sm, V, Lim, View);
 }
 
 void SimulatedExecutor::Impl::leaveSm(SimLaunch &L, uint32_t Sm) {
@@ -317,6 +335,8 @@ void SimulatedExecutor::Impl::leaveSm(SimLaunch &L, uint32_t Sm) {
 }
 
 void SimulatedExecutor::Impl::dropPending(SimLaunch &L) {
+  if (L.F == Form::Ptb && L.FirstShare)
+    return; // they run their shares wherever they land, then leave
   for (auto *Queue : {&HighQueue, &LowQueue})
     std::erase_if(*Queue, [&](const PendingRange &R) {
       if (R.Launch != L.Id)
@@ -337,6 +357,8 @@ void SimulatedExecutor::Impl::settle(SimLaunch &L) {
     return;
   if (L.WaitingFor)
     return; // not started: its drain is seen only after it has
+  if (L.F == Form::Ptb && L.FirstShare && !L.Arrived)
+    return; // its workers have their shares to run, paused or not
   bool Finished = L.Next >= L.End;
   // A PTB run whose every worker left a vacated SM stops with work left.
   bool Vacated = L.F == Form::Ptb && L.VacatedRun && L.Arrived;
@@ -366,7 +388,8 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
       enqueue(L, 0, L.End, 0);
       L.Next = L.End; // every block is issued at once
     }
-    else if (!L.PreemptVisible && L.WatermarkVisible < Sms.size())
+    else if (L.FirstShare ||
+             (!L.PreemptVisible && L.WatermarkVisible < Sms.size()))
       enqueue(L, 0, L.Width, 0);
     else
       L.WorkersLeft += L.Width; // every worker leaves at its first check
@@ -396,7 +419,7 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
     ++L.BlocksRun;
     L.LastEnd = Time.now();
     if (L.F == Form::Ptb)
-      return fetch(L, E.Sm, E.V, E.Slice, /*FirstClaim=*/false);
+      return fetch(L, E.Sm, E.V, E.Slice, E.View, /*FirstClaim=*/false);
     if (L.F == Form::Slices && --L.SliceLeft[E.Slice] == 0) {
       L.SliceLeft.erase(E.Slice);
       issueSlices(L);
@@ -454,6 +477,11 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   if (R.StartPaused) {
     L.State = LaunchState::Paused; // issued, nothing runs until resume()
     return;
+  }
+  if (L.F == Form::Ptb && !R.VacatedSms) {
+    uint32_t Claimed = 0;
+    L.FirstShare = baton_first_shares(0, L.End, L.Width, L.Chunk, &Claimed);
+    L.Next = Claimed;
   }
   P->queueBehind(L, R.After);
   P->relaunch(L);

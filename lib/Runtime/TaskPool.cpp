@@ -21,7 +21,8 @@ static_assert(BATON_TASK_SIZE + sizeof(RunReport) <= SlotBytes);
 size_t TaskShapeHash::operator()(const TaskShape &S) const noexcept {
   size_t H = 0;
   for (uint32_t Field :
-       {S.GridX, S.GridY, S.GridZ, S.End, S.Flags, S.ClaimChunk})
+       {S.GridX, S.GridY, S.GridZ, S.End, S.Flags, S.ClaimChunk,
+        S.FirstShare, S.FirstClaimed})
     H = H * 0x9E3779B97F4A7C15ull + Field;
   return H;
 }

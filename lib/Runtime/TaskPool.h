@@ -15,8 +15,9 @@
 //
 // A slot whose last launch was a PTB launch that completed without its flag
 // ever being written is handed back fresh: the finalize kernel put the
-// cursor and the statistics back to zero, and the grid, `end`, flags and
-// claim size are still those of that launch. The next launch of the same
+// cursor back (to zero, or past the first shares) and the statistics to
+// zero, and the grid, `end`, flags, claim size and first shares are still
+// those of that launch. The next launch of the same
 // shape (a training loop launches the same kernels every step) takes such a
 // slot and issues no task copy, so its kernel waits for nothing on the
 // control stream.
@@ -48,6 +49,7 @@ struct TaskShape {
   uint32_t End = 0;
   uint32_t Flags = 0;
   uint32_t ClaimChunk = 0;
+  uint32_t FirstShare = 0, FirstClaimed = 0;
   bool operator==(const TaskShape &) const = default;
 };
 

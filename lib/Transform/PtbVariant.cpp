@@ -3,8 +3,9 @@
 // K__baton_ptb is launched with any number of workers. Each worker loops:
 //
 //   leader (thread 0,0,0): v = the next block of its claim, or, when the
-//                          claim is used up, v = %smid < preempt ? STOP :
-//                          atomicAdd(&next, size); decode v into (x, y, z);
+//                          claim is used up, v = view >= end ? view :
+//                          %smid < preempt ? STOP : atomicAdd(&next, size);
+//                          decode v into (x, y, z);
 //                          store {v, x, y, z} to a slot
 //   barrier D            - publishes the slot, ends the previous block
 //   all threads:           read the slot; leave if v >= end; run the body
@@ -31,7 +32,13 @@
 // previous claim, and take half a share of that, so that a stale view does
 // not give the last blocks to a few workers. Every claim is an atomic on
 // one word and a look at `preempt`, and on short blocks their number, not
-// their latency, is what a PTB launch pays (bench/ptb_anatomy).
+// their latency, is what a PTB launch pays (bench/ptb_anatomy). So the
+// host may make the first claims itself (first shares, task.h): the worker
+// then starts with [begin + %ctaid.x * share, ... + share) as its claim,
+// and the cursor past every worker's share. And a leader whose view of the
+// cursor (as the worker started, then the end of its last claim) is at
+// `end` claims no more: where the first shares cover the grid, no worker
+// touches `next` or `preempt`.
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
@@ -180,7 +187,7 @@ void PtbBuilder::declare() {
       N.reg("parity"), N.reg("addr"),  N.reg("nv"),   N.reg("yz"),
       N.reg("flags"), N.reg("dsmem"), N.reg("cur"),  N.reg("lim"),
       N.reg("chunk"), N.reg("size"),  N.reg("share"), N.reg("sm"),
-      N.reg("workers"), N.reg("left")};
+      N.reg("workers"), N.reg("left"), N.reg("worker")};
   for (size_t I = 0; I < 3; ++I) {
     Regs32.push_back(N.CtaId[I]);
     Regs32.push_back(N.NCtaId[I]);
@@ -189,7 +196,7 @@ void PtbBuilder::declare() {
   std::vector<std::string> Preds = {
       N.reg("leader"),  N.reg("stop"),    N.reg("preempted"), N.reg("all"),
       N.reg("false"),   N.reg("ignored"), N.reg("early"),     N.reg("late"),
-      N.reg("held"),    N.reg("row")};
+      N.reg("held"),    N.reg("row"),     N.reg("exhausted")};
   B.decl(".reg", {".b64"}, std::vector<std::string>{N.reg("task")});
   B.decl(".reg", {".b32"}, Regs32);
   B.decl(".reg", {".pred"}, Preds);
@@ -219,16 +226,19 @@ void PtbBuilder::emitFetch(std::string_view Site, bool FirstClaim) {
   B.inst("add.u32", {NV, Cur, B.imm(1)});
   B.inst("setp.lt.u32", {B.sym(N.reg("held")), NV, Lim});
   B.guarded(N.reg("held"), false, "bra", {B.sym(Held)});
+  // A view of the cursor at `end` or past it means that no claim can get a
+  // block: nv = view ends the worker without an atomic or a look at
+  // `preempt`.
+  auto Left = B.sym(N.reg("left"));
+  B.inst("ld.shared.u32", {NV, B.address(Slot, BATON_PTB_VIEW_OFFSET)});
+  B.inst("setp.ge.u32", {B.sym(N.reg("exhausted")), NV, End});
+  B.guarded(N.reg("exhausted"), false, "bra", {B.sym(Held)});
   auto Chunk = B.sym(N.reg("chunk")), Workers = B.sym(N.reg("workers"));
-  auto Left = B.sym(N.reg("left")), Share = B.sym(N.reg("share"));
+  auto Share = B.sym(N.reg("share"));
   B.inst("ld.global.u32",
          {Chunk, B.address(Task, BATON_TASK_OFFSET_CLAIM_CHUNK)});
   B.inst("max.u32", {Chunk, Chunk, B.imm(1)});
   B.inst("mov.u32", {Workers, B.sym("%nctaid.x")});
-  // nv <= end, except in a worker that starts after the cursor passed end
-  // (or, for the first claim, at it): there the share wraps, the claim
-  // takes claim_chunk (one block if one worker), gets blocks >= end and
-  // ends the worker, as a one-block claim would.
   B.inst("sub.u32", {Left, End, NV});
   if (FirstClaim) {
     // (left - 1) / workers + 1: the share rounded up.
@@ -249,9 +259,11 @@ void PtbBuilder::emitFetch(std::string_view Site, bool FirstClaim) {
   B.inst("mov.u32", {NV, B.imm(Stop)});
   B.guarded(N.reg("preempted"), true, "atom.global.add.u32",
             {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), Size});
+  // The claim's end is also the leader's new view of the cursor.
   B.inst("add.u32", {Lim, NV, Size});
   B.inst("st.shared.u32",
          {B.address(Slot, BATON_PTB_CLAIM_OFFSET + 4), Lim});
+  B.inst("st.shared.u32", {B.address(Slot, BATON_PTB_VIEW_OFFSET), Lim});
   B.label(Held);
   // After STOP the worker leaves, so that claim is never read.
   B.inst("st.shared.u32", {B.address(Slot, BATON_PTB_CLAIM_OFFSET), NV});
@@ -323,10 +335,22 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("sub.u32", {DSmem, DSmem, B.imm(BATON_PTB_DYNAMIC_SHARED_BYTES)});
   B.inst("mov.u32", {Parity, B.imm(0)});
   B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("first"))});
-  // No claim yet: cur + 1 == lim sends the first fetch to the cursor.
+  // The worker's view of the cursor is the cursor as it starts. Its first
+  // claim is its first share, [begin + worker * share, min(... + share,
+  // end)), which is empty when the host gave none (share 0): then cur + 1
+  // == lim sends the first fetch to the cursor.
   auto Lim = B.sym(N.reg("lim")), Cur = B.sym(N.reg("cur"));
+  auto Share = B.sym(N.reg("share")), Worker = B.sym(N.reg("worker"));
   B.inst("ld.global.u32", {Lim, B.address(Task, BATON_TASK_OFFSET_NEXT)});
-  B.inst("sub.u32", {Cur, Lim, B.imm(1)});
+  B.inst("st.shared.u32", {B.address(Slot, BATON_PTB_VIEW_OFFSET), Lim});
+  B.inst("ld.global.u32",
+         {Share, B.address(Task, BATON_TASK_OFFSET_FIRST_SHARE)});
+  B.inst("ld.global.u32", {Cur, B.address(Task, BATON_TASK_OFFSET_BEGIN)});
+  B.inst("mov.u32", {Worker, B.sym("%ctaid.x")});
+  B.inst("mad.lo.u32", {Cur, Worker, Share, Cur});
+  B.inst("add.u32", {Lim, Cur, Share});
+  B.inst("min.u32", {Lim, Lim, B.sym(N.reg("end"))});
+  B.inst("sub.u32", {Cur, Cur, B.imm(1)});
   std::array<Operand, 2> Claim = {Cur, Lim};
   B.inst("st.shared.v2.u32",
          {B.address(Slot, BATON_PTB_CLAIM_OFFSET), B.vector(Claim)});

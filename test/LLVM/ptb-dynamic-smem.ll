@@ -37,6 +37,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK-NEXT: [[RAW:%.*]] = getelementptr i8, ptr addrspace(3) @baton_dynamic_smem, i32 [[OFF]]
 ; CHECK-NEXT: %baton.slot = call ptr addrspace(3) @llvm.ptrmask.p3.i64(ptr addrspace(3) [[RAW]], i64 -16)
 ; CHECK-NEXT: %baton.claim.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 32
+; CHECK-NEXT: %baton.view.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 40
 ; CHECK-NEXT: %baton.body.dsmem = sub i32 %baton.dsmem, 64
 ; CHECK: store <4 x i32> {{.*}}, ptr addrspace(3) {{.*}}, align 16
 ; CHECK: load <4 x i32>, ptr addrspace(3) {{.*}}, align 16

@@ -26,23 +26,40 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-LABEL: define ptx_kernel void @abi__baton_ptb(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 128 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 36
-; The leader's first claim starts at the cursor. The claim {cur, lim} lives
-; in shared memory after the slots, not in registers across the body: the
-; loop carries nothing but the slot parity.
+; The leader's view of the cursor is the cursor as it starts; its first
+; claim is its first share, [begin + %ctaid.x * first_share, ... +
+; first_share) clipped to end, empty when first_share is 0. The view and the
+; claim {cur, lim} live in shared memory after the slots, not in registers
+; across the body: the loop carries nothing but the slot parity.
 ; CHECK: baton.fetch.first:
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK-NEXT: %baton.cursor = load i32
-; CHECK-NEXT: %baton.before = sub i32 %baton.cursor, 1
+; CHECK-NEXT: store i32 %baton.cursor, ptr addrspace(3) %baton.view.addr, align 4
+; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 44
+; CHECK-NEXT: %baton.first.share = load i32
+; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 12
+; CHECK-NEXT: %baton.begin = load i32
+; CHECK-NEXT: %baton.worker = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; CHECK-NEXT: [[OFFSET:%.*]] = mul i32 %baton.worker, %baton.first.share
+; CHECK-NEXT: %baton.first.block = add i32 [[OFFSET]], %baton.begin
+; CHECK-NEXT: [[PAST:%.*]] = add i32 %baton.first.block, %baton.first.share
+; CHECK-NEXT: %baton.first.end = call i32 @llvm.umin.i32(i32 [[PAST]], i32 %baton.end)
+; CHECK-NEXT: %baton.before = sub i32 %baton.first.block, 1
 ; CHECK-NEXT: %baton.following = add i32 %baton.before, 1
 ; A block left in the claim needs no atomic.
-; CHECK-NEXT: %baton.held = icmp ult i32 %baton.following, %baton.cursor
-; CHECK-NEXT: br i1 %baton.held, label %baton.publish, label %baton.check
+; CHECK-NEXT: %baton.held = icmp ult i32 %baton.following, %baton.first.end
+; CHECK-NEXT: br i1 %baton.held, label %baton.publish, label %baton.viewed
+; Nor does a view of the cursor at end: no claim could get a block.
+; CHECK: baton.viewed:
+; CHECK-NEXT: %baton.view = load i32, ptr addrspace(3) %baton.view.addr, align 4
+; CHECK-NEXT: %baton.exhausted = icmp uge i32 %baton.view, %baton.end
+; CHECK-NEXT: br i1 %baton.exhausted, label %baton.publish, label %baton.check
 ; CHECK: baton.check:
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 40
 ; CHECK: %baton.chunk = call i32 @llvm.umax.i32(i32 %baton.claim.chunk, i32 1)
 ; The worker's first claim takes its whole share of the blocks left, rounded
 ; up: (left - 1) / workers + 1, then at most claim_chunk and at least 1.
-; CHECK: %baton.left = sub i32 %baton.end, %baton.following
+; CHECK: %baton.left = sub i32 %baton.end, %baton.view
 ; CHECK-NEXT: [[LESS:%.*]] = sub i32 %baton.left, 1
 ; CHECK-NEXT: [[DIV:%.*]] = udiv i32 [[LESS]], %baton.workers
 ; CHECK-NEXT: %baton.share = add i32 [[DIV]], 1
@@ -54,16 +71,19 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: %baton.preempt.flag = load volatile i32
 ; CHECK-NEXT: %baton.flagged = icmp ult i32 %baton.sm, %baton.preempt.flag
 ; CHECK-NEXT: br i1 %baton.flagged, label %baton.publish, label %baton.take
-; A new claim stores its end (lim, claim + 4); no other path does.
+; A new claim stores its end (lim, claim + 4), which is also the leader's
+; new view of the cursor; no other path stores either.
 ; CHECK: baton.take:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK: [[TAKEN:%.*]] = atomicrmw add ptr addrspace(1) %{{.*}}, i32 %baton.size monotonic
-; CHECK-NEXT: [[LIM:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.claim.addr, i32 4
 ; CHECK-NEXT: %baton.limit = add i32 [[TAKEN]], %baton.size
+; CHECK-NEXT: [[LIM:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.claim.addr, i32 4
 ; CHECK-NEXT: store i32 %baton.limit, ptr addrspace(3) [[LIM]], align 4
-; Every path stores the block it hands out (cur); STOP is -1.
+; CHECK-NEXT: store i32 %baton.limit, ptr addrspace(3) %baton.view.addr, align 4
+; Every path stores the block it hands out (cur); STOP is -1, and a view at
+; end ends the worker as a claim past the end would.
 ; CHECK: baton.publish:
-; CHECK-NEXT: %baton.nv = phi i32 [ %baton.following, %baton.fetch.first ], [ -1, %baton.check ], [ [[TAKEN]], %baton.take ]
+; CHECK-NEXT: %baton.nv = phi i32 [ %baton.following, %baton.fetch.first ], [ %baton.view, %baton.viewed ], [ -1, %baton.check ], [ [[TAKEN]], %baton.take ]
 ; CHECK-NEXT: store i32 %baton.nv, ptr addrspace(3) %baton.claim.addr, align 8
 ; Only x is read: in a 1-D grid it is the block itself, no urem.
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
@@ -82,12 +102,14 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-NEXT: %baton.claim.held = load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
 ; A later claim sees the cursor as it was at the worker's previous claim and
 ; takes half a share of what that left.
-; CHECK: %baton.left{{[0-9]+}} = sub i32 %baton.end, %baton.following{{[0-9]+}}
+; CHECK: %baton.view{{[0-9]+}} = load i32, ptr addrspace(3) %baton.view.addr, align 4
+; CHECK: %baton.left{{[0-9]+}} = sub i32 %baton.end, %baton.view{{[0-9]+}}
 ; CHECK-NEXT: [[TWICE:%.*]] = shl i32 %baton.workers{{[0-9]+}}, 1
 ; CHECK-NEXT: %baton.share{{[0-9]+}} = udiv i32 %baton.left{{[0-9]+}}, [[TWICE]]
 ; CHECK: baton.fetch.late:
 ; CHECK-NEXT: load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
-; CHECK: %baton.left{{[0-9]+}} = sub i32 %baton.end, %baton.following{{[0-9]+}}
+; CHECK: %baton.view{{[0-9]+}} = load i32, ptr addrspace(3) %baton.view.addr, align 4
+; CHECK: %baton.left{{[0-9]+}} = sub i32 %baton.end, %baton.view{{[0-9]+}}
 ; CHECK-NEXT: [[TWICE:%.*]] = shl i32 %baton.workers{{[0-9]+}}, 1
 ; CHECK-NEXT: %baton.share{{[0-9]+}} = udiv i32 %baton.left{{[0-9]+}}, [[TWICE]]
 ; CHECK: baton.stats:

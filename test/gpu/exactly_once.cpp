@@ -63,6 +63,7 @@ struct Case {
   uint64_t SpinNs;
   bool FirstRunOnPrivateStream = false;
   bool DependentFinalize = true;
+  bool FirstShares = true;
 };
 
 // Sized so that each case runs for about 200 ms on an H100 (132 SMs, 4224
@@ -82,6 +83,9 @@ const Case Cases[] = {
     {"ptb 1-D, private 1st run, plain finalize", {42240000, 1, 1}, {64, 1, 1},
      Mode::Ptb, 0, 20000, /*FirstRunOnPrivateStream=*/true,
      /*DependentFinalize=*/false},
+    // Every worker making its own first claim (LaunchConfig::FirstShares).
+    {"ptb 2-D, all workers, no first shares", {6500, 6500, 1}, {8, 8, 1},
+     Mode::Ptb, 0, 20000, false, true, /*FirstShares=*/false},
     {"slices 1-D, one wave", {42240000, 1, 1}, {64, 1, 1}, Mode::Slices, 0,
      20000},
     {"slices 3-D, one wave", {350, 350, 345}, {4, 4, 4}, Mode::Slices, 0,
@@ -166,6 +170,7 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
   (C.LaunchMode == Mode::Ptb ? Config.Workers : Config.SliceBlocks) = C.Width;
   Config.FirstRunOnPrivateStream = C.FirstRunOnPrivateStream;
   Config.DependentFinalize = C.DependentFinalize;
+  Config.FirstShares = C.FirstShares;
   uint64_t Spin = C.SpinNs;
   void *Args[] = {Counts.slot(), &Spin};
 
@@ -412,8 +417,9 @@ void runResumedWhileUserSyncs(Runtime &Rt, const Kernel &K, Checker &Check,
 /// on the user's stream. Every block must run once per launch; every
 /// launch's progress and worker statistics must be its own (the reset
 /// statistics of a reused task): a launch queued behind the long kernel
-/// reports no progress yet, and one never paused nor vacated has no worker
-/// preempted (a reused task with a watermark left in it would have some).
+/// reports no progress yet (its first shares are handed out, not begun), and
+/// one never paused nor vacated has no worker preempted (a reused task with
+/// a watermark left in it would have some).
 void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
                        Watchdog &Dog, uint64_t Seed) {
   const std::string Name = "ptb, repeated shapes";
@@ -447,6 +453,9 @@ void runRepeatedShapes(Runtime &Rt, const Kernel &K, Checker &Check,
     const Dim3 &G = Grids[Shape];
     const uint32_t Blocks = G.x * G.y * G.z;
     LaunchConfig Config{G, {64, 1, 1}, 0, S.get(), Mode::Ptb};
+    // Shape 0 is two blocks per co-resident worker on an H100: with claims
+    // of 2 its first shares cover the grid, and its workers claim nothing.
+    Config.ClaimChunk = Shape == 0 ? 2 : 1;
     Config.FirstRunOnPrivateStream = Round % 3 == 1;
     void *Args[] = {Counts[Shape].slot(), &Spin};
     bool Behind = Round % 4 == 3;

@@ -192,10 +192,16 @@ void KernelRun::runSlices(uint32_t SliceBlocks) {
   }
 }
 
-void KernelRun::writeTaskForPtb(uint32_t Flags, uint32_t ClaimChunk) {
+void KernelRun::writeTaskForPtb(uint32_t Flags, uint32_t ClaimChunk,
+                                uint32_t FirstShareWorkers) {
   baton_task T = freshTask(Spec, 0, Spec.blocks());
   T.flags = Flags;
   T.claim_chunk = ClaimChunk;
+  if (FirstShareWorkers) {
+    T.first_share = baton_first_shares(T.begin, T.end, FirstShareWorkers,
+                                       ClaimChunk, &T.first_claimed);
+    T.next = T.begin + T.first_claimed;
+  }
   writeTask(T);
 }
 
@@ -226,9 +232,10 @@ KernelRun::PtbOutcome
 KernelRun::runPtb(uint32_t Workers,
                   const std::function<double(unsigned)> &PauseAfter,
                   uint32_t Flags, uint32_t ClaimChunk,
-                  const std::function<uint32_t(unsigned)> &Watermark) {
+                  const std::function<uint32_t(unsigned)> &Watermark,
+                  bool FirstShares) {
   PtbOutcome Out;
-  writeTaskForPtb(Flags, ClaimChunk);
+  writeTaskForPtb(Flags, ClaimChunk, FirstShares ? Workers : 0);
   for (;;) {
     launchPtbKernel(G.work(), Workers);
     ++Out.Launches;
@@ -259,6 +266,9 @@ KernelRun::runPtb(uint32_t Workers,
     ++Out.Pauses;
     T.preempt = 0;
     T.workers_exited = T.workers_preempted = 0;
+    // The first run's workers ran their shares (as the runtime's finalize
+    // kernel does, task.h).
+    T.first_share = 0;
     writeTask(T); // resume: same cursor, flag cleared
   }
 }

@@ -102,16 +102,23 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
   }
   if (R.hasPtb()) {
     uint32_t Max = R.maxPtbWorkers();
-    // Late and early claims, of one block, of up to 7 and of up to 64.
-    const std::pair<uint32_t, uint32_t> Modes[] = {
-        {0u, 1u}, {BATON_TASK_PREFETCH, 1u}, {0u, 7u},
-        {BATON_TASK_PREFETCH, BATON_MAX_CLAIM_CHUNK}};
-    for (auto [Flags, Chunk] : Modes) {
+    // Late and early claims, of one block, of up to 7 and of up to 64,
+    // two of them with the host's first shares (task.h).
+    struct PtbMode {
+      uint32_t Flags, Chunk;
+      bool FirstShares;
+    };
+    const PtbMode Modes[] = {{0u, 1u, false},
+                             {BATON_TASK_PREFETCH, 1u, true},
+                             {0u, 7u, true},
+                             {BATON_TASK_PREFETCH, BATON_MAX_CLAIM_CHUNK, false}};
+    for (auto [Flags, Chunk, FirstShares] : Modes) {
       std::string Mode = std::string(Flags ? " prefetch" : "") +
-                         (Chunk > 1 ? " chunk" + std::to_string(Chunk) : "");
+                         (Chunk > 1 ? " chunk" + std::to_string(Chunk) : "") +
+                         (FirstShares ? " shares" : "");
       for (uint32_t Workers : {Max, std::max(1u, Max / 7), 1u}) {
         R.reset();
-        R.runPtb(Workers, {}, Flags, Chunk);
+        R.runPtb(Workers, {}, Flags, Chunk, {}, FirstShares);
         T.expect(Name + " ptb" + Mode + " " + std::to_string(Workers) +
                      " workers",
                  compare(Want, R.snapshot()));
@@ -133,7 +140,8 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
             Flags, Chunk,
             [&](unsigned) {
               return Round == 3 ? Sms(Rng) : BATON_PREEMPT_ALL;
-            });
+            },
+            FirstShares);
         Pauses += Outcome.Pauses;
         FinishedVacated += Outcome.FinishedVacated;
         T.expect(Name + " ptb" + Mode + " preempted x" +

@@ -12,7 +12,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <vector>
 
 using namespace baton;
 using namespace baton::ptx;
@@ -98,6 +100,48 @@ TEST(TaskAbi, PtbReadsAndUpdatesTheHeaderLayout) {
   EXPECT_EQ(A.at("ld.global.u32 %baton_flags"), offsetof(baton_task, flags));
   EXPECT_EQ(A.at("ld.global.u32 %baton_chunk"),
             offsetof(baton_task, claim_chunk));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_lim"), offsetof(baton_task, next));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_share"),
+            offsetof(baton_task, first_share));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_cur"), offsetof(baton_task, begin));
+}
+
+// The host's first shares cover [begin, begin + first_claimed) with one
+// range a worker, as the device derives them from %ctaid.x (task.h).
+TEST(TaskAbi, FirstSharesCoverTheClaimedBlocksOnce) {
+  struct Case {
+    uint32_t Begin, End, Workers, Chunk;
+  };
+  for (Case C : {Case{0, 4096, 1056, 9}, Case{0, 4096, 1056, 1},
+                 Case{0, 100, 7, 64}, Case{5, 6, 3, 4}, Case{0, 16384, 1056, 9},
+                 Case{0, 10, 10, 0}}) {
+    uint32_t Claimed = 0;
+    uint32_t Share =
+        baton_first_shares(C.Begin, C.End, C.Workers, C.Chunk, &Claimed);
+    SCOPED_TRACE(std::to_string(C.End) + " blocks, " +
+                 std::to_string(C.Workers) + " workers");
+    ASSERT_GE(Share, 1u);
+    EXPECT_LE(Share, std::max(C.Chunk, 1u));
+    // The worker's own first claim would take ceil(left / workers).
+    EXPECT_EQ(Share, std::min(std::max(C.Chunk, 1u),
+                              (C.End - C.Begin + C.Workers - 1) / C.Workers));
+    std::vector<int> Runs(C.End, 0);
+    for (uint32_t W = 0; W < C.Workers; ++W)
+      for (uint32_t V = C.Begin + W * Share;
+           V < std::min(C.Begin + W * Share + Share, C.End); ++V)
+        ++Runs[V];
+    for (uint32_t V = C.Begin; V < C.End; ++V)
+      EXPECT_EQ(Runs[V], V < C.Begin + Claimed ? 1 : 0) << "block " << V;
+  }
+  uint32_t Claimed = 7;
+  EXPECT_EQ(baton_first_shares(0, 0, 4, 8, &Claimed), 0u);
+  EXPECT_EQ(Claimed, 0u);
+  EXPECT_EQ(baton_first_shares(0, 10, 0, 8, &Claimed), 0u);
+  // Shares whose last would end past BATON_MAX_VIRTUAL_BLOCKS: none.
+  EXPECT_EQ(baton_first_shares(BATON_MAX_VIRTUAL_BLOCKS - 10,
+                               BATON_MAX_VIRTUAL_BLOCKS - 1, 4, 64, &Claimed),
+            0u);
+  EXPECT_EQ(Claimed, 0u);
 }
 
 TEST(TaskAbi, TaskParameterIsLastAndPointerSized) {

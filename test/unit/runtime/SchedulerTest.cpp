@@ -498,7 +498,10 @@ TEST(SchedulerSim, QuietDeviceGivesBeEveryWorker) {
   // bound's width (2 SMs reserved, prompt SMs on the rest), as is the next.
   uint64_t Lc = S.submit(lightLc(20us));
   RunUntilDone(Lc);
-  simulateUntil(Sim, S, Sim.clock().now() + 10us);
+  // The launch had not reached the device when it was paused; its workers
+  // still run their first shares (one block each) before it yields.
+  while (S.info(Second).Launches < 2 && Sim.step())
+    S.poll();
   EXPECT_EQ(S.info(Second).Width, 12u);
   RunUntilDone(Second);
   uint64_t Third = S.submit(be(640, 300us, 0, "long"));
@@ -866,29 +869,72 @@ TEST_F(ClaimsOfSeveralBlocks, ClaimsShrinkSoTheLastWorkersFinishTogether) {
   EXPECT_LE(Done, 20us + 5 * 5us);
 }
 
-TEST_F(ClaimsOfSeveralBlocks, FirstClaimsHandOutAShallowGridAtOnce) {
+TEST_F(ClaimsOfSeveralBlocks, FirstSharesHandOutAShallowGridWithNoClaim) {
   // Claims of up to 3 blocks (30 us a claim, 10 us blocks estimated), 64
-  // workers, blocks of 5 us. Each worker's first claim takes its whole
-  // share of the grid, rounded up, and a worker whose claim runs dry
-  // claims once more to find the grid exhausted:
-  //  * 192 blocks: shares of 3, all 64 workers hold blocks, 2 claims each
-  //    (half shares from the start make 4 claims a worker);
-  //  * 128 blocks: shares of 2, again 2 claims a worker;
-  //  * 160 blocks: shares of 2.5 make claims of 3: 53 workers take 159
-  //    blocks, one takes the last block with a claim past the end (and
-  //    leaves without another), 10 find nothing: 64 + 53 claims.
+  // workers, blocks of 5 us. The launch's task hands each worker its whole
+  // share of the grid, rounded up (task.h, first shares), and puts the
+  // cursor past them: where they cover the grid, no worker claims at all
+  // (its view of the cursor is at the end):
+  //  * 192 blocks: shares of 3, 3 rounds;
+  //  * 128 blocks: shares of 2, 2 rounds;
+  //  * 160 blocks: shares of 3, 53 workers hold 3, one the last block.
+  // Deeper than 64 shares of 3, the rest is claimed: 1000 blocks.
   O.ClaimInterval = 30us;
-  for (auto [Blocks, Claims, Rounds] :
-       {std::tuple{192u, 128u, 3}, std::tuple{128u, 128u, 2},
-        std::tuple{160u, 64u + 53u, 3}}) {
+  for (auto [Blocks, Rounds] :
+       {std::tuple{192u, 3}, std::tuple{128u, 2}, std::tuple{160u, 3}}) {
     SimulatedExecutor Fresh{smallDevice()};
     Scheduler Wider{Fresh, O};
     uint64_t Be = Wider.submit(be(Blocks, 5us));
     Nanos Done = test::runUntilDone(Fresh, Wider, Be);
     expectExactlyOnce(Fresh.record(Be));
     EXPECT_EQ(Fresh.record(Be).Widths, std::vector<uint32_t>{64}) << Blocks;
-    EXPECT_EQ(Fresh.record(Be).Claims, Claims) << Blocks;
+    EXPECT_EQ(Fresh.record(Be).Claims, 0u) << Blocks;
     EXPECT_LE(Done, 20us + Rounds * 5us) << Blocks;
+  }
+  SimulatedExecutor Fresh{smallDevice()};
+  Scheduler Wider{Fresh, O};
+  uint64_t Be = Wider.submit(be(1000, 5us));
+  test::runUntilDone(Fresh, Wider, Be);
+  expectExactlyOnce(Fresh.record(Be));
+  // 808 blocks past the shares, in claims of at most 3.
+  EXPECT_GE(Fresh.record(Be).Claims, 808u / 3);
+}
+
+TEST(ClaimsOfAResumedRun, FirstClaimsHandOutAShallowGridAtOnce) {
+  // A launch started paused has no first shares (its width may change when
+  // it resumes), so each worker makes its first claim itself: its whole
+  // share of the grid, rounded up, and a worker whose claim runs dry claims
+  // once more to find the grid exhausted, unless its claim reached the end
+  // (its view of the cursor is there). Claims of up to 3 blocks, 64
+  // workers, blocks of 5 us:
+  //  * 192 blocks: shares of 3, all 64 workers hold blocks, 2 claims each
+  //    but the one that took the last blocks (half shares from the start
+  //    make 4 claims a worker);
+  //  * 128 blocks: shares of 2, again 64 + 63 claims;
+  //  * 160 blocks: shares of 2.5 make claims of 3: 53 workers take 159
+  //    blocks, one takes the last block with a claim past the end (and
+  //    leaves without another), 10 find nothing: 64 + 53 claims.
+  for (auto [Blocks, Claims, Rounds] :
+       {std::tuple{192u, 127u, 3}, std::tuple{128u, 127u, 2},
+        std::tuple{160u, 64u + 53u, 3}}) {
+    SimulatedExecutor Sim{smallDevice()};
+    KernelShape K;
+    K.Name = "kernel";
+    K.Blocks = Blocks;
+    K.ThreadsPerBlock = 256;
+    K.HasPtb = true;
+    std::any Payload = SimKernel{5us};
+    LaunchRequest R{1, &K, Form::Ptb, 64, false, 0, &Payload};
+    R.StartPaused = true;
+    R.ClaimChunk = 3;
+    Sim.launch(R);
+    Sim.resume(1, 64, 0);
+    while (Sim.step())
+      ;
+    ASSERT_EQ(Sim.poll().size(), 1u) << Blocks;
+    expectExactlyOnce(Sim.record(1));
+    EXPECT_EQ(Sim.record(1).Claims, Claims) << Blocks;
+    EXPECT_LE(Sim.clock().now(), 20us + Rounds * 5us) << Blocks;
   }
 }
 
