@@ -335,9 +335,15 @@ Function *PtbBuilder::build() {
   Value *FirstEnd = B.CreateIntrinsic(
       Intrinsic::umin, {B.getInt32Ty()},
       {B.CreateAdd(FirstBlock, FirstShare), End}, nullptr, "baton.first.end");
-  emitFetch(B, B.getInt32(0),
-            B.CreateSub(FirstBlock, B.getInt32(1), "baton.before"), FirstEnd,
-            /*FirstClaim=*/true);
+  Value *Before = B.CreateSub(FirstBlock, B.getInt32(1), "baton.before");
+  // The share is the claim the later fetches read, as a claim's is: its
+  // end is stored here, since the fetch that hands out its first block
+  // stores only that block.
+  Value *Share = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 2));
+  Share = B.CreateInsertElement(Share, Before, uint64_t(0));
+  Share = B.CreateInsertElement(Share, FirstEnd, uint64_t(1));
+  B.CreateAlignedStore(Share, ClaimAddr, Align(8));
+  emitFetch(B, B.getInt32(0), Before, FirstEnd, /*FirstClaim=*/true);
   B.CreateBr(First);
   B.SetInsertPoint(First);
   B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},

@@ -45,6 +45,11 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-NEXT: [[PAST:%.*]] = add i32 %baton.first.block, %baton.first.share
 ; CHECK-NEXT: %baton.first.end = call i32 @llvm.umin.i32(i32 [[PAST]], i32 %baton.end)
 ; CHECK-NEXT: %baton.before = sub i32 %baton.first.block, 1
+; The share is the claim later fetches read: both ends are stored (the
+; fetch that hands out its first block stores only that block).
+; CHECK-NEXT: [[CUR:%.*]] = insertelement <2 x i32> poison, i32 %baton.before, i64 0
+; CHECK-NEXT: [[SHARE:%.*]] = insertelement <2 x i32> [[CUR]], i32 %baton.first.end, i64 1
+; CHECK-NEXT: store <2 x i32> [[SHARE]], ptr addrspace(3) %baton.claim.addr, align 8
 ; CHECK-NEXT: %baton.following = add i32 %baton.before, 1
 ; A block left in the claim needs no atomic.
 ; CHECK-NEXT: %baton.held = icmp ult i32 %baton.following, %baton.first.end
