@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Forty-fourth session, call c: first shares (task ABI 5). The GPU tests
-# (Call a ran the same on ee3203e, whose plugin variants lost the end of
-# each share: fixed in the next commit; call c runs the fix.)
 # (exactly-once under pause, vacate and resume storms, with and without
 # first shares), then issue 5's variant overhead over the colocation MLP's
 # step: the PTB variant at the scheduler's claim chunk with the first shares
 # in the task (`sched`, as the runtime launches it) and without
-# (`nofirst`), in the same process, three rounds.
+# (`nofirst`), in the same process, three rounds. Call a ran the same on
+# ee3203e, whose plugin variants lost the end of each share (fixed in
+# fffe549, which this call runs).
 set -u
 cd "$(dirname "$0")/../../.."
 R=$PWD; L=$OUT/c; mkdir -p $L
