@@ -20,6 +20,8 @@
 //               nothing the leader waits for before its body
 //   static      no claims: worker w runs blocks w, w + W, ... (the floor of
 //               any persistent loop with one barrier a block)
+//   static-runs no claims: worker w runs the run of s = ceil(blocks / W)
+//               blocks from w * s, as the first shares of task.h hand out
 //   first       late, but worker w runs block w first without a claim (the
 //               host starts the cursor at W)
 //   c4          late with claims of 4 blocks
@@ -89,14 +91,14 @@ __global__ void original(Buffers B) { body(blockIdx.x, B); }
 
 enum Form {
   Late, LateCursor, LateNoPreempt, Prefetch, Deferred, Lagged, Static, First,
-  C4, FirstC4, C4NoPreempt, C4Flag, LateGpu, C4Gpu
+  C4, FirstC4, C4NoPreempt, C4Flag, LateGpu, C4Gpu, StaticRuns
 };
 const char *const FormNames[] = {"late",     "late-cursor", "late-nopre",
                                  "prefetch", "deferred",    "lagged",
                                  "static",   "first",       "c4",
                                  "first-c4", "c4-nopre",    "c4-flag",
-                                 "late-gpu", "c4-gpu"};
-static_assert(std::size(FormNames) == C4Gpu + 1, "a name for every form");
+                                 "late-gpu", "c4-gpu",      "static-runs"};
+static_assert(std::size(FormNames) == StaticRuns + 1, "a name for every form");
 
 __device__ __forceinline__ unsigned smId() {
   unsigned S;
@@ -167,6 +169,13 @@ template <Form F> __global__ void ptb(Buffers B, baton_task *T) {
   bool Leader = threadIdx.x == 0;
   if (F == Static) {
     for (unsigned V = T->begin + blockIdx.x; V < End; V += gridDim.x) {
+      body(V, B);
+      __syncthreads();
+    }
+  } else if (F == StaticRuns) {
+    unsigned Share = (End - T->begin + gridDim.x - 1) / gridDim.x;
+    unsigned First = T->begin + blockIdx.x * Share;
+    for (unsigned V = First; V < End && V < First + Share; ++V) {
       body(V, B);
       __syncthreads();
     }
@@ -282,7 +291,7 @@ int main(int argc, char **argv) {
       ptb<Late>,     ptb<LateCursor>, ptb<LateNoPreempt>, ptb<Prefetch>,
       ptb<Deferred>, ptb<Lagged>,     ptb<Static>,        ptb<First>,
       ptb<C4>,       ptb<FirstC4>,    ptb<C4NoPreempt>,   ptb<C4Flag>,
-      ptb<LateGpu>,  ptb<C4Gpu>};
+      ptb<LateGpu>,  ptb<C4Gpu>,      ptb<StaticRuns>};
   static_assert(std::size(Kernels) == std::size(FormNames));
   std::printf("%9s %7s %8s", "elements", "blocks", "orig");
   for (const char *Name : FormNames)

@@ -161,7 +161,9 @@ struct LaunchConfig {
   /// (task.h, first shares) instead of each making it: where those cover
   /// the grid, workers touch neither the cursor nor `preempt`. A worker
   /// runs its share before it looks at `preempt`, as any claim; off for a
-  /// launch that starts paused or with SMs vacated.
+  /// launch that starts paused or with SMs vacated, and for one of more
+  /// Workers than fit on the device at once (a worker waiting for an SM
+  /// would run its share after a pause).
   bool FirstShares = true;
   /// Ptb: workers on SMs 0..VacatedSms-1 (by %smid) leave before their first
   /// claim, so the launch runs on the other SMs and leaves these whole to
@@ -224,6 +226,10 @@ class Kernel {
 public:
   const std::string &name() const;
   bool hasVariant(Mode M) const;
+  /// Whether the PTB variant takes first shares (task ABI 5: it comes with
+  /// its ABI marker, task.h); PTB launches of one that does not make every
+  /// first claim on the device, as LaunchConfig::FirstShares off.
+  bool ptbTakesFirstShares() const;
   /// Parameters of the original kernel (the variants take one more).
   size_t numParams() const;
   /// Their sizes in bytes, in order, as the driver reports them.

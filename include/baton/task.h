@@ -27,15 +27,19 @@
  * same, and a pause may wait for up to c blocks per worker.
  * First shares: the host may make every worker's first claim itself. With
  * first_share = s > 0 in a launch of W workers, worker w (its %ctaid.x)
- * holds [begin + w*s, min(begin + (w+1)*s, end)) when it starts, and the
- * host starts `next` at begin + first_claimed, first_claimed = min(end -
- * begin, W*s) (baton_first_shares below). A worker runs its first share
- * without looking at `preempt`, exactly as a claim of s blocks, so `next`
- * stays the checkpoint once the launch has returned, and s <= claim_chunk
- * keeps the pause bound. A worker also never claims once its view of the
- * cursor (as it started, then the end of its last claim) is at `end`: where
- * the first shares cover the grid, a worker makes no atomic and no read of
- * `preempt` at all, which is what short blocks pay for (bench/ptb_anatomy).
+ * holds blocks begin + w + k*W, k < s, below begin + first_claimed when it
+ * starts, and the host starts `next` at begin + first_claimed,
+ * first_claimed = min(end - begin, W*s) (baton_first_shares below). The
+ * stride keeps the blocks that run at once neighbours, as in the
+ * original's order. A worker runs its first share without looking at
+ * `preempt`, exactly as a claim of s blocks, so `next` stays the checkpoint
+ * once the launch has returned; s <= claim_chunk keeps the pause bound
+ * where all W workers are resident at once (one still waiting for an SM
+ * runs its share after a pause too). A worker also never claims once its
+ * view of the cursor (as it started, then the end of its last claim) is at
+ * `end`: where the first shares cover the grid, a worker makes no atomic
+ * and no read of `preempt` at all, which is what short blocks pay for
+ * (bench/ptb_anatomy).
  * first_share holds for one run only: a later run of the same launch (after
  * a pause) must see 0, since its workers' shares were run by the first.
  * A PTB worker keeps its loop state in the last bytes of dynamic shared
@@ -142,12 +146,15 @@ typedef struct baton_task {
 #define BATON_PTB_DYNAMIC_SHARED_BYTES 64
 
 /* The PTB loop's state in it: two 16-byte slots, then the leader's claim
-   {cur, lim} at BATON_PTB_CLAIM_OFFSET from the slots and its view of the
-   cursor at BATON_PTB_VIEW_OFFSET; the slots start at (dynamic shared base +
+   {cur, lim} at BATON_PTB_CLAIM_OFFSET from the slots, its view of the
+   cursor at BATON_PTB_VIEW_OFFSET and the claim's step (1, or the workers
+   for a first share) at BATON_PTB_STEP_OFFSET, read and written as one
+   16-byte vector; the slots start at (dynamic shared base +
    %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16. Rounding down may take
    15 bytes more, which the extra bytes cover. */
 #define BATON_PTB_CLAIM_OFFSET 32
 #define BATON_PTB_VIEW_OFFSET 40
+#define BATON_PTB_STEP_OFFSET 44
 #define BATON_PTB_STATE_BYTES 48
 
 /* Largest grid (in blocks) a variant may cover; see the note above. */
@@ -163,13 +170,21 @@ typedef struct baton_task {
 #define BATON_SLICE_SUFFIX "__baton_slice"
 #define BATON_PTB_SUFFIX "__baton_ptb"
 
+/* Every PTB variant of this ABI version comes with a weak one-byte .global
+   named after it, <kernel>__baton_ptb__abi5: the runtime hands first
+   shares only to variants that have one, since a variant built for an
+   earlier version would start at `next` and skip every share. */
+#define BATON_ABI_STRINGIFY2(X) #X
+#define BATON_ABI_STRINGIFY(X) BATON_ABI_STRINGIFY2(X)
+#define BATON_ABI_MARKER_SUFFIX                                                \
+  "__abi" BATON_ABI_STRINGIFY(BATON_TASK_ABI_VERSION)
+
 /* The first shares (above) for a run of `workers` PTB workers over [begin,
    end) with claims of up to `claim_chunk`: each worker's share of the
    blocks, rounded up, at most the claim chunk, as the worker's own first
    claim would take it. Returns the share and sets *first_claimed; 0 (none)
    for no workers or no blocks, or where begin + workers * share would pass
-   BATON_MAX_VIRTUAL_BLOCKS (the device computes begin + w * share in 32
-   bits). */
+   BATON_MAX_VIRTUAL_BLOCKS (the device computes it in 32 bits). */
 static inline uint32_t baton_first_shares(uint32_t begin, uint32_t end,
                                           uint32_t workers,
                                           uint32_t claim_chunk,
@@ -217,8 +232,10 @@ static_assert(offsetof(baton_task, first_claimed) ==
               "ABI");
 static_assert(sizeof(baton_task) == BATON_TASK_SIZE, "ABI");
 static_assert(BATON_PTB_STOP >= BATON_MAX_VIRTUAL_BLOCKS, "ABI");
-static_assert(BATON_PTB_CLAIM_OFFSET + 8 == BATON_PTB_VIEW_OFFSET &&
-                  BATON_PTB_VIEW_OFFSET + 4 <= BATON_PTB_STATE_BYTES &&
+static_assert(BATON_PTB_CLAIM_OFFSET % 16 == 0 &&
+                  BATON_PTB_CLAIM_OFFSET + 8 == BATON_PTB_VIEW_OFFSET &&
+                  BATON_PTB_VIEW_OFFSET + 4 == BATON_PTB_STEP_OFFSET &&
+                  BATON_PTB_STEP_OFFSET + 4 <= BATON_PTB_STATE_BYTES &&
                   BATON_PTB_STATE_BYTES + 15 <= BATON_PTB_DYNAMIC_SHARED_BYTES,
               "ABI");
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L

@@ -154,6 +154,18 @@ GlobalVariable *dynamicSharedArray(Module &M) {
   return G;
 }
 
+/// `.weak .global .align 1 .b8 <ptb variant>__abi5`: the PTB variant's ABI
+/// marker (task.h), which tells the runtime it takes first shares.
+void abiMarker(Module &M, StringRef Name) {
+  auto *Byte = Type::getInt8Ty(M.getContext());
+  auto *G = new GlobalVariable(M, Byte, /*isConstant=*/false,
+                               GlobalValue::WeakAnyLinkage,
+                               ConstantInt::get(Byte, 0), Name, nullptr,
+                               GlobalValue::NotThreadLocal,
+                               /*AddressSpace=*/1);
+  G->setAlignment(Align(1));
+}
+
 bool refusesAll(const std::vector<FoundRefusal> &Refusals) {
   return any_of(Refusals, [](const FoundRefusal &R) {
     return !refusalIsPtbOnly(R.What.Kind);
@@ -195,8 +207,9 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
     // Check safety.
     std::vector<Function *> Reachable = CG.reachableFrom(*Kernel);
     std::vector<FoundRefusal> Refusals = checkSafety(*Kernel, CG, Reachable);
-    for (VariantKind V : {VariantKind::Slice, VariantKind::Ptb}) {
-      std::string Name = KR.Name + std::string(variantSuffix(V));
+    std::string Marker = KR.Name + BATON_PTB_SUFFIX BATON_ABI_MARKER_SUFFIX;
+    for (std::string Name : {KR.Name + std::string(BATON_SLICE_SUFFIX),
+                             KR.Name + std::string(BATON_PTB_SUFFIX), Marker}) {
       if (M.getNamedValue(Name)) {
         FoundRefusal R;
         R.What.Kind = RefusalKind::NameCollision;
@@ -248,6 +261,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
         if (!DynamicShared) // PTB slots live at the end of dynamic smem
           DynamicShared = dynamicSharedArray(M);
         buildPtbVariant(Req, *Plan, *DynamicShared);
+        abiMarker(M, Marker);
         ++NumPtb;
       }
     }

@@ -27,9 +27,10 @@
 // takes the worker's whole share rounded up, min(claim_chunk, max(1,
 // ceil((end - cur - 1) / workers))), as baton-ptx's does (the reasons are
 // there). So are the first shares the host may hand out (task.h): the
-// worker starts with [begin + %ctaid.x * share, ... + share) as its claim;
-// and a leader whose view of the cursor (as the worker started, then the
-// end of its last claim) is at `end` claims no more.
+// worker starts with blocks begin + %ctaid.x, + workers, ... (share of
+// them) as its claim, a claim being a first block, an end and a step; and
+// a leader whose view of the cursor (as the worker started, then the end of
+// its last claim) is at `end` claims no more.
 // Barrier D (an intrinsic that may touch any memory) lies between every
 // store of the claim and the next fetch's load, so the optimizer cannot
 // carry the claim across the body in registers. (The code
@@ -116,7 +117,7 @@ private:
   /// \p FirstClaim: the worker's first fetch, whose view of the cursor is
   /// fresh (claim sizes, above).
   void emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur, Value *Lim,
-                 bool FirstClaim);
+                 Value *Step, bool FirstClaim);
   void emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
                    BasicBlock *Join, Value *Parity);
   void emitBarrierD(IRBuilder<> &B);
@@ -130,7 +131,7 @@ private:
   VariantShell S;
   Value *Slot = nullptr;
   Value *ClaimAddr = nullptr; ///< Slot + BATON_PTB_CLAIM_OFFSET
-  Value *ViewAddr = nullptr;  ///< Slot + BATON_PTB_VIEW_OFFSET
+  Value *ViewAddr = nullptr;  ///< Slot + BATON_PTB_VIEW_OFFSET, then the step
   Value *End = nullptr;
 };
 
@@ -151,16 +152,17 @@ void PtbBuilder::emitAsyncCopyWaits(IRBuilder<> &B) {
   }
 }
 
-// Leader only: take the next virtual block of the claim {Cur, Lim}, or make
-// a new claim (STOP when preempted), and publish the block with its
+// Leader only: take the next virtual block of the claim {Cur, Lim, Step},
+// or make a new claim (STOP when preempted), and publish the block with its
 // coordinates in slot[Parity]. What is stored to the claim in shared memory
-// keeps it "the last block handed out, the end of the claim" for the next
-// fetch; after STOP the worker leaves, and its claim is not read again.
+// keeps it "the last block handed out, the end of the claim, the view, the
+// step" for the next fetch; after STOP the worker leaves, and its claim is
+// not read again.
 void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
-                           Value *Lim, bool FirstClaim) {
+                           Value *Lim, Value *Step, bool FirstClaim) {
   BasicBlock *From = B.GetInsertBlock();
   BasicBlock *After = From->getNextNode();
-  Value *Following = B.CreateAdd(Cur, B.getInt32(1), "baton.following");
+  Value *Following = B.CreateAdd(Cur, Step, "baton.following");
   BasicBlock *Viewed = block("baton.viewed", After);
   BasicBlock *Check = block("baton.check", After);
   BasicBlock *Take = block("baton.take", After);
@@ -213,12 +215,17 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
       B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), S.Task, BATON_TASK_OFFSET_NEXT);
   Value *Taken = B.CreateAtomicRMW(AtomicRMWInst::Add, Next, Size, Align(4),
                                    AtomicOrdering::Monotonic);
-  // The claim's end is also the leader's new view of the cursor.
+  // The claim's end is also the leader's new view of the cursor, and its
+  // blocks are consecutive (step 1).
   Value *Limit = B.CreateAdd(Taken, Size, "baton.limit");
   B.CreateAlignedStore(
       Limit, B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), ClaimAddr, 4),
       Align(4));
-  B.CreateAlignedStore(Limit, ViewAddr, Align(4));
+  Value *ViewAndStep =
+      PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 2));
+  ViewAndStep = B.CreateInsertElement(ViewAndStep, Limit, uint64_t(0));
+  ViewAndStep = B.CreateInsertElement(ViewAndStep, B.getInt32(1), uint64_t(1));
+  B.CreateAlignedStore(ViewAndStep, ViewAddr, Align(8));
   B.CreateBr(Publish);
 
   B.SetInsertPoint(Publish);
@@ -248,10 +255,11 @@ void PtbBuilder::emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
                              BasicBlock *Join, Value *Parity) {
   B.CreateCondBr(Cond, Fetch, Join);
   B.SetInsertPoint(Fetch);
-  Value *Held = B.CreateAlignedLoad(FixedVectorType::get(B.getInt32Ty(), 2),
-                                    ClaimAddr, Align(8), "baton.claim.held");
+  Value *Held = B.CreateAlignedLoad(FixedVectorType::get(B.getInt32Ty(), 4),
+                                    ClaimAddr, Align(16), "baton.claim.held");
   emitFetch(B, Parity, B.CreateExtractElement(Held, uint64_t(0), "baton.cur"),
             B.CreateExtractElement(Held, uint64_t(1), "baton.lim"),
+            B.CreateExtractElement(Held, uint64_t(3), "baton.step"),
             /*FirstClaim=*/false);
   B.CreateBr(Join);
   B.SetInsertPoint(Join);
@@ -318,32 +326,37 @@ Function *PtbBuilder::build() {
   B.CreateCondBr(Leader, Fetch0, First);
   B.SetInsertPoint(Fetch0);
   // The worker's view of the cursor is the cursor as it starts. Its first
-  // claim is its first share, [begin + worker * share, min(... + share,
-  // end)), which is empty when the host gave none (share 0): then cur + 1
-  // == lim sends the first fetch to the cursor.
+  // claim is its first share: blocks begin + worker, then a stride of
+  // workers, below begin + workers * share (and end). It is empty when the
+  // host gave none (share 0): then the first fetch goes to the cursor.
   Value *Cursor = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_NEXT,
                                     "baton.cursor");
-  B.CreateAlignedStore(Cursor, ViewAddr, Align(4));
   Value *FirstShare = emitLoadTaskField(
       B, S.Task, BATON_TASK_OFFSET_FIRST_SHARE, "baton.first.share");
   Value *Begin =
       emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_BEGIN, "baton.begin");
   Value *Worker = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {},
                                     {}, nullptr, "baton.worker");
-  Value *FirstBlock =
-      B.CreateAdd(B.CreateMul(Worker, FirstShare), Begin, "baton.first.block");
-  Value *FirstEnd = B.CreateIntrinsic(
+  Value *Workers = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                                     {}, {}, nullptr, "baton.workers");
+  Value *SharesEnd = B.CreateIntrinsic(
       Intrinsic::umin, {B.getInt32Ty()},
-      {B.CreateAdd(FirstBlock, FirstShare), End}, nullptr, "baton.first.end");
-  Value *Before = B.CreateSub(FirstBlock, B.getInt32(1), "baton.before");
-  // The share is the claim the later fetches read, as a claim's is: its
-  // end is stored here, since the fetch that hands out its first block
+      {B.CreateAdd(B.CreateMul(Workers, FirstShare), Begin), End}, nullptr,
+      "baton.shares.end");
+  // One stride before the worker's first block (it may wrap; the fetch's
+  // add wraps back).
+  Value *Before = B.CreateSub(B.CreateAdd(Begin, Worker), Workers,
+                              "baton.before");
+  // The share is the claim the later fetches read, with the view: all of
+  // it is stored here, since the fetch that hands out its first block
   // stores only that block.
-  Value *Share = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 2));
-  Share = B.CreateInsertElement(Share, Before, uint64_t(0));
-  Share = B.CreateInsertElement(Share, FirstEnd, uint64_t(1));
-  B.CreateAlignedStore(Share, ClaimAddr, Align(8));
-  emitFetch(B, B.getInt32(0), Before, FirstEnd, /*FirstClaim=*/true);
+  Value *Share = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 4));
+  for (auto [I, V] : llvm::enumerate(
+           std::array<Value *, 4>{Before, SharesEnd, Cursor, Workers}))
+    Share = B.CreateInsertElement(Share, V, uint64_t(I));
+  B.CreateAlignedStore(Share, ClaimAddr, Align(16));
+  emitFetch(B, B.getInt32(0), Before, SharesEnd, Workers,
+            /*FirstClaim=*/true);
   B.CreateBr(First);
   B.SetInsertPoint(First);
   B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},

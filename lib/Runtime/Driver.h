@@ -49,6 +49,7 @@ namespace baton::detail {
   X(cuModuleLoadDataEx)                                                        \
   X(cuModuleUnload)                                                            \
   X(cuModuleGetFunction)                                                       \
+  X(cuModuleGetGlobal)                                                         \
   X(cuModuleGetFunctionCount)                                                  \
   X(cuModuleEnumerateFunctions)                                                \
   X(cuFuncGetName)                                                             \

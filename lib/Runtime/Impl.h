@@ -128,6 +128,8 @@ struct KernelImpl {
   CUfunction Original = nullptr;
   CUfunction Slice = nullptr; ///< null if the compiler refused the kernel
   CUfunction Ptb = nullptr;
+  /// The module has the PTB variant's ABI marker (task.h).
+  bool PtbTakesFirstShares = false;
   std::vector<size_t> ParamSizes; ///< of the original kernel
 
   CUfunction function(Mode M) const;

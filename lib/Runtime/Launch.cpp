@@ -159,9 +159,18 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                    Ptb && Config.Prefetch ? BATON_TASK_PREFETCH : 0u,
                    Ptb ? claimChunk(Config.ClaimChunk, End) : 0u};
   // A launch started paused may resume with another width, and workers on
-  // vacated SMs should leave at once rather than run a share first.
-  if (Ptb && Runtime.FirstShares && Config.FirstShares && !Config.StartPaused &&
-      !Config.VacatedSms)
+  // vacated SMs should leave at once rather than run a share first. A
+  // worker that waits for room on an SM would run its share after a pause
+  // too, so shares go only to launches whose workers all fit at once. A
+  // variant built for an earlier task ABI would skip them.
+  auto AllResident = [&] {
+    return !Requested || Width <= Runtime.coResident(Function, Config.Block,
+                                                     SharedMemBytes, End,
+                                                     Kernel->Name);
+  };
+  if (Ptb && Runtime.FirstShares && Config.FirstShares &&
+      Kernel->PtbTakesFirstShares && !Config.StartPaused &&
+      !Config.VacatedSms && AllResident())
     Fields.FirstShare = baton_first_shares(0, End, Width, Fields.ClaimChunk,
                                            &Fields.FirstClaimed);
   FirstClaimedThisRun = Fields.FirstClaimed;

@@ -48,6 +48,17 @@ static CUfunction findFunction(CUmodule M, const std::string &Name) {
   return Fn;
 }
 
+/// Whether the module defines a global variable named \p Name.
+static bool hasGlobal(CUmodule M, const std::string &Name) {
+  CUdeviceptr Address = 0;
+  size_t Bytes = 0;
+  CUresult R = driver().cuModuleGetGlobal(&Address, &Bytes, M, Name.c_str());
+  if (R == CUDA_ERROR_NOT_FOUND)
+    return false;
+  check(R, "cuModuleGetGlobal", Name);
+  return true;
+}
+
 static std::vector<size_t> paramSizes(CUfunction Fn, const std::string &Name) {
   std::vector<size_t> Sizes;
   for (size_t I = 0;; ++I) {
@@ -92,8 +103,11 @@ Kernel Module::kernel(std::string_view Name) const {
   K->Ptb = findFunction(Impl->Handle, K->Name + BATON_PTB_SUFFIX);
   if (K->Slice)
     checkVariantParams(K->Slice, K->Name + BATON_SLICE_SUFFIX, K->ParamSizes);
-  if (K->Ptb)
+  if (K->Ptb) {
     checkVariantParams(K->Ptb, K->Name + BATON_PTB_SUFFIX, K->ParamSizes);
+    K->PtbTakesFirstShares = hasGlobal(
+        Impl->Handle, K->Name + BATON_PTB_SUFFIX BATON_ABI_MARKER_SUFFIX);
+  }
   return Kernel(std::move(K));
 }
 
@@ -130,6 +144,7 @@ std::span<const size_t> Kernel::paramSizes() const { return Impl->ParamSizes; }
 bool Kernel::hasVariant(Mode M) const {
   return M == Mode::Original || (M == Mode::Slices ? Impl->Slice : Impl->Ptb);
 }
+bool Kernel::ptbTakesFirstShares() const { return Impl->PtbTakesFirstShares; }
 CUfunction Kernel::function(Mode M) const { return Impl->function(M); }
 KernelResources Kernel::resources() const { return Impl->resources(); }
 

@@ -9,6 +9,7 @@
 #include "baton/SchedulerSim.h"
 
 #include "baton/Scheduler.h"
+#include "SchedulerPolicy.h"
 #include "baton/task.h"
 
 #include <algorithm>
@@ -98,6 +99,7 @@ struct Event {
   uint32_t Slice = 0; ///< Slices: the slice's begin; Ptb: end of the claim;
                       ///< Watermark: its value
   uint32_t View = 0;  ///< Ptb: the worker's view of the cursor
+  uint32_t Step = 1;  ///< Ptb: the claim's step (workers for a first share)
   bool operator>(const Event &O) const {
     return At != O.At ? At > O.At : Seq > O.Seq;
   }
@@ -119,7 +121,8 @@ struct SimulatedExecutor::Impl {
 
   SimLaunch &get(uint64_t Id);
   void schedule(EventKind K, Nanos At, const SimLaunch &L, uint32_t Sm = 0,
-                uint32_t V = 0, uint32_t Slice = 0, uint32_t View = 0);
+                uint32_t V = 0, uint32_t Slice = 0, uint32_t View = 0,
+                uint32_t Step = 1);
   void relaunch(SimLaunch &L);
   /// \p L's next (re)launch arrives only once launch \p After (0: none)
   /// of its stream is Done.
@@ -132,9 +135,9 @@ struct SimulatedExecutor::Impl {
   std::optional<uint32_t> findSm(const Use &Need, uint32_t From) const;
   void dispatch();
   void startBlock(SimLaunch &L, uint32_t Sm, uint32_t V, uint32_t Slice,
-                  uint32_t View = 0);
+                  uint32_t View = 0, uint32_t Step = 1);
   void fetch(SimLaunch &L, uint32_t Sm, uint32_t Last, uint32_t Lim,
-             uint32_t View, bool FirstClaim);
+             uint32_t View, uint32_t Step, bool FirstClaim);
   void leaveSm(SimLaunch &L, uint32_t Sm);
   /// Takes \p L's blocks or workers still waiting for room off the queues.
   void dropPending(SimLaunch &L);
@@ -153,8 +156,8 @@ SimLaunch &SimulatedExecutor::Impl::get(uint64_t Id) {
 void SimulatedExecutor::Impl::schedule(EventKind K, Nanos At,
                                        const SimLaunch &L, uint32_t Sm,
                                        uint32_t V, uint32_t Slice,
-                                       uint32_t View) {
-  Events.push({At, Seq++, K, L.Id, L.Epoch, Sm, V, Slice, View});
+                                       uint32_t View, uint32_t Step) {
+  Events.push({At, Seq++, K, L.Id, L.Epoch, Sm, V, Slice, View, Step});
 }
 
 void SimulatedExecutor::Impl::queueBehind(SimLaunch &L, uint64_t After) {
@@ -277,31 +280,35 @@ void SimulatedExecutor::Impl::dispatch() {
         L.StartView = L.Next;
         L.StartViewAt = Time.now();
       }
-      uint32_t First = V * L.FirstShare; // its share, empty if none
-      fetch(L, *Sm, First - 1, std::min(First + L.FirstShare, L.End),
-            L.StartView, /*FirstClaim=*/true);
+      // Its share: blocks V, V + Width, ... below Width * FirstShare
+      // (none if FirstShare is 0), one stride before the first.
+      uint32_t Step = std::max<uint32_t>(L.Width, 1);
+      fetch(L, *Sm, V - Step, std::min(Step * L.FirstShare, L.End),
+            L.StartView, Step, /*FirstClaim=*/true);
     } else
       startBlock(L, *Sm, V, Slice);
   }
 }
 
 void SimulatedExecutor::Impl::startBlock(SimLaunch &L, uint32_t Sm, uint32_t V,
-                                         uint32_t Slice, uint32_t View) {
+                                         uint32_t Slice, uint32_t View,
+                                         uint32_t Step) {
   Nanos Duration =
       L.Block + L.SlowerPerNeighbour * static_cast<int64_t>(Sms[Sm].Blocks - 1);
-  schedule(EventKind::BlockEnd, Time.now() + Duration, L, Sm, V, Slice, View);
+  schedule(EventKind::BlockEnd, Time.now() + Duration, L, Sm, V, Slice, View,
+           Step);
 }
 
 // The PTB worker loop of task.h: after block Last of the claim that ends at
-// Lim, run the claim's next block; else leave if the worker's View of the
-// cursor is at the end, stop on `preempt`, or claim more blocks from the
-// cursor: up to Chunk, fewer near the end (the variants' guided claims,
+// Lim, run the claim's next block, Step on; else leave if the worker's View
+// of the cursor is at the end, stop on `preempt`, or claim more blocks from
+// the cursor: up to Chunk, fewer near the end (the variants' guided claims,
 // lib/Transform/PtbVariant.cpp: a worker's first claim takes its share
 // rounded up, later ones half the share they see).
 void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
                                     uint32_t Lim, uint32_t View,
-                                    bool FirstClaim) {
-  uint32_t V = Last + 1;
+                                    uint32_t Step, bool FirstClaim) {
+  uint32_t V = Last + Step;
   if (V >= Lim) {
     if (View >= L.End)
       return leaveSm(L, Sm); // no claim could get a block
@@ -316,12 +323,13 @@ void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
     V = L.Next;
     Lim = V + Size;
     View = Lim;
+    Step = 1;
     L.Next = Lim;
     ++L.Rec.Claims;
   }
   if (V >= L.End)
     return leaveSm(L, Sm);
-  startBlock(L, Sm, V, Lim, View);
+  startBlock(L, Sm, V, Lim, View, Step);
 }
 
 void SimulatedExecutor::Impl::leaveSm(SimLaunch &L, uint32_t Sm) {
@@ -419,7 +427,8 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
     ++L.BlocksRun;
     L.LastEnd = Time.now();
     if (L.F == Form::Ptb)
-      return fetch(L, E.Sm, E.V, E.Slice, E.View, /*FirstClaim=*/false);
+      return fetch(L, E.Sm, E.V, E.Slice, E.View, E.Step,
+                   /*FirstClaim=*/false);
     if (L.F == Form::Slices && --L.SliceLeft[E.Slice] == 0) {
       L.SliceLeft.erase(E.Slice);
       issueSlices(L);
@@ -478,7 +487,9 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
     L.State = LaunchState::Paused; // issued, nothing runs until resume()
     return;
   }
-  if (L.F == Form::Ptb && !R.VacatedSms) {
+  // As the runtime: no shares for workers that do not all fit at once.
+  if (L.F == Form::Ptb && !R.VacatedSms &&
+      L.Width <= blocksPerWave(P->Facts, K, Form::Ptb)) {
     uint32_t Claimed = 0;
     L.FirstShare = baton_first_shares(0, L.End, L.Width, L.Chunk, &Claimed);
     L.Next = Claimed;

@@ -76,6 +76,20 @@ std::vector<std::string_view> identifiersOf(const Module &M) {
   return Names;
 }
 
+/// `.weak .global .align 1 .b8 <ptb variant>__abi5;`: the PTB variant's ABI
+/// marker (task.h), which tells the runtime it takes first shares.
+Item abiMarkerDecl(Module &M, std::string_view Name) {
+  VarDecl D;
+  D.Linkage = {M.intern(".weak")};
+  D.Space = M.intern(".global");
+  D.Qualifiers = {M.intern(".align"), M.intern("1"), M.intern(".b8")};
+  DeclaredName N;
+  N.Name = M.intern(Name);
+  D.Names.push_back(N);
+  M.Decls.push_back(std::move(D));
+  return Item{ItemKind::Variable, static_cast<uint32_t>(M.Decls.size() - 1), {}};
+}
+
 /// `.extern .shared .align 16 .b8 <prefix>_dynamic_smem[];`: every extern
 /// shared array starts where dynamic shared memory starts.
 Item dynamicSharedDecl(Module &M, const GeneratedNames &Names) {
@@ -122,6 +136,9 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
   std::unordered_set<std::string_view> Existing;
   for (const Function &F : M.Functions)
     Existing.insert(M.text(F.Name));
+  for (const VarDecl &D : M.Decls)
+    for (const DeclaredName &N : D.Names)
+      Existing.insert(M.text(N.Name));
   const bool Sm1x = targetsSm1x(M);
 
   const uint32_t NumOriginal = static_cast<uint32_t>(M.Functions.size());
@@ -151,8 +168,9 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
           "subnormals flushed, mad.f32 without rounding, f64 mapped to f32) "
           "no target the variants' instructions need (sm_20 or later) "
           "keeps"));
-    for (VariantKind V : {VariantKind::Slice, VariantKind::Ptb}) {
-      std::string Name = KR.Name + std::string(variantSuffix(V));
+    std::string Marker = KR.Name + BATON_PTB_SUFFIX BATON_ABI_MARKER_SUFFIX;
+    for (std::string Name : {KR.Name + std::string(BATON_SLICE_SUFFIX),
+                             KR.Name + std::string(BATON_PTB_SUFFIX), Marker}) {
       if (Existing.count(Name)) {
         KR.Refusals.push_back(
             refusalAt(M, RefusalKind::NameCollision, Kernel, nullptr,
@@ -187,6 +205,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
       if (Ptb) {
         auto [Index, Added] = buildPtbVariant(M, Req, *Plan);
         VariantItems.push_back(Item{ItemKind::Function, Index, {}});
+        VariantItems.push_back(abiMarkerDecl(M, Marker));
         KR.RegistersAdded[1] = Added;
         KR.PtbMade = true;
       }

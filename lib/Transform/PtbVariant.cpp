@@ -10,12 +10,12 @@
 //   barrier D            - publishes the slot, ends the previous block
 //   all threads:           read the slot; leave if v >= end; run the body
 //
-// The leader keeps the last block it handed out (cur) and the end of its
-// claim (lim) in shared memory after the slots, and reloads the task
-// pointer, `claim_chunk` and the grid at each fetch: a value kept in a
-// register across the body costs every thread that register, and variants
-// held to the original's registers (.maxnreg) would take them from the
-// body. `end` alone stays in a register, for the loop head. Only a used-up
+// The leader keeps the last block it handed out (cur), the end of its
+// claim (lim), its view of the cursor and the claim's step in shared memory
+// after the slots, and reloads the task pointer, `claim_chunk` and the grid
+// at each fetch: a value kept in a register across the body costs every
+// thread that register, and variants held to the original's registers
+// (.maxnreg) would take them from the body. `end` alone stays in a register, for the loop head. Only a used-up
 // claim costs an atomic and a look at `preempt`, an SM watermark (task.h),
 // against the SM's id. Every block of a claim runs, so `next` stays the
 // checkpoint.
@@ -34,8 +34,12 @@
 // one word and a look at `preempt`, and on short blocks their number, not
 // their latency, is what a PTB launch pays (bench/ptb_anatomy). So the
 // host may make the first claims itself (first shares, task.h): the worker
-// then starts with [begin + %ctaid.x * share, ... + share) as its claim,
-// and the cursor past every worker's share. And a leader whose view of the
+// then starts with blocks begin + %ctaid.x, + workers, ... (share of them)
+// as its claim, and the cursor past every worker's share. A claim is a
+// first block, an end and a step (1 for claims from the cursor): strided
+// shares keep the blocks that run at once neighbours, as in the original's
+// order; runs of consecutive blocks cost short kernels 0.05-0.15 more
+// (bench/ptb_anatomy, static against static-runs). And a leader whose view of the
 // cursor (as the worker started, then the end of its last claim) is at
 // `end` claims no more: where the first shares cover the grid, no worker
 // touches `next` or `preempt`.
@@ -187,7 +191,8 @@ void PtbBuilder::declare() {
       N.reg("parity"), N.reg("addr"),  N.reg("nv"),   N.reg("yz"),
       N.reg("flags"), N.reg("dsmem"), N.reg("cur"),  N.reg("lim"),
       N.reg("chunk"), N.reg("size"),  N.reg("share"), N.reg("sm"),
-      N.reg("workers"), N.reg("left"), N.reg("worker")};
+      N.reg("workers"), N.reg("left"), N.reg("worker"), N.reg("view"),
+      N.reg("step")};
   for (size_t I = 0; I < 3; ++I) {
     Regs32.push_back(N.CtaId[I]);
     Regs32.push_back(N.NCtaId[I]);
@@ -220,17 +225,18 @@ void PtbBuilder::emitFetch(std::string_view Site, bool FirstClaim) {
   Decode.CtaId = R.Use.CtaId;
   emitLoadTask(B, N);
   emitLoadGrid(B, N, Decode);
-  std::array<Operand, 2> Claim = {Cur, Lim};
-  B.inst("ld.shared.v2.u32",
+  auto View = B.sym(N.reg("view")), Step = B.sym(N.reg("step"));
+  std::array<Operand, 4> Claim = {Cur, Lim, View, Step};
+  B.inst("ld.shared.v4.u32",
          {B.vector(Claim), B.address(Slot, BATON_PTB_CLAIM_OFFSET)});
-  B.inst("add.u32", {NV, Cur, B.imm(1)});
+  B.inst("add.u32", {NV, Cur, Step});
   B.inst("setp.lt.u32", {B.sym(N.reg("held")), NV, Lim});
   B.guarded(N.reg("held"), false, "bra", {B.sym(Held)});
   // A view of the cursor at `end` or past it means that no claim can get a
   // block: nv = view ends the worker without an atomic or a look at
   // `preempt`.
   auto Left = B.sym(N.reg("left"));
-  B.inst("ld.shared.u32", {NV, B.address(Slot, BATON_PTB_VIEW_OFFSET)});
+  B.inst("mov.u32", {NV, View});
   B.inst("setp.ge.u32", {B.sym(N.reg("exhausted")), NV, End});
   B.guarded(N.reg("exhausted"), false, "bra", {B.sym(Held)});
   auto Chunk = B.sym(N.reg("chunk")), Workers = B.sym(N.reg("workers"));
@@ -259,11 +265,15 @@ void PtbBuilder::emitFetch(std::string_view Site, bool FirstClaim) {
   B.inst("mov.u32", {NV, B.imm(Stop)});
   B.guarded(N.reg("preempted"), true, "atom.global.add.u32",
             {NV, B.address(Task, BATON_TASK_OFFSET_NEXT), Size});
-  // The claim's end is also the leader's new view of the cursor.
+  // The claim's end is also the leader's new view of the cursor, and its
+  // blocks are consecutive.
   B.inst("add.u32", {Lim, NV, Size});
+  B.inst("mov.u32", {Step, B.imm(1)});
   B.inst("st.shared.u32",
          {B.address(Slot, BATON_PTB_CLAIM_OFFSET + 4), Lim});
-  B.inst("st.shared.u32", {B.address(Slot, BATON_PTB_VIEW_OFFSET), Lim});
+  std::array<Operand, 2> ViewAndStep = {Lim, Step};
+  B.inst("st.shared.v2.u32",
+         {B.address(Slot, BATON_PTB_VIEW_OFFSET), B.vector(ViewAndStep)});
   B.label(Held);
   // After STOP the worker leaves, so that claim is never read.
   B.inst("st.shared.u32", {B.address(Slot, BATON_PTB_CLAIM_OFFSET), NV});
@@ -336,23 +346,26 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("mov.u32", {Parity, B.imm(0)});
   B.guarded(N.reg("leader"), true, "bra", {B.sym(N.label("first"))});
   // The worker's view of the cursor is the cursor as it starts. Its first
-  // claim is its first share, [begin + worker * share, min(... + share,
-  // end)), which is empty when the host gave none (share 0): then cur + 1
-  // == lim sends the first fetch to the cursor.
+  // claim is its first share: blocks begin + worker, then a stride of
+  // workers, below begin + workers * share (and end). It is empty when the
+  // host gave none (share 0): then the first fetch goes to the cursor.
   auto Lim = B.sym(N.reg("lim")), Cur = B.sym(N.reg("cur"));
+  auto View = B.sym(N.reg("view")), Workers = B.sym(N.reg("workers"));
   auto Share = B.sym(N.reg("share")), Worker = B.sym(N.reg("worker"));
-  B.inst("ld.global.u32", {Lim, B.address(Task, BATON_TASK_OFFSET_NEXT)});
-  B.inst("st.shared.u32", {B.address(Slot, BATON_PTB_VIEW_OFFSET), Lim});
+  B.inst("ld.global.u32", {View, B.address(Task, BATON_TASK_OFFSET_NEXT)});
   B.inst("ld.global.u32",
          {Share, B.address(Task, BATON_TASK_OFFSET_FIRST_SHARE)});
   B.inst("ld.global.u32", {Cur, B.address(Task, BATON_TASK_OFFSET_BEGIN)});
   B.inst("mov.u32", {Worker, B.sym("%ctaid.x")});
-  B.inst("mad.lo.u32", {Cur, Worker, Share, Cur});
-  B.inst("add.u32", {Lim, Cur, Share});
+  B.inst("mov.u32", {Workers, B.sym("%nctaid.x")});
+  B.inst("mad.lo.u32", {Lim, Workers, Share, Cur});
   B.inst("min.u32", {Lim, Lim, B.sym(N.reg("end"))});
-  B.inst("sub.u32", {Cur, Cur, B.imm(1)});
-  std::array<Operand, 2> Claim = {Cur, Lim};
-  B.inst("st.shared.v2.u32",
+  // One stride before the worker's first block (it may wrap; the fetch's
+  // add wraps back).
+  B.inst("add.u32", {Cur, Cur, Worker});
+  B.inst("sub.u32", {Cur, Cur, Workers});
+  std::array<Operand, 4> Claim = {Cur, Lim, View, Workers};
+  B.inst("st.shared.v4.u32",
          {B.address(Slot, BATON_PTB_CLAIM_OFFSET), B.vector(Claim)});
   emitFetch("first", /*FirstClaim=*/true);
   B.label(N.label("first"));

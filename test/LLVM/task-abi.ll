@@ -19,6 +19,9 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 
 attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 
+; The PTB variant's ABI marker (task.h): a weak byte named after it, which
+; tells the runtime that the variant takes first shares.
+; CHECK: @abi__baton_ptb__abi5 = weak addrspace(1) global i8 0, align 1
 ; CHECK-LABEL: define ptx_kernel void @abi(ptr %p, i32 %n, float %f) #0 {
 ; CHECK-LABEL: define ptx_kernel void @abi__baton_slice(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 128 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 12
@@ -27,32 +30,36 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 36
 ; The leader's view of the cursor is the cursor as it starts; its first
-; claim is its first share, [begin + %ctaid.x * first_share, ... +
-; first_share) clipped to end, empty when first_share is 0. The view and the
-; claim {cur, lim} live in shared memory after the slots, not in registers
-; across the body: the loop carries nothing but the slot parity.
+; claim is its first share: blocks begin + %ctaid.x, then a stride of
+; %nctaid.x, below begin + %nctaid.x * first_share (and end), empty when
+; first_share is 0. The claim {cur, lim}, the view and the step live in
+; shared memory after the slots, not in registers across the body: the
+; loop carries nothing but the slot parity.
 ; CHECK: baton.fetch.first:
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK-NEXT: %baton.cursor = load i32
-; CHECK-NEXT: store i32 %baton.cursor, ptr addrspace(3) %baton.view.addr, align 4
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 44
 ; CHECK-NEXT: %baton.first.share = load i32
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 12
 ; CHECK-NEXT: %baton.begin = load i32
 ; CHECK-NEXT: %baton.worker = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-; CHECK-NEXT: [[OFFSET:%.*]] = mul i32 %baton.worker, %baton.first.share
-; CHECK-NEXT: %baton.first.block = add i32 [[OFFSET]], %baton.begin
-; CHECK-NEXT: [[PAST:%.*]] = add i32 %baton.first.block, %baton.first.share
-; CHECK-NEXT: %baton.first.end = call i32 @llvm.umin.i32(i32 [[PAST]], i32 %baton.end)
-; CHECK-NEXT: %baton.before = sub i32 %baton.first.block, 1
-; The share is the claim later fetches read: both ends are stored (the
-; fetch that hands out its first block stores only that block).
-; CHECK-NEXT: [[CUR:%.*]] = insertelement <2 x i32> poison, i32 %baton.before, i64 0
-; CHECK-NEXT: [[SHARE:%.*]] = insertelement <2 x i32> [[CUR]], i32 %baton.first.end, i64 1
-; CHECK-NEXT: store <2 x i32> [[SHARE]], ptr addrspace(3) %baton.claim.addr, align 8
-; CHECK-NEXT: %baton.following = add i32 %baton.before, 1
+; CHECK-NEXT: %baton.workers = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+; CHECK-NEXT: [[COVERED:%.*]] = mul i32 %baton.workers, %baton.first.share
+; CHECK-NEXT: [[PAST:%.*]] = add i32 [[COVERED]], %baton.begin
+; CHECK-NEXT: %baton.shares.end = call i32 @llvm.umin.i32(i32 [[PAST]], i32 %baton.end)
+; CHECK-NEXT: [[FIRST:%.*]] = add i32 %baton.begin, %baton.worker
+; CHECK-NEXT: %baton.before = sub i32 [[FIRST]], %baton.workers
+; The share is the claim later fetches read, with the view and the step:
+; all of it is stored (the fetch that hands out its first block stores only
+; that block).
+; CHECK-NEXT: [[C0:%.*]] = insertelement <4 x i32> poison, i32 %baton.before, i64 0
+; CHECK-NEXT: [[C1:%.*]] = insertelement <4 x i32> [[C0]], i32 %baton.shares.end, i64 1
+; CHECK-NEXT: [[C2:%.*]] = insertelement <4 x i32> [[C1]], i32 %baton.cursor, i64 2
+; CHECK-NEXT: [[C3:%.*]] = insertelement <4 x i32> [[C2]], i32 %baton.workers, i64 3
+; CHECK-NEXT: store <4 x i32> [[C3]], ptr addrspace(3) %baton.claim.addr, align 16
+; CHECK-NEXT: %baton.following = add i32 %baton.before, %baton.workers
 ; A block left in the claim needs no atomic.
-; CHECK-NEXT: %baton.held = icmp ult i32 %baton.following, %baton.first.end
+; CHECK-NEXT: %baton.held = icmp ult i32 %baton.following, %baton.shares.end
 ; CHECK-NEXT: br i1 %baton.held, label %baton.publish, label %baton.viewed
 ; Nor does a view of the cursor at end: no claim could get a block.
 ; CHECK: baton.viewed:
@@ -77,14 +84,17 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-NEXT: %baton.flagged = icmp ult i32 %baton.sm, %baton.preempt.flag
 ; CHECK-NEXT: br i1 %baton.flagged, label %baton.publish, label %baton.take
 ; A new claim stores its end (lim, claim + 4), which is also the leader's
-; new view of the cursor; no other path stores either.
+; new view of the cursor, and step 1; no other path stores them but the
+; worker's start.
 ; CHECK: baton.take:
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 128
 ; CHECK: [[TAKEN:%.*]] = atomicrmw add ptr addrspace(1) %{{.*}}, i32 %baton.size monotonic
 ; CHECK-NEXT: %baton.limit = add i32 [[TAKEN]], %baton.size
 ; CHECK-NEXT: [[LIM:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.claim.addr, i32 4
 ; CHECK-NEXT: store i32 %baton.limit, ptr addrspace(3) [[LIM]], align 4
-; CHECK-NEXT: store i32 %baton.limit, ptr addrspace(3) %baton.view.addr, align 4
+; CHECK-NEXT: [[V0:%.*]] = insertelement <2 x i32> poison, i32 %baton.limit, i64 0
+; CHECK-NEXT: [[V1:%.*]] = insertelement <2 x i32> [[V0]], i32 1, i64 1
+; CHECK-NEXT: store <2 x i32> [[V1]], ptr addrspace(3) %baton.view.addr, align 8
 ; Every path stores the block it hands out (cur); STOP is -1, and a view at
 ; end ends the worker as a claim past the end would.
 ; CHECK: baton.publish:
@@ -104,7 +114,8 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-NEXT: getelementptr i8, ptr addrspace(3) %baton.slot, i32 %baton.parity
 ; Later fetches load the claim again.
 ; CHECK: baton.fetch.early:
-; CHECK-NEXT: %baton.claim.held = load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK-NEXT: %baton.claim.held = load <4 x i32>, ptr addrspace(3) %baton.claim.addr, align 16
+; CHECK: %baton.following{{[0-9]+}} = add i32 %baton.cur{{[0-9]*}}, %baton.step{{[0-9]*}}
 ; A later claim sees the cursor as it was at the worker's previous claim and
 ; takes half a share of what that left.
 ; CHECK: %baton.view{{[0-9]+}} = load i32, ptr addrspace(3) %baton.view.addr, align 4
@@ -112,7 +123,7 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-NEXT: [[TWICE:%.*]] = shl i32 %baton.workers{{[0-9]+}}, 1
 ; CHECK-NEXT: %baton.share{{[0-9]+}} = udiv i32 %baton.left{{[0-9]+}}, [[TWICE]]
 ; CHECK: baton.fetch.late:
-; CHECK-NEXT: load <2 x i32>, ptr addrspace(3) %baton.claim.addr, align 8
+; CHECK-NEXT: load <4 x i32>, ptr addrspace(3) %baton.claim.addr, align 16
 ; CHECK: %baton.view{{[0-9]+}} = load i32, ptr addrspace(3) %baton.view.addr, align 4
 ; CHECK: %baton.left{{[0-9]+}} = sub i32 %baton.end, %baton.view{{[0-9]+}}
 ; CHECK-NEXT: [[TWICE:%.*]] = shl i32 %baton.workers{{[0-9]+}}, 1
@@ -126,6 +137,7 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 
 ; PTX: .extern .shared .align 16 .b8 baton_dynamic_smem[];
+; PTX-NEXT: .weak .global .align 1 .u8 abi__baton_ptb__abi5;
 ; PTX-LABEL: .entry abi__baton_slice(
 ; PTX: .param .f32 abi__baton_slice_param_2,
 ; PTX-NEXT: .param .u64 .ptr .global .align 128 abi__baton_slice_param_3

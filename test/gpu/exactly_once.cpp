@@ -29,6 +29,9 @@
 // The plain-finalize and copy-engine-flag cases run a few of the PTB cases
 // again with RuntimeOptions::DependentFinalize off and with
 // PreemptSignal::Memcpy.
+// A PTB variant built for an earlier task ABI (the module's text with the
+// variant's ABI marker taken out and its read of `first_share` made 0) must
+// get no first shares from the runtime, and still run every block once.
 // The very last case launches two shapes again and again, as a training
 // loop does, with pauses and vacates at random: the runtime reuses the
 // tasks of launches that completed untouched without copying them again,
@@ -44,8 +47,11 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <initializer_list>
 #include <random>
+#include <regex>
+#include <sstream>
 #include <thread>
 
 using namespace baton;
@@ -659,6 +665,39 @@ void rerunCases(const RuntimeOptions &Options, const std::string &Prefix,
     runVacateCase(Rt, K, Check, Dog, Seed++, Prefix);
 }
 
+/// A PTB variant built for an earlier task ABI ignores first shares, and
+/// the runtime must not hand it any: \p PtxPath's module with the ABI
+/// marker (task.h) taken out and the variant's read of `first_share`
+/// replaced by 0, as such a variant would start at `next`. Every block must
+/// still run once (with shares written, each worker's would be skipped).
+void runOlderAbi(const Kernel &Current, const char *PtxPath, Checker &Check,
+                 Watchdog &Dog, uint64_t &Seed) {
+  std::ifstream In(PtxPath);
+  std::stringstream Text;
+  Text << In.rdbuf();
+  std::string Older = std::regex_replace(
+      Text.str(),
+      std::regex(R"(ld\.global\.u32 (%\w+_share), \[(%\w+_task)\+)" +
+                 std::to_string(BATON_TASK_OFFSET_FIRST_SHARE) + R"(\];)"),
+      "mov.u32 $1, 0;");
+  Older = std::regex_replace(
+      Older, std::regex(std::string(R"(\.weak \.global [^;]*)") +
+                        BATON_ABI_MARKER_SUFFIX + ";"),
+      "");
+  Check.expect(Older != Text.str(), "older-ABI variant: the edit found the "
+                                    "share's load and the marker");
+  Check.expect(Current.ptbTakesFirstShares(),
+               "the current variant takes first shares");
+  Runtime Rt;
+  Module M = Rt.loadPtx(Older);
+  Kernel K = M.kernel("record");
+  Check.expect(!K.ptbTakesFirstShares(),
+               "a variant without the ABI marker takes no first shares");
+  Case C = Cases[0];
+  C.Name = "ptb 1-D, all workers, older-ABI variant";
+  runCase(Rt, K, C, Check, Dog, Seed++);
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -702,6 +741,7 @@ int main(int Argc, char **Argv) {
     CopyOptions.Signal = PreemptSignal::Memcpy;
     rerunCases(CopyOptions, "copy-engine flag, ", Argv[1], {Cases[0], Cases[2]},
                /*Vacate=*/true, Check, Dog, Seed);
+    runOlderAbi(K, Argv[1], Check, Dog, Seed);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
   }

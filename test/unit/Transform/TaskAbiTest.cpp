@@ -100,14 +100,15 @@ TEST(TaskAbi, PtbReadsAndUpdatesTheHeaderLayout) {
   EXPECT_EQ(A.at("ld.global.u32 %baton_flags"), offsetof(baton_task, flags));
   EXPECT_EQ(A.at("ld.global.u32 %baton_chunk"),
             offsetof(baton_task, claim_chunk));
-  EXPECT_EQ(A.at("ld.global.u32 %baton_lim"), offsetof(baton_task, next));
+  EXPECT_EQ(A.at("ld.global.u32 %baton_view"), offsetof(baton_task, next));
   EXPECT_EQ(A.at("ld.global.u32 %baton_share"),
             offsetof(baton_task, first_share));
   EXPECT_EQ(A.at("ld.global.u32 %baton_cur"), offsetof(baton_task, begin));
 }
 
-// The host's first shares cover [begin, begin + first_claimed) with one
-// range a worker, as the device derives them from %ctaid.x (task.h).
+// The host's first shares cover [begin, begin + first_claimed) once, worker
+// w holding begin + w + k * workers for k < share, as the device derives
+// them from %ctaid.x and %nctaid.x (task.h).
 TEST(TaskAbi, FirstSharesCoverTheClaimedBlocksOnce) {
   struct Case {
     uint32_t Begin, End, Workers, Chunk;
@@ -126,9 +127,9 @@ TEST(TaskAbi, FirstSharesCoverTheClaimedBlocksOnce) {
     EXPECT_EQ(Share, std::min(std::max(C.Chunk, 1u),
                               (C.End - C.Begin + C.Workers - 1) / C.Workers));
     std::vector<int> Runs(C.End, 0);
+    uint32_t SharesEnd = std::min(C.Begin + C.Workers * Share, C.End);
     for (uint32_t W = 0; W < C.Workers; ++W)
-      for (uint32_t V = C.Begin + W * Share;
-           V < std::min(C.Begin + W * Share + Share, C.End); ++V)
+      for (uint32_t V = C.Begin + W; V < SharesEnd; V += C.Workers)
         ++Runs[V];
     for (uint32_t V = C.Begin; V < C.End; ++V)
       EXPECT_EQ(Runs[V], V < C.Begin + Claimed ? 1 : 0) << "block " << V;
