@@ -15,10 +15,10 @@
 // after the slots, and reloads the task pointer, `claim_chunk` and the grid
 // at each fetch: a value kept in a register across the body costs every
 // thread that register, and variants held to the original's registers
-// (.maxnreg) would take them from the body. `end` alone stays in a register, for the loop head. Only a used-up
-// claim costs an atomic and a look at `preempt`, an SM watermark (task.h),
-// against the SM's id. Every block of a claim runs, so `next` stays the
-// checkpoint.
+// (.maxnreg) would take them from the body. `end` alone stays in a
+// register, for the loop head. Only a used-up claim costs an atomic and a
+// look at `preempt`, an SM watermark (task.h), against the SM's id. Every
+// block of a claim runs, so `next` stays the checkpoint.
 // Claims shrink towards the end of the grid (guided self-scheduling): size =
 // min(claim_chunk, max(1, (end - cur - 1) / (2 * workers))), so that no
 // worker is left with a long claim while the others have run dry. The
@@ -38,11 +38,12 @@
 // as its claim, and the cursor past every worker's share. A claim is a
 // first block, an end and a step (1 for claims from the cursor): strided
 // shares keep the blocks that run at once neighbours, as in the original's
-// order; runs of consecutive blocks cost short kernels 0.05-0.15 more
-// (bench/ptb_anatomy, static against static-runs). And a leader whose view of the
-// cursor (as the worker started, then the end of its last claim) is at
-// `end` claims no more: where the first shares cover the grid, no worker
-// touches `next` or `preempt`.
+// order (runs of consecutive blocks cost the probe's short kernel 0.05-0.15
+// more, bench/ptb_anatomy's static-runs; the variants showed no difference,
+// docs/benchmarks.md). And a leader whose view of the cursor (as the worker
+// started, then the end of its last claim) is at `end` claims no more:
+// where the first shares cover the grid, no worker touches `next` or
+// `preempt`.
 //
 // The slot is double-buffered, so one barrier per virtual block suffices:
 // the leader fills slot[i+1] (which is slot[i-1]) during or right after its
