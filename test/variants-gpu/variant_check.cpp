@@ -108,10 +108,11 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
       uint32_t Flags, Chunk;
       bool FirstShares;
     };
-    const PtbMode Modes[] = {{0u, 1u, false},
-                             {BATON_TASK_PREFETCH, 1u, true},
-                             {0u, 7u, true},
-                             {BATON_TASK_PREFETCH, BATON_MAX_CLAIM_CHUNK, false}};
+    const PtbMode Modes[] = {
+        {0u, 1u, false},
+        {BATON_TASK_PREFETCH, 1u, true},
+        {0u, 7u, true},
+        {BATON_TASK_PREFETCH, BATON_MAX_CLAIM_CHUNK, false}};
     for (auto [Flags, Chunk, FirstShares] : Modes) {
       std::string Mode = std::string(Flags ? " prefetch" : "") +
                          (Chunk > 1 ? " chunk" + std::to_string(Chunk) : "") +
