@@ -207,9 +207,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
     // Check safety.
     std::vector<Function *> Reachable = CG.reachableFrom(*Kernel);
     std::vector<FoundRefusal> Refusals = checkSafety(*Kernel, CG, Reachable);
-    std::string Marker = KR.Name + BATON_PTB_SUFFIX BATON_ABI_MARKER_SUFFIX;
-    for (std::string Name : {KR.Name + std::string(BATON_SLICE_SUFFIX),
-                             KR.Name + std::string(BATON_PTB_SUFFIX), Marker}) {
+    for (const std::string &Name : namesAddedFor(KR.Name)) {
       if (M.getNamedValue(Name)) {
         FoundRefusal R;
         R.What.Kind = RefusalKind::NameCollision;
@@ -261,7 +259,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
         if (!DynamicShared) // PTB slots live at the end of dynamic smem
           DynamicShared = dynamicSharedArray(M);
         buildPtbVariant(Req, *Plan, *DynamicShared);
-        abiMarker(M, Marker);
+        abiMarker(M, abiMarkerName(KR.Name));
         ++NumPtb;
       }
     }

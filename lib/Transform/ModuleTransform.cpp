@@ -168,9 +168,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
           "subnormals flushed, mad.f32 without rounding, f64 mapped to f32) "
           "no target the variants' instructions need (sm_20 or later) "
           "keeps"));
-    std::string Marker = KR.Name + BATON_PTB_SUFFIX BATON_ABI_MARKER_SUFFIX;
-    for (std::string Name : {KR.Name + std::string(BATON_SLICE_SUFFIX),
-                             KR.Name + std::string(BATON_PTB_SUFFIX), Marker}) {
+    for (const std::string &Name : namesAddedFor(KR.Name)) {
       if (Existing.count(Name)) {
         KR.Refusals.push_back(
             refusalAt(M, RefusalKind::NameCollision, Kernel, nullptr,
@@ -205,7 +203,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
       if (Ptb) {
         auto [Index, Added] = buildPtbVariant(M, Req, *Plan);
         VariantItems.push_back(Item{ItemKind::Function, Index, {}});
-        VariantItems.push_back(abiMarkerDecl(M, Marker));
+        VariantItems.push_back(abiMarkerDecl(M, abiMarkerName(KR.Name)));
         KR.RegistersAdded[1] = Added;
         KR.PtbMade = true;
       }

@@ -10,6 +10,7 @@
 
 #include "baton/task.h"
 
+#include <array>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,6 +32,20 @@ inline std::string_view variantSuffix(VariantKind K) {
 }
 inline bool isVariantName(std::string_view Name) {
   return Name.ends_with(SliceSuffix) || Name.ends_with(PtbSuffix);
+}
+
+/// The PTB variant's ABI marker for \p Kernel (task.h), a global the
+/// runtime looks up by this name.
+inline std::string abiMarkerName(std::string_view Kernel) {
+  return std::string(Kernel) + BATON_PTB_SUFFIX BATON_ABI_MARKER_SUFFIX;
+}
+
+/// Every module-level name the variants of \p Kernel may add: a module that
+/// already has one of them gets a name-collision refusal for the kernel.
+inline std::array<std::string, 3> namesAddedFor(std::string_view Kernel) {
+  return {std::string(Kernel) + std::string(SliceSuffix),
+          std::string(Kernel) + std::string(PtbSuffix),
+          abiMarkerName(Kernel)};
 }
 
 /// A stem such that no identifier in Used (with any leading '%' or '$')
