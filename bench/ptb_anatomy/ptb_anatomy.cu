@@ -22,6 +22,13 @@
 //               any persistent loop with one barrier a block)
 //   static-runs no claims: worker w runs the run of s = ceil(blocks / W)
 //               blocks from w * s, as the first shares of task.h hand out
+//   static-slot the blocks of static, but handed out as the compilers'
+//               variants hand out a first share: the leader keeps the
+//               claim {cur, lim, view, step} in shared memory, reads the
+//               grid from the task to decode the block, and publishes
+//               {v, x, y, z} in the double-buffered slot before the barrier
+//   static-dsmem static, launched with the PTB variants' extra 64 bytes of
+//               dynamic shared memory (BATON_PTB_DYNAMIC_SHARED_BYTES)
 //   first       late, but worker w runs block w first without a claim (the
 //               host starts the cursor at W)
 //   c4          late with claims of 4 blocks
@@ -91,14 +98,16 @@ __global__ void original(Buffers B) { body(blockIdx.x, B); }
 
 enum Form {
   Late, LateCursor, LateNoPreempt, Prefetch, Deferred, Lagged, Static, First,
-  C4, FirstC4, C4NoPreempt, C4Flag, LateGpu, C4Gpu, StaticRuns
+  C4, FirstC4, C4NoPreempt, C4Flag, LateGpu, C4Gpu, StaticRuns, StaticSlot,
+  StaticDsmem
 };
 const char *const FormNames[] = {"late",     "late-cursor", "late-nopre",
                                  "prefetch", "deferred",    "lagged",
                                  "static",   "first",       "c4",
                                  "first-c4", "c4-nopre",    "c4-flag",
-                                 "late-gpu", "c4-gpu",      "static-runs"};
-static_assert(std::size(FormNames) == StaticRuns + 1, "a name for every form");
+                                 "late-gpu", "c4-gpu",      "static-runs",
+                                 "static-slot", "static-dsmem"};
+static_assert(std::size(FormNames) == StaticDsmem + 1, "a name for every form");
 
 __device__ __forceinline__ unsigned smId() {
   unsigned S;
@@ -163,13 +172,70 @@ __device__ __forceinline__ void storeNow(unsigned *Slot, unsigned V) {
                : "memory");
 }
 
+// Shared-memory vectors as the variants access them, kept in program order.
+__device__ __forceinline__ uint4 loadShared4(const uint4 *P) {
+  uint4 V;
+  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(V.x), "=r"(V.y), "=r"(V.z), "=r"(V.w)
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(P)))
+               : "memory");
+  return V;
+}
+__device__ __forceinline__ void storeShared4(uint4 *P, uint4 V) {
+  asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(P))),
+               "r"(V.x), "r"(V.y), "r"(V.z), "r"(V.w)
+               : "memory");
+}
+
+// The leader's fetch of a first share as the variants emit it (StaticSlot):
+// the claim's state lives in shared memory, the block is decoded against
+// the task's grid, and {v, x, y, z} goes to the slot.
+__device__ __forceinline__ void publishShareBlock(baton_task *T, uint4 *Claim,
+                                                  uint4 *Slot) {
+  uint4 C = loadShared4(Claim);
+  unsigned V = C.x + C.w;
+  if (V >= C.y)
+    V = StopBlock; // the share is over: this probe makes no claims
+  C.x = V;
+  storeShared4(Claim, C);
+  // A cached load at every fetch, as emitted (asm keeps it in the loop).
+  unsigned GridX;
+  asm volatile("ld.global.u32 %0, [%1];"
+               : "=r"(GridX)
+               : "l"(&T->grid_x)
+               : "memory");
+  unsigned X = V < GridX ? V : V % GridX;
+  storeShared4(Slot, make_uint4(V, X, V, V));
+}
+
 template <Form F> __global__ void ptb(Buffers B, baton_task *T) {
   __shared__ unsigned Slot[2];
+  __shared__ uint4 SlotV4[2], ClaimV4;
   unsigned End = T->end;
   bool Leader = threadIdx.x == 0;
-  if (F == Static) {
+  if (F == Static || F == StaticDsmem) {
     for (unsigned V = T->begin + blockIdx.x; V < End; V += gridDim.x) {
       body(V, B);
+      __syncthreads();
+    }
+  } else if (F == StaticSlot) {
+    if (Leader) {
+      unsigned Begin = T->begin;
+      storeShared4(&ClaimV4, make_uint4(Begin + blockIdx.x - gridDim.x, End,
+                                        End, gridDim.x));
+      publishShareBlock(T, &ClaimV4, &SlotV4[0]);
+    }
+    __syncthreads();
+    unsigned Parity = 0;
+    for (;;) {
+      uint4 S = loadShared4(&SlotV4[Parity]);
+      if (S.x >= End)
+        break;
+      Parity ^= 1;
+      body(S.y, B);
+      if (Leader)
+        publishShareBlock(T, &ClaimV4, &SlotV4[Parity]);
       __syncthreads();
     }
   } else if (F == StaticRuns) {
@@ -291,7 +357,8 @@ int main(int argc, char **argv) {
       ptb<Late>,     ptb<LateCursor>, ptb<LateNoPreempt>, ptb<Prefetch>,
       ptb<Deferred>, ptb<Lagged>,     ptb<Static>,        ptb<First>,
       ptb<C4>,       ptb<FirstC4>,    ptb<C4NoPreempt>,   ptb<C4Flag>,
-      ptb<LateGpu>,  ptb<C4Gpu>,      ptb<StaticRuns>};
+      ptb<LateGpu>,  ptb<C4Gpu>,      ptb<StaticRuns>,    ptb<StaticSlot>,
+      ptb<StaticDsmem>};
   static_assert(std::size(Kernels) == std::size(FormNames));
   std::printf("%9s %7s %8s", "elements", "blocks", "orig");
   for (const char *Name : FormNames)
@@ -323,11 +390,12 @@ int main(int argc, char **argv) {
       Fresh.end = Blocks;
       // The first forms' workers run blocks [0, Workers) without claims.
       Fresh.next = isFirst(static_cast<Form>(F)) ? Workers : 0;
+      size_t Dsmem = F == StaticDsmem ? BATON_PTB_DYNAMIC_SHARED_BYTES : 0;
       float Us = Clock.medianUs([&](cudaEvent_t A, cudaEvent_t E) {
         check(cudaMemcpy(Task, &Fresh, sizeof Fresh, cudaMemcpyHostToDevice),
               "task");
         check(cudaEventRecord(A), "record");
-        K<<<Workers, Threads>>>(B, Task);
+        K<<<Workers, Threads, Dsmem>>>(B, Task);
         check(cudaEventRecord(E), "record");
       });
       // The check run.
@@ -337,7 +405,7 @@ int main(int argc, char **argv) {
             "task");
       Buffers Counting = B;
       Counting.Runs = Runs;
-      K<<<Workers, Threads>>>(Counting, Task);
+      K<<<Workers, Threads, Dsmem>>>(Counting, Task);
       check(cudaDeviceSynchronize(), "check run");
       check(cudaMemcpy(Got.data(), Z, N * 4, cudaMemcpyDeviceToHost), "copy");
       check(cudaMemcpy(Counted.data(), Runs, Blocks * 4,
