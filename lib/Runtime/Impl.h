@@ -89,7 +89,6 @@ struct RuntimeImpl {
   /// Finalize is FinalizeDependentPtx's, issued as a programmatic dependent
   /// launch of the run before it (RuntimeOptions::DependentFinalize).
   bool FinalizeIsDependent = false;
-  bool FirstShares = true; ///< RuntimeOptions::FirstShares
   TaskPool Tasks;
   /// Private streams of launches (and of a RuntimeExecutor's queues).
   StreamPool Streams;

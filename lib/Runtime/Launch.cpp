@@ -168,7 +168,7 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                                                      SharedMemBytes, End,
                                                      Kernel->Name);
   };
-  if (Ptb && Runtime.FirstShares && Config.FirstShares &&
+  if (Ptb && Runtime.Options.FirstShares && Config.FirstShares &&
       Kernel->PtbTakesFirstShares && !Config.StartPaused &&
       !Config.VacatedSms && AllResident())
     Fields.FirstShare = baton_first_shares(0, End, Width, Fields.ClaimChunk,

@@ -85,7 +85,6 @@ RuntimeImpl::RuntimeImpl(const RuntimeOptions &Opts)
                                  Device),
           "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)");
     FinalizeIsDependent = Options.DependentFinalize && Major >= 9;
-    FirstShares = Options.FirstShares;
     check(D.cuModuleLoadDataEx(&Own,
                                FinalizeIsDependent ? FinalizeDependentPtx
                                                    : FinalizePtx,
