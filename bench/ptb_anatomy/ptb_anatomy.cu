@@ -29,6 +29,21 @@
 //               {v, x, y, z} in the double-buffered slot before the barrier
 //   static-dsmem static, launched with the PTB variants' extra 64 bytes of
 //               dynamic shared memory (BATON_PTB_DYNAMIC_SHARED_BYTES)
+//   slot-1load  static-slot, the leader's first hand-out reading the grid
+//               with `begin`, in one round of loads (static-slot's waits
+//               for `begin`'s claim to be stored first, as emitted)
+//   slot-early  static-slot, the leader publishing block i+1 before body i
+//               rather than after it (no claim to wait for in a share)
+//   slot-early-1load  both
+//   slot-reggrid static-slot, the grid read once, with `begin`, and kept in
+//               a register (the variants reload it at every fetch)
+//   slot-nodecode static-slot without the grid: the block is its x
+//   slot-smemgrid static-slot, the grid read once, with `begin`, and kept in
+//               shared memory next to the claim
+//   slot-early-smem  slot-smemgrid, publishing block i+1 before body i
+//   slot-early-check slot-early-smem, and after the body the leader reads
+//               the slot it filled for a sentinel, as a variant that
+//               publishes held blocks early and claims late would
 //   first       late, but worker w runs block w first without a claim (the
 //               host starts the cursor at W)
 //   c4          late with claims of 4 blocks
@@ -99,15 +114,21 @@ __global__ void original(Buffers B) { body(blockIdx.x, B); }
 enum Form {
   Late, LateCursor, LateNoPreempt, Prefetch, Deferred, Lagged, Static, First,
   C4, FirstC4, C4NoPreempt, C4Flag, LateGpu, C4Gpu, StaticRuns, StaticSlot,
-  StaticDsmem
+  StaticDsmem, SlotOneLoad, SlotEarly, SlotEarlyOneLoad, SlotRegGrid,
+  SlotNoDecode, SlotSmemGrid, SlotEarlySmem, SlotEarlyCheck
 };
 const char *const FormNames[] = {"late",     "late-cursor", "late-nopre",
                                  "prefetch", "deferred",    "lagged",
                                  "static",   "first",       "c4",
                                  "first-c4", "c4-nopre",    "c4-flag",
                                  "late-gpu", "c4-gpu",      "static-runs",
-                                 "static-slot", "static-dsmem"};
-static_assert(std::size(FormNames) == StaticDsmem + 1, "a name for every form");
+                                 "static-slot", "static-dsmem", "slot-1load",
+                                 "slot-early", "slot-early-1load",
+                                 "slot-reggrid", "slot-nodecode",
+                                 "slot-smemgrid", "slot-early-smem",
+                                 "slot-early-check"};
+static_assert(std::size(FormNames) == SlotEarlyCheck + 1,
+              "a name for every form");
 
 __device__ __forceinline__ unsigned smId() {
   unsigned S;
@@ -188,30 +209,123 @@ __device__ __forceinline__ void storeShared4(uint4 *P, uint4 V) {
                : "memory");
 }
 
+// Where a hand-out of the slot forms reads the grid it decodes against.
+enum class GridFrom {
+  Task,     // a cached ld.global at every fetch, as emitted
+  Register, // read once with `begin`, kept in a register
+  Shared,   // read once with `begin`, kept in shared memory by the claim
+  None      // no decode: the block is its x
+};
+
+// What distinguishes the slot forms: where the grid comes from, whether the
+// first fetch reads the grid with `begin` (one round of loads), whether the
+// leader publishes block i+1 before body i, and whether it then checks the
+// slot after the body for a sentinel (what a late claim would replace).
+struct SlotForm {
+  GridFrom Grid = GridFrom::Task;
+  bool OneLoad = false, Early = false, LateCheck = false;
+};
+template <Form F> __host__ __device__ constexpr SlotForm slotForm() {
+  switch (F) {
+  case StaticSlot: return {};
+  case SlotOneLoad: return {GridFrom::Task, true};
+  case SlotEarly: return {GridFrom::Task, false, true};
+  case SlotEarlyOneLoad: return {GridFrom::Task, true, true};
+  case SlotRegGrid: return {GridFrom::Register, true};
+  case SlotNoDecode: return {GridFrom::None, true};
+  case SlotSmemGrid: return {GridFrom::Shared, true};
+  case SlotEarlySmem: return {GridFrom::Shared, true, true};
+  case SlotEarlyCheck: return {GridFrom::Shared, true, true, true};
+  default: return {GridFrom::None, false, false, false};
+  }
+}
+template <Form F> __host__ __device__ constexpr bool isSlot() {
+  return F == StaticSlot || F == SlotOneLoad || F == SlotEarly ||
+         F == SlotEarlyOneLoad || F == SlotRegGrid || F == SlotNoDecode ||
+         F == SlotSmemGrid || F == SlotEarlySmem || F == SlotEarlyCheck;
+}
+
 // The leader's fetch of a first share as the variants emit it (StaticSlot):
 // the claim's state lives in shared memory, the block is decoded against
-// the task's grid, and {v, x, y, z} goes to the slot.
+// the grid, and {v, x, y, z} goes to the slot. \p Kept is the grid read at
+// the start (GridFrom::Register), \p GridWord its place in shared memory
+// (GridFrom::Shared).
+template <GridFrom G>
 __device__ __forceinline__ void publishShareBlock(baton_task *T, uint4 *Claim,
-                                                  uint4 *Slot) {
+                                                  uint4 *Slot, unsigned Kept,
+                                                  unsigned *GridWord) {
   uint4 C = loadShared4(Claim);
   unsigned V = C.x + C.w;
   if (V >= C.y)
     V = StopBlock; // the share is over: this probe makes no claims
   C.x = V;
   storeShared4(Claim, C);
-  // A cached load at every fetch, as emitted (asm keeps it in the loop).
-  unsigned GridX;
-  asm volatile("ld.global.u32 %0, [%1];"
-               : "=r"(GridX)
-               : "l"(&T->grid_x)
-               : "memory");
+  unsigned GridX = Kept;
+  if (G == GridFrom::None) {
+    storeShared4(Slot, make_uint4(V, V, V, V));
+    return;
+  }
+  if (G == GridFrom::Task)
+    // A cached load at every fetch, as emitted (asm keeps it in the loop).
+    asm volatile("ld.global.u32 %0, [%1];"
+                 : "=r"(GridX)
+                 : "l"(&T->grid_x)
+                 : "memory");
+  if (G == GridFrom::Shared)
+    asm volatile("ld.shared.u32 %0, [%1];"
+                 : "=r"(GridX)
+                 : "r"(static_cast<unsigned>(__cvta_generic_to_shared(GridWord)))
+                 : "memory");
   unsigned X = V < GridX ? V : V % GridX;
   storeShared4(Slot, make_uint4(V, X, V, V));
 }
 
+// The slot forms' loop (see slotForm).
+template <Form F>
+__device__ __forceinline__ void runSlotForm(const Buffers &B, baton_task *T,
+                                            unsigned End, bool Leader) {
+  constexpr SlotForm S = slotForm<F>();
+  __shared__ uint4 SlotV4[2], ClaimV4;
+  __shared__ unsigned GridWord;
+  unsigned Kept = 0;
+  if (Leader) {
+    unsigned Begin = T->begin;
+    unsigned Grid = S.OneLoad ? T->grid_x : 0;
+    if (S.Grid == GridFrom::Register)
+      Kept = Grid;
+    storeShared4(&ClaimV4, make_uint4(Begin + blockIdx.x - gridDim.x, End,
+                                      End, gridDim.x));
+    if (S.Grid == GridFrom::Shared)
+      GridWord = Grid;
+    publishShareBlock<S.Grid>(T, &ClaimV4, &SlotV4[0], Grid, &GridWord);
+    // The slot a late check reads first must not hold the sentinel.
+    if (S.LateCheck)
+      storeShared4(&SlotV4[1], make_uint4(StopBlock, 0, 0, 0));
+  }
+  __syncthreads();
+  unsigned Parity = 0;
+  for (;;) {
+    uint4 Got = loadShared4(&SlotV4[Parity]);
+    if (Got.x >= End)
+      break;
+    Parity ^= 1;
+    if (S.Early && Leader)
+      publishShareBlock<S.Grid>(T, &ClaimV4, &SlotV4[Parity], Kept, &GridWord);
+    body(Got.y, B);
+    if (!S.Early && Leader)
+      publishShareBlock<S.Grid>(T, &ClaimV4, &SlotV4[Parity], Kept, &GridWord);
+    if (S.LateCheck && Leader) {
+      // The sentinel (here never found) would ask for a claim.
+      constexpr unsigned ClaimNeeded = StopBlock - 1;
+      if (loadShared4(&SlotV4[Parity]).x == ClaimNeeded)
+        storeShared4(&SlotV4[Parity], make_uint4(StopBlock, 0, 0, 0));
+    }
+    __syncthreads();
+  }
+}
+
 template <Form F> __global__ void ptb(Buffers B, baton_task *T) {
   __shared__ unsigned Slot[2];
-  __shared__ uint4 SlotV4[2], ClaimV4;
   unsigned End = T->end;
   bool Leader = threadIdx.x == 0;
   if (F == Static || F == StaticDsmem) {
@@ -219,25 +333,8 @@ template <Form F> __global__ void ptb(Buffers B, baton_task *T) {
       body(V, B);
       __syncthreads();
     }
-  } else if (F == StaticSlot) {
-    if (Leader) {
-      unsigned Begin = T->begin;
-      storeShared4(&ClaimV4, make_uint4(Begin + blockIdx.x - gridDim.x, End,
-                                        End, gridDim.x));
-      publishShareBlock(T, &ClaimV4, &SlotV4[0]);
-    }
-    __syncthreads();
-    unsigned Parity = 0;
-    for (;;) {
-      uint4 S = loadShared4(&SlotV4[Parity]);
-      if (S.x >= End)
-        break;
-      Parity ^= 1;
-      body(S.y, B);
-      if (Leader)
-        publishShareBlock(T, &ClaimV4, &SlotV4[Parity]);
-      __syncthreads();
-    }
+  } else if constexpr (isSlot<F>()) {
+    runSlotForm<F>(B, T, End, Leader);
   } else if (F == StaticRuns) {
     unsigned Share = (End - T->begin + gridDim.x - 1) / gridDim.x;
     unsigned First = T->begin + blockIdx.x * Share;
@@ -358,7 +455,9 @@ int main(int argc, char **argv) {
       ptb<Deferred>, ptb<Lagged>,     ptb<Static>,        ptb<First>,
       ptb<C4>,       ptb<FirstC4>,    ptb<C4NoPreempt>,   ptb<C4Flag>,
       ptb<LateGpu>,  ptb<C4Gpu>,      ptb<StaticRuns>,    ptb<StaticSlot>,
-      ptb<StaticDsmem>};
+      ptb<StaticDsmem>, ptb<SlotOneLoad>, ptb<SlotEarly>,
+      ptb<SlotEarlyOneLoad>, ptb<SlotRegGrid>, ptb<SlotNoDecode>,
+      ptb<SlotSmemGrid>, ptb<SlotEarlySmem>, ptb<SlotEarlyCheck>};
   static_assert(std::size(Kernels) == std::size(FormNames));
   std::printf("%9s %7s %8s", "elements", "blocks", "orig");
   for (const char *Name : FormNames)
