@@ -127,7 +127,7 @@ typedef struct baton_task {
 #define BATON_TASK_ALIGN 128
 /* Changes whenever a field moves: code built for one version misreads a
    task of another (side modules record it). */
-#define BATON_TASK_ABI_VERSION 5
+#define BATON_TASK_ABI_VERSION 6
 
 /* `preempt` value that stops every PTB worker, whatever its SM. */
 #define BATON_PREEMPT_ALL 0xFFFFFFFFu
@@ -143,19 +143,24 @@ typedef struct baton_task {
 #define BATON_MAX_CLAIM_CHUNK 64u
 
 /* Extra dynamic shared memory of a PTB launch (see above). */
-#define BATON_PTB_DYNAMIC_SHARED_BYTES 64
+#define BATON_PTB_DYNAMIC_SHARED_BYTES 80
 
 /* The PTB loop's state in it: two 16-byte slots, then the leader's claim
    {cur, lim} at BATON_PTB_CLAIM_OFFSET from the slots, its view of the
    cursor at BATON_PTB_VIEW_OFFSET and the claim's step (1, or the workers
    for a first share) at BATON_PTB_STEP_OFFSET, read and written as one
-   16-byte vector; the slots start at (dynamic shared base +
+   16-byte vector; then the task's grid_x, grid_y and grid_z at
+   BATON_PTB_GRID_OFFSET, which the leader copies there as the worker starts
+   (the fetches decode against it and the body's %nctaid read it: a load
+   from global memory, even one the L1 holds, waits behind the body's own
+   loads, bench/ptb_anatomy). The slots start at (dynamic shared base +
    %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16. Rounding down may take
    15 bytes more, which the extra bytes cover. */
 #define BATON_PTB_CLAIM_OFFSET 32
 #define BATON_PTB_VIEW_OFFSET 40
 #define BATON_PTB_STEP_OFFSET 44
-#define BATON_PTB_STATE_BYTES 48
+#define BATON_PTB_GRID_OFFSET 48
+#define BATON_PTB_STATE_BYTES 64
 
 /* Largest grid (in blocks) a variant may cover; see the note above. */
 #define BATON_MAX_VIRTUAL_BLOCKS 0xFFF00000u
@@ -171,9 +176,10 @@ typedef struct baton_task {
 #define BATON_PTB_SUFFIX "__baton_ptb"
 
 /* Every PTB variant of this ABI version comes with a weak one-byte .global
-   named after it, <kernel>__baton_ptb__abi5: the runtime hands first
-   shares only to variants that have one, since a variant built for an
-   earlier version would start at `next` and skip every share. */
+   named after it and the version, <kernel>__baton_ptb__abi6: the runtime
+   hands first shares only to variants that have one, since a variant built
+   for an earlier version would start at `next` and skip every share (or,
+   before version 6, keep a smaller loop state). */
 #define BATON_ABI_STRINGIFY2(X) #X
 #define BATON_ABI_STRINGIFY(X) BATON_ABI_STRINGIFY2(X)
 #define BATON_ABI_MARKER_SUFFIX                                                \

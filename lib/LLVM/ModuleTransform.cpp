@@ -154,7 +154,7 @@ GlobalVariable *dynamicSharedArray(Module &M) {
   return G;
 }
 
-/// `.weak .global .align 1 .b8 <ptb variant>__abi5`: the PTB variant's ABI
+/// `.weak .global .align 1 .b8 <ptb variant>__abi<version>`: the PTB variant's ABI
 /// marker (task.h), which tells the runtime it takes first shares.
 void abiMarker(Module &M, StringRef Name) {
   auto *Byte = Type::getInt8Ty(M.getContext());

@@ -13,10 +13,13 @@
 //
 // The leader keeps the last block it handed out (cur) and the end of its
 // claim (lim) in shared memory after the slots, and reloads `claim_chunk`
-// and the grid at each fetch, as baton-ptx does: a value live across the
-// body costs every thread a register, and variants held to the original's
-// registers would take them from the body. `end` alone stays in a register,
-// for the loop head; the body's %nctaid are loaded at the top of each block.
+// at each fetch, as baton-ptx does: a value live across the body costs
+// every thread a register, and variants held to the original's registers
+// would take them from the body. `end` alone stays in a register, for the
+// loop head. The grid is copied after the claim as the worker starts; the
+// fetches decode against the copy, and the body's %nctaid, loaded at the
+// top of each block, read it (a load from the task waits behind the body's
+// own loads, task.h).
 // Only a used-up claim costs an atomic and a look at `preempt`, an SM
 // watermark (task.h) compared with the SM's id. Every block of a claim runs,
 // so `next` stays the checkpoint. Claims shrink towards the end of the grid
@@ -115,9 +118,16 @@ private:
                               Before ? Before : S.BodyEntry);
   }
   /// \p FirstClaim: the worker's first fetch, whose view of the cursor is
-  /// fresh (claim sizes, above).
+  /// fresh (claim sizes, above). \p FirstGrid: the grid the first fetch
+  /// decodes against, loaded with the rest of the task; the later fetches
+  /// read the loop state's copy.
   void emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur, Value *Lim,
-                 Value *Step, bool FirstClaim);
+                 Value *Step, bool FirstClaim,
+                 const std::array<Value *, 3> *FirstGrid = nullptr);
+  /// Loads the grid dimensions \p Use needs from the copy in the loop's
+  /// state, which the leader makes as the worker starts (task.h).
+  std::array<Value *, 3> emitLoadStateGrid(IRBuilder<> &B,
+                                           const BlockIndexUse &Use);
   void emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
                    BasicBlock *Join, Value *Parity);
   void emitBarrierD(IRBuilder<> &B);
@@ -132,6 +142,7 @@ private:
   Value *Slot = nullptr;
   Value *ClaimAddr = nullptr; ///< Slot + BATON_PTB_CLAIM_OFFSET
   Value *ViewAddr = nullptr;  ///< Slot + BATON_PTB_VIEW_OFFSET, then the step
+  Value *GridAddr = nullptr;  ///< Slot + BATON_PTB_GRID_OFFSET
   Value *End = nullptr;
 };
 
@@ -158,8 +169,24 @@ void PtbBuilder::emitAsyncCopyWaits(IRBuilder<> &B) {
 // keeps it "the last block handed out, the end of the claim, the view, the
 // step" for the next fetch; after STOP the worker leaves, and its claim is
 // not read again.
+std::array<Value *, 3> PtbBuilder::emitLoadStateGrid(IRBuilder<> &B,
+                                                     const BlockIndexUse &Use) {
+  static constexpr const char *Names[3] = {"baton.nctaid.x", "baton.nctaid.y",
+                                           "baton.nctaid.z"};
+  std::array<bool, 3> Need = Use.gridNeeded();
+  std::array<Value *, 3> Grid = {};
+  for (unsigned I = 0; I < 3; ++I)
+    if (Need[I])
+      Grid[I] = B.CreateAlignedLoad(
+          B.getInt32Ty(),
+          B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), GridAddr, 4 * I),
+          Align(4), Names[I]);
+  return Grid;
+}
+
 void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
-                           Value *Lim, Value *Step, bool FirstClaim) {
+                           Value *Lim, Value *Step, bool FirstClaim,
+                           const std::array<Value *, 3> *FirstGrid) {
   BasicBlock *From = B.GetInsertBlock();
   BasicBlock *After = From->getNextNode();
   Value *Following = B.CreateAdd(Cur, Step, "baton.following");
@@ -239,8 +266,9 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
   // apart, at the top of each block.
   BlockIndexUse Decode;
   Decode.CtaId = R.Use.CtaId;
-  std::array<Value *, 3> Coord =
-      emitDecode(B, R.Use, NV, emitLoadGrid(B, S.Task, Decode), "baton.n");
+  std::array<Value *, 3> Coord = emitDecode(
+      B, R.Use, NV, FirstGrid ? *FirstGrid : emitLoadStateGrid(B, Decode),
+      "baton.n");
   Value *Vec = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 4));
   Vec = B.CreateInsertElement(Vec, NV, uint64_t(0));
   for (unsigned I = 0; I < 3; ++I)
@@ -301,8 +329,8 @@ Function *PtbBuilder::build() {
       B.CreateAnd(Flags, B.getInt32(BATON_TASK_PREFETCH)), B.getInt32(0));
   Value *Early = B.CreateAnd(Leader, Prefetch, "baton.early");
   Value *Late = B.CreateAnd(Leader, B.CreateNot(Prefetch), "baton.late");
-  // Slots and claim: the 48 bytes below the end of dynamic shared memory,
-  // 16-aligned.
+  // Slots, claim and grid: the 64 bytes below the end of dynamic shared
+  // memory, 16-aligned.
   Value *DSmem = B.CreateIntrinsic(
       Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size, {}, {}, nullptr,
       "baton.dsmem");
@@ -319,6 +347,8 @@ Function *PtbBuilder::build() {
       B.getInt8Ty(), Slot, BATON_PTB_CLAIM_OFFSET, "baton.claim.addr");
   ViewAddr = B.CreateConstInBoundsGEP1_32(
       B.getInt8Ty(), Slot, BATON_PTB_VIEW_OFFSET, "baton.view.addr");
+  GridAddr = B.CreateConstInBoundsGEP1_32(
+      B.getInt8Ty(), Slot, BATON_PTB_GRID_OFFSET, "baton.grid.addr");
   Value *BodyDSmem = B.CreateSub(
       DSmem, B.getInt32(BATON_PTB_DYNAMIC_SHARED_BYTES), "baton.body.dsmem");
   BasicBlock *Fetch0 = block("baton.fetch.first");
@@ -335,6 +365,15 @@ Function *PtbBuilder::build() {
       B, S.Task, BATON_TASK_OFFSET_FIRST_SHARE, "baton.first.share");
   Value *Begin =
       emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_BEGIN, "baton.begin");
+  // The grid, for the first fetch and, copied to the loop's state, for the
+  // later ones and the body's %nctaid.
+  std::array<Value *, 3> Grid = emitLoadGrid(B, S.Task, R.Use);
+  for (unsigned I = 0; I < 3; ++I)
+    if (Grid[I])
+      B.CreateAlignedStore(
+          Grid[I],
+          B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), GridAddr, 4 * I),
+          Align(4));
   Value *Worker = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {},
                                     {}, nullptr, "baton.worker");
   Value *Workers = B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
@@ -356,7 +395,7 @@ Function *PtbBuilder::build() {
     Share = B.CreateInsertElement(Share, V, uint64_t(I));
   B.CreateAlignedStore(Share, ClaimAddr, Align(16));
   emitFetch(B, B.getInt32(0), Before, SharesEnd, Workers,
-            /*FirstClaim=*/true);
+            /*FirstClaim=*/true, &Grid);
   B.CreateBr(First);
   B.SetInsertPoint(First);
   B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
@@ -386,7 +425,7 @@ Function *PtbBuilder::build() {
   // The body's %nctaid, reloaded for each block rather than kept live.
   BlockIndexUse BodyGridUse;
   BodyGridUse.NCtaId = R.Use.NCtaId;
-  std::array<Value *, 3> Grid = emitLoadGrid(B, S.Task, BodyGridUse);
+  std::array<Value *, 3> BodyGrid = emitLoadStateGrid(B, BodyGridUse);
   BasicBlock *EarlyFetch = block("baton.fetch.early");
   BasicBlock *Body = block("baton.body");
   emitFetchIf(B, Early, EarlyFetch, Body, NextParity);
@@ -430,7 +469,8 @@ Function *PtbBuilder::build() {
     BB->moveAfter(&S.F->back());
 
   virtualiseBlockIndex(S.Body,
-                       {Coord[0], Coord[1], Coord[2], Grid[0], Grid[1], Grid[2]},
+                       {Coord[0], Coord[1], Coord[2], BodyGrid[0],
+                        BodyGrid[1], BodyGrid[2]},
                        R.Callees);
   ExitAndBarrierRewrite Exits;
   Exits.ExitTarget = Next;

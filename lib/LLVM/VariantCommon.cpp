@@ -105,10 +105,7 @@ Value *emitLoadTaskField(IRBuilderBase &B, Value *Task, unsigned Offset,
 
 std::array<Value *, 3> emitLoadGrid(IRBuilderBase &B, Value *Task,
                                     const BlockIndexUse &Use) {
-  bool AnyCtaId = Use.CtaId[0] || Use.CtaId[1] || Use.CtaId[2];
-  bool Need[3] = {AnyCtaId || Use.NCtaId[0],
-                  Use.CtaId[1] || Use.CtaId[2] || Use.NCtaId[1],
-                  Use.NCtaId[2]};
+  std::array<bool, 3> Need = Use.gridNeeded();
   static constexpr unsigned Offsets[3] = {BATON_TASK_OFFSET_GRID_X,
                                           BATON_TASK_OFFSET_GRID_Y,
                                           BATON_TASK_OFFSET_GRID_Z};

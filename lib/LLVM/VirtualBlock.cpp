@@ -25,6 +25,12 @@ bool BlockIndexUse::any() const {
   return false;
 }
 
+std::array<bool, 3> BlockIndexUse::gridNeeded() const {
+  bool AnyCtaId = CtaId[0] || CtaId[1] || CtaId[2];
+  return {AnyCtaId || NCtaId[0], CtaId[1] || CtaId[2] || NCtaId[1],
+          NCtaId[2]};
+}
+
 BlockIndexUse blockIndexUse(Function &Kernel, const CallGraph &CG,
                             ArrayRef<Function *> Reachable) {
   BlockIndexUse Use;

@@ -12,10 +12,13 @@
 //
 // The leader keeps the last block it handed out (cur), the end of its
 // claim (lim), its view of the cursor and the claim's step in shared memory
-// after the slots, and reloads the task pointer, `claim_chunk` and the grid
-// at each fetch: a value kept in a register across the body costs every
-// thread that register, and variants held to the original's registers
-// (.maxnreg) would take them from the body. `end` alone stays in a
+// after the slots, and reloads the task pointer and `claim_chunk` at each
+// fetch: a value kept in a register across the body costs every thread
+// that register, and variants held to the original's registers (.maxnreg)
+// would take them from the body. The grid, which the fetches decode against
+// and the body's %nctaid read, is copied there too as the worker starts: a
+// load from the task, even one the L1 holds, waits behind the body's own
+// loads, on the path from one block to the next (task.h). `end` alone stays in a
 // register, for the loop head. Only a used-up claim costs an atomic and a
 // look at `preempt`, an SM watermark (task.h), against the SM's id. Every
 // block of a claim runs, so `next` stays the checkpoint.
@@ -161,6 +164,9 @@ private:
   void emitAsyncCopyWaits();
   /// Reloads the grid dimensions that the body reads as %nctaid.
   void emitLoadBodyGrid();
+  /// Loads the grid dimensions \p Use needs from the copy in the loop's
+  /// state, which the leader makes as the worker starts (task.h).
+  void emitLoadStateGrid(const BlockIndexUse &Use);
 
   Module &M;
   const VariantRequest &R;
@@ -212,8 +218,10 @@ void PtbBuilder::declare() {
 // Leader only: take the next virtual block of the current claim, or make a
 // new claim (STOP when preempted), and publish the block with its
 // coordinates in slot[parity]. The claim ({cur, lim} after the slots), the
-// task pointer and the task's fields but `end` are reloaded here rather than
-// kept in registers across the body. \p Site names this copy's labels.
+// task pointer, the grid and the task's fields but `end` are reloaded here
+// rather than kept in registers across the body; the first fetch finds the
+// grid in registers, loaded with the rest of the task. \p Site names this
+// copy's labels.
 void PtbBuilder::emitFetch(std::string_view Site, bool FirstClaim) {
   auto Task = B.sym(N.reg("task"));
   auto NV = B.sym(N.reg("nv")), Cur = B.sym(N.reg("cur"));
@@ -225,7 +233,8 @@ void PtbBuilder::emitFetch(std::string_view Site, bool FirstClaim) {
   BlockIndexUse Decode;
   Decode.CtaId = R.Use.CtaId;
   emitLoadTask(B, N);
-  emitLoadGrid(B, N, Decode);
+  if (!FirstClaim)
+    emitLoadStateGrid(Decode);
   auto View = B.sym(N.reg("view")), Step = B.sym(N.reg("step"));
   std::array<Operand, 4> Claim = {Cur, Lim, View, Step};
   B.inst("ld.shared.v4.u32",
@@ -300,12 +309,18 @@ void PtbBuilder::emitBarrierD() {
 }
 
 void PtbBuilder::emitLoadBodyGrid() {
-  if (!R.Use.NCtaId[0] && !R.Use.NCtaId[1] && !R.Use.NCtaId[2])
-    return;
   BlockIndexUse BodyGrid;
   BodyGrid.NCtaId = R.Use.NCtaId;
-  emitLoadTask(B, N);
-  emitLoadGrid(B, N, BodyGrid);
+  emitLoadStateGrid(BodyGrid);
+}
+
+void PtbBuilder::emitLoadStateGrid(const BlockIndexUse &Use) {
+  std::array<bool, 3> Need = Use.gridNeeded();
+  for (int I = 0; I < 3; ++I)
+    if (Need[I])
+      B.inst("ld.shared.u32",
+             {B.sym(N.NCtaId[I]),
+              B.address(B.sym(N.reg("slot")), BATON_PTB_GRID_OFFSET + 4 * I)});
 }
 
 uint32_t PtbBuilder::build(uint32_t Index) {
@@ -335,8 +350,8 @@ uint32_t PtbBuilder::build(uint32_t Index) {
                       B.sym(N.reg("leader"))});
   B.inst("and.pred", {B.sym(N.reg("late")), B.sym(N.reg("late")),
                       B.sym(N.reg("leader"))});
-  // Slots and claim: the 48 bytes below the end of dynamic shared memory,
-  // 16-aligned.
+  // Slots, claim and grid: the 64 bytes below the end of dynamic shared
+  // memory, 16-aligned.
   auto DSmem = B.sym(N.reg("dsmem"));
   B.inst("mov.u32", {DSmem, B.sym("%dynamic_smem_size")});
   B.inst("mov.u32", {Slot, B.sym(N.symbol("dynamic_smem"))});
@@ -357,6 +372,15 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("ld.global.u32",
          {Share, B.address(Task, BATON_TASK_OFFSET_FIRST_SHARE)});
   B.inst("ld.global.u32", {Cur, B.address(Task, BATON_TASK_OFFSET_BEGIN)});
+  // The grid, for the first fetch and, copied to the loop's state, for the
+  // later ones and the body's %nctaid.
+  emitLoadGrid(B, N, R.Use);
+  std::array<bool, 3> Need = R.Use.gridNeeded();
+  for (int I = 0; I < 3; ++I)
+    if (Need[I])
+      B.inst("st.shared.u32",
+             {B.address(Slot, BATON_PTB_GRID_OFFSET + 4 * I),
+              B.sym(N.NCtaId[I])});
   B.inst("mov.u32", {Worker, B.sym("%ctaid.x")});
   B.inst("mov.u32", {Workers, B.sym("%nctaid.x")});
   B.inst("mad.lo.u32", {Lim, Workers, Share, Cur});

@@ -41,10 +41,7 @@ void emitLoadTask(StatementBuilder &B, const GeneratedNames &Names) {
 
 void emitLoadGrid(StatementBuilder &B, const GeneratedNames &Names,
                   const BlockIndexUse &Use) {
-  bool AnyCtaId = Use.CtaId[0] || Use.CtaId[1] || Use.CtaId[2];
-  bool Need[3] = {AnyCtaId || Use.NCtaId[0],
-                  Use.CtaId[1] || Use.CtaId[2] || Use.NCtaId[1],
-                  Use.NCtaId[2]};
+  std::array<bool, 3> Need = Use.gridNeeded();
   static constexpr int Offsets[3] = {BATON_TASK_OFFSET_GRID_X,
                                      BATON_TASK_OFFSET_GRID_Y,
                                      BATON_TASK_OFFSET_GRID_Z};

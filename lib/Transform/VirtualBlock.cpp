@@ -24,6 +24,12 @@ bool BlockIndexUse::any() const {
   return false;
 }
 
+std::array<bool, 3> BlockIndexUse::gridNeeded() const {
+  bool AnyCtaId = CtaId[0] || CtaId[1] || CtaId[2];
+  return {AnyCtaId || NCtaId[0], CtaId[1] || CtaId[2] || NCtaId[1],
+          NCtaId[2]};
+}
+
 BlockIndexUse blockIndexUse(const Module &M, const CallGraph &CG,
                             uint32_t Kernel,
                             std::span<const uint32_t> Reachable) {

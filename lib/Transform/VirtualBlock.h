@@ -53,6 +53,10 @@ struct BlockIndexUse {
   std::array<bool, 3> CtaId{};
   std::array<bool, 3> NCtaId{};
   bool any() const;
+  /// The original grid's dimensions that decoding a linear block into the
+  /// coordinates read, or the %nctaid read, need: x for any coordinate, y
+  /// for y or z.
+  std::array<bool, 3> gridNeeded() const;
 };
 BlockIndexUse blockIndexUse(const ptx::Module &M, const CallGraph &CG,
                             uint32_t Kernel, std::span<const uint32_t> Reachable);

@@ -520,7 +520,8 @@ class BatonLauncher:
             "arch": int(arch),
             "enable_fp_fusion": getattr(metadata, "enable_fp_fusion", True),
             "ptx_options": getattr(metadata, "ptx_options", None),
-            # The PTB variant needs 64 bytes of dynamic shared memory more.
+            # The PTB variant needs PTB_DYNAMIC_SHARED_BYTES of dynamic shared
+            # memory more.
             "ptb_allowed": not max_shared or
             self.shared + _core.PTB_DYNAMIC_SHARED_BYTES <= max_shared,
             "global_scratch": getattr(metadata, "global_scratch_size", 0) or 0,

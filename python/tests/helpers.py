@@ -52,7 +52,7 @@ def ptxas():
 
 
 def gpu_runtime_or_reason(core):
-    """None if baton._core (\p core) can start its router here, else why
+    """None if baton._core (`core`) can start its router here, else why
     not: the GPU tests skip with it."""
     if not getattr(core, "HAS_RUNTIME", False):
         return "baton._core was built without the runtime"

@@ -31,7 +31,7 @@ class ImportTest(unittest.TestCase):
     def test_abi_names(self):
         self.assertEqual(baton.SLICE_SUFFIX, "__baton_slice")
         self.assertEqual(baton.PTB_SUFFIX, "__baton_ptb")
-        self.assertEqual(_core.PTB_DYNAMIC_SHARED_BYTES, 64)
+        self.assertEqual(_core.PTB_DYNAMIC_SHARED_BYTES, 80)
 
     def test_runtime_flag_is_a_bool(self):
         self.assertIsInstance(baton.HAS_RUNTIME, bool)

@@ -39,6 +39,17 @@ declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
 ; CHECK: %b = add i32 %a, %baton.ctaid.z
 ; CHECK: %c = add i32 %b, %baton.nctaid.z
 ; CHECK-LABEL: define ptx_kernel void @grid3__baton_ptb(
+; The leader copies the whole grid to the loop's state as the worker starts.
+; CHECK: baton.fetch.first:
+; CHECK: %baton.nctaid.x = load i32
+; CHECK: %baton.nctaid.y = load i32
+; CHECK: %baton.nctaid.z = load i32
+; CHECK-NEXT: [[SX:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.grid.addr, i32 0
+; CHECK-NEXT: store i32 %baton.nctaid.x, ptr addrspace(3) [[SX]], align 4
+; CHECK-NEXT: [[SY:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.grid.addr, i32 4
+; CHECK-NEXT: store i32 %baton.nctaid.y, ptr addrspace(3) [[SY]], align 4
+; CHECK-NEXT: [[SZ:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.grid.addr, i32 8
+; CHECK-NEXT: store i32 %baton.nctaid.z, ptr addrspace(3) [[SZ]], align 4
 ; CHECK: baton.publish:
 ; CHECK: %baton.n.x = urem i32 %baton.nv, %baton.nctaid.x
 ; CHECK: %baton.n.yz = udiv i32 %baton.nv, %baton.nctaid.x
@@ -48,10 +59,11 @@ declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
 ; CHECK: %baton.ctaid.x = extractelement <4 x i32> %baton.slot.v, i64 1
 ; CHECK: %baton.ctaid.y = extractelement <4 x i32> %baton.slot.v, i64 2
 ; CHECK: %baton.ctaid.z = extractelement <4 x i32> %baton.slot.v, i64 3
-; The body's %nctaid are loaded for each virtual block, not kept live.
+; The body's %nctaid are loaded for each virtual block, not kept live, from
+; the copy of the grid in the loop's state.
 ; CHECK: baton.claim:
 ; CHECK-NEXT: %baton.parity.next = xor i32 %baton.parity, 16
-; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 8
-; CHECK-NEXT: %baton.nctaid.z = load i32
+; CHECK-NEXT: [[GZ:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.grid.addr, i32 8
+; CHECK-NEXT: %baton.nctaid.z{{[0-9]*}} = load i32, ptr addrspace(3) [[GZ]], align 4
 ; CHECK-NOT: sreg.ctaid
 ; CHECK: %c = add i32 %b, %baton.nctaid.z

@@ -15,14 +15,14 @@ define ptx_kernel void @k__baton_ptb(ptr %p, ptr addrspace(1) %t) {
   ret void
 }
 
-@m__baton_ptb__abi5 = addrspace(1) global i32 0
+@m__baton_ptb__abi6 = addrspace(1) global i32 0
 
 define ptx_kernel void @m(ptr %p) {
   ret void
 }
 
 ; WARN: warning: kernel 'k' gets no variants: the module already defines 'k__baton_ptb' [name-collision]
-; WARN: warning: kernel 'm' gets no variants: the module already defines 'm__baton_ptb__abi5' [name-collision]
+; WARN: warning: kernel 'm' gets no variants: the module already defines 'm__baton_ptb__abi6' [name-collision]
 ; WARN-NOT: warning
 ; CHECK-LABEL: define ptx_kernel void @k(
 ; CHECK-NOT: @k__baton_slice

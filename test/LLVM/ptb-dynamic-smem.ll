@@ -33,12 +33,13 @@ declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK: store i32 %s, ptr %p
 ; CHECK-LABEL: define ptx_kernel void @uses_dyn__baton_ptb(
 ; CHECK: %baton.dsmem = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
-; CHECK-NEXT: [[OFF:%.*]] = sub i32 %baton.dsmem, 48
+; CHECK-NEXT: [[OFF:%.*]] = sub i32 %baton.dsmem, 64
 ; CHECK-NEXT: [[RAW:%.*]] = getelementptr i8, ptr addrspace(3) @baton_dynamic_smem, i32 [[OFF]]
 ; CHECK-NEXT: %baton.slot = call ptr addrspace(3) @llvm.ptrmask.p3.i64(ptr addrspace(3) [[RAW]], i64 -16)
 ; CHECK-NEXT: %baton.claim.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 32
 ; CHECK-NEXT: %baton.view.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 40
-; CHECK-NEXT: %baton.body.dsmem = sub i32 %baton.dsmem, 64
+; CHECK-NEXT: %baton.grid.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 48
+; CHECK-NEXT: %baton.body.dsmem = sub i32 %baton.dsmem, 80
 ; CHECK: store <4 x i32> {{.*}}, ptr addrspace(3) {{.*}}, align 16
 ; CHECK: load <4 x i32>, ptr addrspace(3) {{.*}}, align 16
 ; CHECK-NOT: sreg.dynamic_smem_size
@@ -46,6 +47,6 @@ declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK-LABEL: define ptx_kernel void @asm_dyn__baton_slice(
 ; CHECK: %s = call i32 asm "mov.u32 $0, %dynamic_smem_size;", "=r"()
 ; CHECK-LABEL: define ptx_kernel void @asm_dyn__baton_ptb(
-; CHECK: %baton.body.dsmem = sub i32 %baton.dsmem, 64
+; CHECK: %baton.body.dsmem = sub i32 %baton.dsmem, 80
 ; CHECK-NOT: asm "mov.u32 $0, %dynamic_smem_size;"
 ; CHECK: store i32 %baton.body.dsmem, ptr %p

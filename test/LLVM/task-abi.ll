@@ -21,7 +21,7 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 
 ; The PTB variant's ABI marker (task.h): a weak byte named after it, which
 ; tells the runtime that the variant takes first shares.
-; CHECK: @abi__baton_ptb__abi5 = weak addrspace(1) global i8 0, align 1
+; CHECK: @abi__baton_ptb__abi6 = weak addrspace(1) global i8 0, align 1
 ; CHECK-LABEL: define ptx_kernel void @abi(ptr %p, i32 %n, float %f) #0 {
 ; CHECK-LABEL: define ptx_kernel void @abi__baton_slice(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 128 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 12
@@ -42,6 +42,12 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-NEXT: %baton.first.share = load i32
 ; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 12
 ; CHECK-NEXT: %baton.begin = load i32
+; The grid is loaded with them, and copied to the loop's state for the
+; later fetches.
+; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
+; CHECK-NEXT: %baton.nctaid.x = load i32
+; CHECK-NEXT: [[GX:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.grid.addr, i32 0
+; CHECK-NEXT: store i32 %baton.nctaid.x, ptr addrspace(3) [[GX]], align 4
 ; CHECK-NEXT: %baton.worker = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 ; CHECK-NEXT: %baton.workers = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 ; CHECK-NEXT: [[COVERED:%.*]] = mul i32 %baton.workers, %baton.first.share
@@ -100,9 +106,8 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: baton.publish:
 ; CHECK-NEXT: %baton.nv = phi i32 [ %baton.following, %baton.fetch.first ], [ %baton.view, %baton.viewed ], [ -1, %baton.check ], [ [[TAKEN]], %baton.take ]
 ; CHECK-NEXT: store i32 %baton.nv, ptr addrspace(3) %baton.claim.addr, align 8
-; Only x is read: in a 1-D grid it is the block itself, no urem.
-; CHECK-NEXT: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 0
-; CHECK-NEXT: %baton.nctaid.x = load i32
+; Only x is read: in a 1-D grid it is the block itself, no urem. The first
+; fetch decodes against the grid it loaded.
 ; CHECK-NEXT: %baton.n.row = icmp ult i32 %baton.nv, %baton.nctaid.x
 ; CHECK-NEXT: br i1 %baton.n.row, label %baton.n.decoded, label %baton.n.rem
 ; CHECK: baton.n.rem:
@@ -122,6 +127,9 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: %baton.left{{[0-9]+}} = sub i32 %baton.end, %baton.view{{[0-9]+}}
 ; CHECK-NEXT: [[TWICE:%.*]] = shl i32 %baton.workers{{[0-9]+}}, 1
 ; CHECK-NEXT: %baton.share{{[0-9]+}} = udiv i32 %baton.left{{[0-9]+}}, [[TWICE]]
+; Its decode reads the grid from the loop's state, not from the task.
+; CHECK: [[GX:%.*]] = getelementptr inbounds i8, ptr addrspace(3) %baton.grid.addr, i32 0
+; CHECK-NEXT: %baton.nctaid.x{{[0-9]+}} = load i32, ptr addrspace(3) [[GX]], align 4
 ; CHECK: baton.fetch.late:
 ; CHECK-NEXT: load <4 x i32>, ptr addrspace(3) %baton.claim.addr, align 16
 ; CHECK: %baton.view{{[0-9]+}} = load i32, ptr addrspace(3) %baton.view.addr, align 4
@@ -137,7 +145,7 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK: attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 
 ; PTX: .extern .shared .align 16 .b8 baton_dynamic_smem[];
-; PTX-NEXT: .weak .global .align 1 .u8 abi__baton_ptb__abi5;
+; PTX-NEXT: .weak .global .align 1 .u8 abi__baton_ptb__abi6;
 ; PTX-LABEL: .entry abi__baton_slice(
 ; PTX: .param .f32 abi__baton_slice_param_2,
 ; PTX-NEXT: .param .u64 .ptr .global .align 128 abi__baton_slice_param_3
