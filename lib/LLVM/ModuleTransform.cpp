@@ -154,8 +154,9 @@ GlobalVariable *dynamicSharedArray(Module &M) {
   return G;
 }
 
-/// `.weak .global .align 1 .b8 <ptb variant>__abi<version>`: the PTB variant's ABI
-/// marker (task.h), which tells the runtime it takes first shares.
+/// `.weak .global .align 1 .b8 <ptb variant>__abi<version>`: the PTB
+/// variant's ABI marker (task.h), which tells the runtime it takes first
+/// shares.
 void abiMarker(Module &M, StringRef Name) {
   auto *Byte = Type::getInt8Ty(M.getContext());
   auto *G = new GlobalVariable(M, Byte, /*isConstant=*/false,

@@ -163,12 +163,6 @@ void PtbBuilder::emitAsyncCopyWaits(IRBuilder<> &B) {
   }
 }
 
-// Leader only: take the next virtual block of the claim {Cur, Lim, Step},
-// or make a new claim (STOP when preempted), and publish the block with its
-// coordinates in slot[Parity]. What is stored to the claim in shared memory
-// keeps it "the last block handed out, the end of the claim, the view, the
-// step" for the next fetch; after STOP the worker leaves, and its claim is
-// not read again.
 std::array<Value *, 3> PtbBuilder::emitLoadStateGrid(IRBuilder<> &B,
                                                      const BlockIndexUse &Use) {
   static constexpr const char *Names[3] = {"baton.nctaid.x", "baton.nctaid.y",
@@ -184,6 +178,12 @@ std::array<Value *, 3> PtbBuilder::emitLoadStateGrid(IRBuilder<> &B,
   return Grid;
 }
 
+// Leader only: take the next virtual block of the claim {Cur, Lim, Step},
+// or make a new claim (STOP when preempted), and publish the block with its
+// coordinates in slot[Parity]. What is stored to the claim in shared memory
+// keeps it "the last block handed out, the end of the claim, the view, the
+// step" for the next fetch; after STOP the worker leaves, and its claim is
+// not read again.
 void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
                            Value *Lim, Value *Step, bool FirstClaim,
                            const std::array<Value *, 3> *FirstGrid) {

@@ -76,8 +76,9 @@ std::vector<std::string_view> identifiersOf(const Module &M) {
   return Names;
 }
 
-/// `.weak .global .align 1 .b8 <ptb variant>__abi<version>;`: the PTB variant's ABI
-/// marker (task.h), which tells the runtime it takes first shares.
+/// `.weak .global .align 1 .b8 <ptb variant>__abi<version>;`: the PTB
+/// variant's ABI marker (task.h), which tells the runtime it takes first
+/// shares.
 Item abiMarkerDecl(Module &M, std::string_view Name) {
   VarDecl D;
   D.Linkage = {M.intern(".weak")};
