@@ -393,26 +393,12 @@ private:
     return Uniform;
   }
 
-  /// The registers statement I writes: those of its first argument, unless
-  /// that is an address, an immediate or a label (stores, branches,
-  /// barriers).
+  /// The registers statement I writes (definedSymbols).
   std::vector<RegisterKey> definitions(uint32_t I) const {
     std::vector<RegisterKey> Defs;
-    const Statement &S = Body[I];
-    if (S.Kind != StatementKind::Instruction)
-      return Defs;
-    auto Args = M.arguments(S);
-    if (Args.empty())
-      return Defs;
-    const Operand &First = Args[0];
-    if (First.Kind != OperandKind::Symbol && First.Kind != OperandKind::Vector &&
-        First.Kind != OperandKind::Binary)
-      return Defs;
-    forEachSymbol(M, First, [&](const Operand &Sym) {
-      std::string_view Name = M.text(Sym.Text);
+    for (std::string_view Name : definedSymbols(M, Body[I]))
       if (isRegister(Name))
         Defs.push_back(Scopes.key(Name, I));
-    });
     return Defs;
   }
 

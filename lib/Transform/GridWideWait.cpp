@@ -94,20 +94,6 @@ bool pollsMemory(const Module &M, const Statement &S) {
   return false;
 }
 
-/// Instructions whose first argument is not a register they define. (A
-/// barrier with .red defines its first argument.)
-bool definesNoRegister(std::string_view Opcode) {
-  std::string_view Base = opcodeBase(Opcode);
-  if ((Base == "bar" || Base == "barrier") && hasQualifier(Opcode, "red"))
-    return false;
-  for (std::string_view B : {"bra", "brx", "call", "ret", "exit", "bar",
-                             "barrier", "membar", "fence", "trap", "st",
-                             "red", "prefetch", "prefetchu", "nanosleep"})
-    if (Base == B)
-      return true;
-  return false;
-}
-
 class WaitFinder {
 public:
   WaitFinder(const Module &M, const Function &F) : M(M), Body(M.body(F)) {}
@@ -121,20 +107,6 @@ public:
   }
 
 private:
-  std::vector<std::string_view> definitions(const Statement &S) const {
-    std::vector<std::string_view> Defs;
-    auto Args = M.arguments(S);
-    if (Args.empty() || definesNoRegister(M.text(S.Text)))
-      return Defs;
-    const Operand &First = Args[0];
-    if (First.Kind == OperandKind::Address || First.Kind == OperandKind::Integer)
-      return Defs;
-    forEachSymbol(M, First, [&](const Operand &Op) {
-      Defs.push_back(M.text(Op.Text));
-    });
-    return Defs;
-  }
-
   /// Registers whose values instruction S computes from: not addresses,
   /// and not the wrap bound of atom.inc/dec (a ticket taken modulo the grid
   /// size is not a number of blocks to wait for).
@@ -174,7 +146,7 @@ private:
   void indexDefinitions() {
     for (uint32_t I = 0; I < Body.size(); ++I)
       if (Body[I].Kind == StatementKind::Instruction)
-        for (std::string_view Def : definitions(Body[I]))
+        for (std::string_view Def : definedSymbols(M, Body[I]))
           DefinedAt[Def].push_back(I);
   }
 
@@ -195,7 +167,7 @@ private:
     while (!Work.empty()) {
       const Statement &S = Body[Work.back()];
       Work.pop_back();
-      for (std::string_view Def : definitions(S))
+      for (std::string_view Def : definedSymbols(M, S))
         if (GridSized.insert(Def).second)
           if (auto It = Users.find(Def); It != Users.end())
             Work.insert(Work.end(), It->second.begin(), It->second.end());

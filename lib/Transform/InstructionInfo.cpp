@@ -54,6 +54,41 @@ std::optional<BarrierUse> classifyBarrier(const Module &M,
   return B;
 }
 
+namespace {
+
+/// Instructions whose first operand, if any, is one they read.
+bool readsFirstOperand(std::string_view Opcode) {
+  std::string_view Base = opcodeBase(Opcode);
+  if ((Base == "bar" || Base == "barrier") && hasModifier(Opcode, ".red"))
+    return false;
+  for (std::string_view B :
+       {"bra", "brx", "call", "ret", "exit", "bar", "barrier", "membar",
+        "fence", "trap", "st", "red", "prefetch", "prefetchu", "nanosleep",
+        "stackrestore"})
+    if (Base == B)
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::vector<std::string_view> definedSymbols(const Module &M,
+                                             const Statement &S) {
+  std::vector<std::string_view> Defs;
+  if (S.Kind != StatementKind::Instruction)
+    return Defs;
+  auto Args = M.arguments(S);
+  if (Args.empty() || readsFirstOperand(M.text(S.Text)))
+    return Defs;
+  const Operand &First = Args[0];
+  if (First.Kind != OperandKind::Symbol && First.Kind != OperandKind::Vector &&
+      First.Kind != OperandKind::Binary)
+    return Defs;
+  forEachSymbol(M, First,
+                [&](const Operand &Op) { Defs.push_back(M.text(Op.Text)); });
+  return Defs;
+}
+
 bool isExit(std::string_view Opcode) {
   std::string_view Base = opcodeBase(Opcode);
   return Base == "ret" || Base == "exit";

@@ -12,6 +12,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace baton::detail {
 
@@ -52,6 +53,15 @@ struct AsyncCopyUse {
   }
 };
 AsyncCopyUse asyncCopyUse(std::string_view Opcode);
+
+/// The symbols instruction S writes: those of its first operand (a
+/// register, a vector of them, or a predicate pair p|q), unless that
+/// operand is one S reads (branches, calls, stores, reductions, barriers but
+/// bar.red, fences, prefetches, nanosleep, stackrestore) or is an address or
+/// an immediate. Guards are not operands here. Empty for a label or a
+/// directive.
+std::vector<std::string_view> definedSymbols(const ptx::Module &M,
+                                             const ptx::Statement &S);
 
 /// ret or exit, guarded or not.
 bool isExit(std::string_view Opcode);
