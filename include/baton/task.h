@@ -151,9 +151,10 @@ typedef struct baton_task {
    for a first share) at BATON_PTB_STEP_OFFSET, read and written as one
    16-byte vector; then the task's grid_x, grid_y and grid_z at
    BATON_PTB_GRID_OFFSET, which the leader copies there as the worker starts
-   (the fetches decode against it and the body's %nctaid read it: a load
-   from global memory, even one the L1 holds, waits behind the body's own
-   loads, bench/ptb_anatomy). The slots start at (dynamic shared base +
+   (the fetches decode against it and the body's %nctaid read it: loaded
+   from the task at every fetch instead, an L1 hit on the path from one
+   block to the next, the grid cost short blocks twice as much hand-out,
+   bench/ptb_anatomy). The slots start at (dynamic shared base +
    %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16. Rounding down may take
    15 bytes more, which the extra bytes cover. */
 #define BATON_PTB_CLAIM_OFFSET 32

@@ -18,8 +18,8 @@
 // would take them from the body. `end` alone stays in a register, for the
 // loop head. The grid is copied after the claim as the worker starts; the
 // fetches decode against the copy, and the body's %nctaid, loaded at the
-// top of each block, read it (a load from the task waits behind the body's
-// own loads, task.h).
+// top of each block, read it (a load from the task at every fetch costs
+// short blocks more, task.h).
 // Only a used-up claim costs an atomic and a look at `preempt`, an SM
 // watermark (task.h) compared with the SM's id. Every block of a claim runs,
 // so `next` stays the checkpoint. Claims shrink towards the end of the grid

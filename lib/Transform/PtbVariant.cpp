@@ -17,9 +17,9 @@
 // that register, and variants held to the original's registers (.maxnreg)
 // would take them from the body. The grid, which the fetches decode against
 // and the body's %nctaid read, is copied there too as the worker starts: a
-// load from the task, even one the L1 holds, waits behind the body's own
-// loads, on the path from one block to the next (task.h). `end` alone stays
-// in a register, for the loop head. Only a used-up claim costs an atomic and a
+// load from the task at every fetch, though an L1 hit, lies on the path
+// from one block to the next and costs short blocks more (task.h). `end`
+// alone stays in a register, for the loop head. Only a used-up claim costs an atomic and a
 // look at `preempt`, an SM watermark (task.h), against the SM's id. Every
 // block of a claim runs, so `next` stays the checkpoint.
 // Claims shrink towards the end of the grid (guided self-scheduling): size =
