@@ -152,9 +152,8 @@ typedef struct baton_task {
    16-byte vector; then the task's grid_x, grid_y and grid_z at
    BATON_PTB_GRID_OFFSET, which the leader copies there as the worker starts
    (the fetches decode against it and the body's %nctaid read it: loaded
-   from the task at every fetch instead, an L1 hit on the path from one
-   block to the next, the grid cost short blocks twice as much hand-out,
-   bench/ptb_anatomy). The slots start at (dynamic shared base +
+   from the task at every fetch instead, though an L1 hit, it doubled what
+   handing out short blocks cost, bench/ptb_anatomy). The slots start at (dynamic shared base +
    %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16. Rounding down may take
    15 bytes more, which the extra bytes cover. */
 #define BATON_PTB_CLAIM_OFFSET 32
