@@ -153,9 +153,9 @@ typedef struct baton_task {
    BATON_PTB_GRID_OFFSET, which the leader copies there as the worker starts
    (the fetches decode against it and the body's %nctaid read it: loaded
    from the task at every fetch instead, though an L1 hit, it doubled what
-   handing out short blocks cost, bench/ptb_anatomy). The slots start at (dynamic shared base +
-   %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16. Rounding down may take
-   15 bytes more, which the extra bytes cover. */
+   handing out short blocks cost, bench/ptb_anatomy). The slots start at
+   (dynamic shared base + %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16.
+   Rounding down may take 15 bytes more, which the extra bytes cover. */
 #define BATON_PTB_CLAIM_OFFSET 32
 #define BATON_PTB_VIEW_OFFSET 40
 #define BATON_PTB_STEP_OFFSET 44
