@@ -19,9 +19,9 @@
 // and the body's %nctaid read, is copied there too as the worker starts: a
 // load from the task at every fetch, though an L1 hit, lies on the path
 // from one block to the next and costs short blocks more (task.h). `end`
-// alone stays in a register, for the loop head. Only a used-up claim costs an atomic and a
-// look at `preempt`, an SM watermark (task.h), against the SM's id. Every
-// block of a claim runs, so `next` stays the checkpoint.
+// alone stays in a register, for the loop head. Only a used-up claim costs
+// an atomic and a look at `preempt`, an SM watermark (task.h), against the
+// SM's id. Every block of a claim runs, so `next` stays the checkpoint.
 // Claims shrink towards the end of the grid (guided self-scheduling): size =
 // min(claim_chunk, max(1, (end - cur - 1) / (2 * workers))), so that no
 // worker is left with a long claim while the others have run dry. The
