@@ -1,12 +1,12 @@
 //===- BarrierDivergence.cpp - May threads part before a CTA barrier? -----===//
 #include "BarrierDivergence.h"
 
+#include "BodyScopes.h"
 #include "InstructionInfo.h"
 
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 #include <functional>
 #include <string_view>
 #include <unordered_map>
@@ -57,86 +57,6 @@ bool isPureOpcode(std::string_view Base) {
       "addc", "subc",  "madc",  "bmsk",  "szext", "copysign"};
   return std::find(Pure.begin(), Pure.end(), Base) != Pure.end();
 }
-
-/// A register as declared: its name and the scope ({ } block) that declares
-/// it, 0 for the function's own scope (and for special registers). Inline
-/// assembly blocks declare registers named like the function's own.
-using RegisterKey = std::pair<std::string_view, uint32_t>;
-
-struct RegisterKeyHash {
-  size_t operator()(const RegisterKey &K) const {
-    return std::hash<std::string_view>()(K.first) * 31 + K.second;
-  }
-};
-
-/// The register declarations of each nested scope of a body, to tell a
-/// block's own %p1 from the function's.
-class RegisterScopes {
-public:
-  /// False if the body's braces do not balance.
-  bool build(const Module &M, std::span<const Statement> Body) {
-    ScopeOf.assign(Body.size(), 0);
-    Parent.assign(1, 0);
-    Declared.assign(1, {});
-    std::vector<uint32_t> Open{0};
-    for (uint32_t I = 0; I < Body.size(); ++I) {
-      const Statement &S = Body[I];
-      if (S.Kind == StatementKind::BlockBegin) {
-        Parent.push_back(Open.back());
-        Declared.emplace_back();
-        Open.push_back(static_cast<uint32_t>(Parent.size() - 1));
-      } else if (S.Kind == StatementKind::BlockEnd) {
-        if (Open.size() == 1)
-          return false;
-        Open.pop_back();
-      } else if (S.Kind == StatementKind::Decl && Open.back() != 0) {
-        const VarDecl &D = M.Decls[S.First];
-        if (M.text(D.Space) == ".reg")
-          for (const DeclaredName &N : D.Names)
-            Declared[Open.back()].push_back(
-                {M.text(N.Name), registerCount(M.text(N.Suffix))});
-      }
-      ScopeOf[I] = Open.back();
-    }
-    return Open.size() == 1;
-  }
-
-  RegisterKey key(std::string_view Name, uint32_t Statement) const {
-    for (uint32_t Scope = ScopeOf[Statement]; Scope != 0;
-         Scope = Parent[Scope])
-      for (const auto &[Declared, Count] : Declared[Scope])
-        if (declares(Declared, Count, Name))
-          return {Name, Scope};
-    return {Name, 0};
-  }
-
-private:
-  /// N of "<N>" (a range %r0..%r{N-1}), 0 for a single register.
-  static uint32_t registerCount(std::string_view Suffix) {
-    uint32_t N = 0;
-    if (Suffix.size() > 2 && Suffix.front() == '<')
-      std::from_chars(Suffix.data() + 1, Suffix.data() + Suffix.size() - 1, N);
-    return N;
-  }
-
-  static bool declares(std::string_view Declared, uint32_t Count,
-                       std::string_view Name) {
-    if (Count == 0)
-      return Name == Declared;
-    if (!Name.starts_with(Declared) || Name.size() == Declared.size())
-      return false;
-    std::string_view Digits = Name.substr(Declared.size());
-    uint32_t Index = 0;
-    auto [End, Error] =
-        std::from_chars(Digits.data(), Digits.data() + Digits.size(), Index);
-    return Error == std::errc() && End == Digits.data() + Digits.size() &&
-           Index < Count;
-  }
-
-  std::vector<uint32_t> ScopeOf;
-  std::vector<uint32_t> Parent;
-  std::vector<std::vector<std::pair<std::string_view, uint32_t>>> Declared;
-};
 
 class Analysis {
 public:
@@ -194,18 +114,13 @@ private:
   bool guardVaries(uint32_t I) const {
     const Statement &S = Body[I];
     return (S.Flags & StatementHasGuard) &&
-           Varying.count(Scopes.key(M.text(M.operands(S)[0].Text), I));
+           Varying.count(Scopes.registerKey(M.text(M.operands(S)[0].Text), I));
   }
 
   /// Successors and predecessors of every statement of the body, with Exit
   /// (one past the last statement) after every exit; false if a branch
   /// target is not a label of the body.
   bool buildEdges() {
-    std::unordered_map<std::string_view, uint32_t> Labels;
-    for (uint32_t I = 0; I < Body.size(); ++I)
-      if (Body[I].Kind == StatementKind::Label &&
-          !Labels.emplace(M.text(Body[I].Text), I).second)
-        return false; // one name in two nested scopes: not followed
     Successors.assign(Body.size() + 1, {});
     Predecessors.assign(Body.size() + 1, {});
     auto Edge = [&](uint32_t From, uint32_t To) {
@@ -221,10 +136,10 @@ private:
           auto Args = M.arguments(S);
           if (Args.empty())
             return false;
-          auto It = Labels.find(M.text(Args[0].Text));
-          if (It == Labels.end())
+          auto Target = Scopes.label(M.text(Args[0].Text), I);
+          if (!Target)
             return false;
-          Edge(I, It->second);
+          Edge(I, *Target);
           if (Guarded)
             Edge(I, I + 1);
           continue;
@@ -359,7 +274,7 @@ private:
     forEachSymbol(M, Op, [&](const Operand &Sym) {
       std::string_view Name = M.text(Sym.Text);
       if (isRegister(Name) && (isThreadVaryingSpecial(Name) ||
-                               Varying.count(Scopes.key(Name, I))))
+                               Varying.count(Scopes.registerKey(Name, I))))
         Any = true;
     });
     return Any;
@@ -387,7 +302,7 @@ private:
       std::string_view Name = M.text(Sym.Text);
       if (KernelParams.count(Name))
         return;
-      if (!isRegister(Name) || Varying.count(Scopes.key(Name, I)))
+      if (!isRegister(Name) || Varying.count(Scopes.registerKey(Name, I)))
         Uniform = false;
     });
     return Uniform;
@@ -398,7 +313,7 @@ private:
     std::vector<RegisterKey> Defs;
     for (std::string_view Name : definedSymbols(M, Body[I]))
       if (isRegister(Name))
-        Defs.push_back(Scopes.key(Name, I));
+        Defs.push_back(Scopes.registerKey(Name, I));
     return Defs;
   }
 
@@ -466,7 +381,7 @@ private:
   std::span<const Statement> Body;
   const uint32_t Exit; ///< the node after every exit
   std::unordered_set<std::string_view> KernelParams;
-  RegisterScopes Scopes;
+  BodyScopes Scopes;
   std::vector<std::vector<uint32_t>> Successors, Predecessors;
   std::vector<bool> ReachesBarrier;
   std::vector<uint32_t> IPdom;

@@ -1,6 +1,7 @@
 //===- GridWideWait.cpp - Grid-wide barriers written by hand --------------===//
 #include "GridWideWait.h"
 
+#include "BodyScopes.h"
 #include "InstructionInfo.h"
 
 #include <algorithm>
@@ -218,10 +219,11 @@ private:
   /// leaves one (from between that label and the repeating branch to
   /// outside them), whose guard waits.
   const Statement *waitingBranch() const {
-    std::unordered_map<std::string_view, uint32_t> Labels;
-    for (uint32_t I = 0; I < Body.size(); ++I)
-      if (Body[I].Kind == StatementKind::Label)
-        Labels.emplace(M.text(Body[I].Text), I);
+    // Inline assembly repeats label names in nested scopes; ptxas rejects a
+    // body whose braces do not balance or whose scope repeats a label.
+    BodyScopes Scopes;
+    if (!Scopes.build(M, Body))
+      return nullptr;
     std::vector<std::optional<uint32_t>> Target(Body.size());
     std::vector<uint32_t> Guarded;
     for (uint32_t I = 0; I < Body.size(); ++I) {
@@ -229,9 +231,7 @@ private:
       if (S.Kind != StatementKind::Instruction ||
           opcodeBase(M.text(S.Text)) != "bra" || M.arguments(S).empty())
         continue;
-      if (auto It = Labels.find(M.text(M.arguments(S)[0].Text));
-          It != Labels.end())
-        Target[I] = It->second;
+      Target[I] = Scopes.label(M.text(M.arguments(S)[0].Text), I);
       // A guard computed from no grid size at all cannot wait for one.
       if (Target[I] && (S.Flags & StatementHasGuard) &&
           GridSized.count(M.text(M.operands(S)[0].Text)))

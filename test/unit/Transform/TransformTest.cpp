@@ -162,6 +162,21 @@ TEST(PtbDrain, NotUsedWhereEveryPathToABarrierIsUniform) {
                                     " ret;\n"));
 }
 
+// Inline assembly declares its own label in each { } block, one name many
+// times in a body (CUTLASS's and Triton's mbarrier waits): each branch goes
+// to the label of its own block, and the body is analysed, not given up on.
+std::string loopInBlock(const std::string &Bound) {
+  return " {\n .reg .b32 %c;\n mov.u32 %c, 0;\n$L_w:\n bar.sync 0;\n"
+         " add.u32 %c, %c, 1;\n setp.lt.u32 %p1, %c, " +
+         Bound + ";\n @%p1 bra $L_w;\n }\n";
+}
+
+TEST(PtbDrain, LabelsRepeatedInNestedScopesAreFollowed) {
+  EXPECT_FALSE(drains(loopInBlock("4") + loopInBlock("8") + " ret;\n"));
+  EXPECT_TRUE(drains(" mov.u32 %r1, %tid.x;\n" + loopInBlock("4") +
+                     loopInBlock("%r1") + " ret;\n"));
+}
+
 TEST(PtbDrain, UsedWhereThreadsMayPartBeforeABarrier) {
   // An exit that depends on the thread index, through arithmetic.
   EXPECT_TRUE(drains(" mov.u32 %r4, %tid.x;\n add.s32 %r5, %r4, 7;\n"
