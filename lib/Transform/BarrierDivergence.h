@@ -30,8 +30,9 @@
 // uniform from .const and from kernel parameters, named or through a
 // uniform register (a struct of parameters read at offsets; ptxas lets no
 // register hold the address of a .param declared in the body, such as a
-// call's return value). Registers declared in a nested { } block (inline
-// assembly) are told apart from the function's own of the same name.
+// call's return value). Registers and labels declared in a nested { }
+// block (inline assembly) are told apart from the function's own and from
+// other blocks' of the same name (BodyScopes.h).
 //
 // The analysis gives up ("may part") on indexed branches, labels it cannot
 // resolve, and kernels large enough to exceed a fixed budget of work.
