@@ -149,13 +149,14 @@ typedef struct baton_task {
    {cur, lim} at BATON_PTB_CLAIM_OFFSET from the slots, its view of the
    cursor at BATON_PTB_VIEW_OFFSET and the claim's step (1, or the workers
    for a first share) at BATON_PTB_STEP_OFFSET, read and written as one
-   16-byte vector; then the task's grid_x, grid_y and grid_z at
-   BATON_PTB_GRID_OFFSET, which the leader copies there as the worker starts
-   (the fetches decode against it and the body's %nctaid read it: loaded
-   from the task at every fetch instead, though an L1 hit, it doubled what
-   handing out short blocks cost, bench/ptb_anatomy). The slots start at
-   (dynamic shared base + %dynamic_smem_size - BATON_PTB_STATE_BYTES) & -16.
-   Rounding down may take 15 bytes more, which the extra bytes cover. */
+   16-byte vector; then a copy of the task's grid_x, grid_y and grid_z, in
+   the task's layout, at BATON_PTB_GRID_OFFSET, which the leader makes as the
+   worker starts (the fetches decode against it and the body's %nctaid read
+   it: loaded from the task at every fetch instead, though an L1 hit, it
+   doubled what handing out short blocks cost, bench/ptb_anatomy). The
+   slots start at (dynamic shared base + %dynamic_smem_size -
+   BATON_PTB_STATE_BYTES) & -16. Rounding down may take 15 bytes more, which
+   the extra bytes cover. */
 #define BATON_PTB_CLAIM_OFFSET 32
 #define BATON_PTB_VIEW_OFFSET 40
 #define BATON_PTB_STEP_OFFSET 44

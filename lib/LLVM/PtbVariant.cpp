@@ -124,10 +124,6 @@ private:
   void emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur, Value *Lim,
                  Value *Step, bool FirstClaim,
                  const std::array<Value *, 3> *FirstGrid = nullptr);
-  /// Loads the grid dimensions \p Use needs from the copy in the loop's
-  /// state, which the leader makes as the worker starts (task.h).
-  std::array<Value *, 3> emitLoadStateGrid(IRBuilder<> &B,
-                                           const BlockIndexUse &Use);
   void emitFetchIf(IRBuilder<> &B, Value *Cond, BasicBlock *Fetch,
                    BasicBlock *Join, Value *Parity);
   void emitBarrierD(IRBuilder<> &B);
@@ -142,7 +138,8 @@ private:
   Value *Slot = nullptr;
   Value *ClaimAddr = nullptr; ///< Slot + BATON_PTB_CLAIM_OFFSET
   Value *ViewAddr = nullptr;  ///< Slot + BATON_PTB_VIEW_OFFSET, then the step
-  Value *GridAddr = nullptr;  ///< Slot + BATON_PTB_GRID_OFFSET
+  /// Slot + BATON_PTB_GRID_OFFSET: the grid's copy, in the task's layout.
+  Value *GridAddr = nullptr;
   Value *End = nullptr;
 };
 
@@ -161,21 +158,6 @@ void PtbBuilder::emitAsyncCopyWaits(IRBuilder<> &B) {
     B.CreateIntrinsic(Intrinsic::nvvm_cp_async_bulk_wait_group_read,
                       {B.getInt32(0)});
   }
-}
-
-std::array<Value *, 3> PtbBuilder::emitLoadStateGrid(IRBuilder<> &B,
-                                                     const BlockIndexUse &Use) {
-  static constexpr const char *Names[3] = {"baton.nctaid.x", "baton.nctaid.y",
-                                           "baton.nctaid.z"};
-  std::array<bool, 3> Need = Use.gridNeeded();
-  std::array<Value *, 3> Grid = {};
-  for (unsigned I = 0; I < 3; ++I)
-    if (Need[I])
-      Grid[I] = B.CreateAlignedLoad(
-          B.getInt32Ty(),
-          B.CreateConstInBoundsGEP1_32(B.getInt8Ty(), GridAddr, 4 * I),
-          Align(4), Names[I]);
-  return Grid;
 }
 
 // Leader only: take the next virtual block of the claim {Cur, Lim, Step},
@@ -266,9 +248,10 @@ void PtbBuilder::emitFetch(IRBuilder<> &B, Value *Parity, Value *Cur,
   // apart, at the top of each block.
   BlockIndexUse Decode;
   Decode.CtaId = R.Use.CtaId;
-  std::array<Value *, 3> Coord = emitDecode(
-      B, R.Use, NV, FirstGrid ? *FirstGrid : emitLoadStateGrid(B, Decode),
-      "baton.n");
+  std::array<Value *, 3> Coord =
+      emitDecode(B, R.Use, NV,
+                 FirstGrid ? *FirstGrid : emitLoadGrid(B, GridAddr, Decode),
+                 "baton.n");
   Value *Vec = PoisonValue::get(FixedVectorType::get(B.getInt32Ty(), 4));
   Vec = B.CreateInsertElement(Vec, NV, uint64_t(0));
   for (unsigned I = 0; I < 3; ++I)
@@ -425,7 +408,7 @@ Function *PtbBuilder::build() {
   // The body's %nctaid, reloaded for each block rather than kept live.
   BlockIndexUse BodyGridUse;
   BodyGridUse.NCtaId = R.Use.NCtaId;
-  std::array<Value *, 3> BodyGrid = emitLoadStateGrid(B, BodyGridUse);
+  std::array<Value *, 3> BodyGrid = emitLoadGrid(B, GridAddr, BodyGridUse);
   BasicBlock *EarlyFetch = block("baton.fetch.early");
   BasicBlock *Body = block("baton.body");
   emitFetchIf(B, Early, EarlyFetch, Body, NextParity);

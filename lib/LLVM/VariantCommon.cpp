@@ -103,7 +103,7 @@ Value *emitLoadTaskField(IRBuilderBase &B, Value *Task, unsigned Offset,
   return B.CreateAlignedLoad(B.getInt32Ty(), Addr, Align(4), Name);
 }
 
-std::array<Value *, 3> emitLoadGrid(IRBuilderBase &B, Value *Task,
+std::array<Value *, 3> emitLoadGrid(IRBuilderBase &B, Value *Grid,
                                     const BlockIndexUse &Use) {
   std::array<bool, 3> Need = Use.gridNeeded();
   static constexpr unsigned Offsets[3] = {BATON_TASK_OFFSET_GRID_X,
@@ -111,11 +111,11 @@ std::array<Value *, 3> emitLoadGrid(IRBuilderBase &B, Value *Task,
                                           BATON_TASK_OFFSET_GRID_Z};
   static constexpr const char *Names[3] = {"baton.nctaid.x", "baton.nctaid.y",
                                            "baton.nctaid.z"};
-  std::array<Value *, 3> Grid = {};
+  std::array<Value *, 3> Dims = {};
   for (int I = 0; I < 3; ++I)
     if (Need[I])
-      Grid[I] = emitLoadTaskField(B, Task, Offsets[I], Names[I]);
-  return Grid;
+      Dims[I] = emitLoadTaskField(B, Grid, Offsets[I], Names[I]);
+  return Dims;
 }
 
 std::array<Value *, 3> emitDecode(IRBuilderBase &B, const BlockIndexUse &Use,

@@ -45,9 +45,10 @@ VariantShell addVariantFunction(const VariantRequest &R, VariantKind Kind);
 llvm::Value *emitLoadTaskField(llvm::IRBuilderBase &B, llvm::Value *Task,
                                unsigned Offset, const llvm::Twine &Name);
 /// Loads the original grid dimensions that decoding or %nctaid reads need;
-/// null for the others.
+/// null for the others. \p Grid is the task, or a copy of its grid fields
+/// in the task's layout (the PTB loop state's, task.h).
 std::array<llvm::Value *, 3> emitLoadGrid(llvm::IRBuilderBase &B,
-                                          llvm::Value *Task,
+                                          llvm::Value *Grid,
                                           const BlockIndexUse &Use);
 /// Decodes linear virtual block V into the coordinates Use needs (x fastest,
 /// then y, then z); null for the others. May end B's block with a branch:
