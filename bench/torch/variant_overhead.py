@@ -1,30 +1,52 @@
 """Device time of each Triton kernel of a torch.compile training loop, as
 the original kernel and as the variant Baton runs when every launch is
-routed and nothing preempts (torch.profiler, CUPTI): per kernel, the
+routed and nothing preempts (torch.profiler, CUPTI): per launch site, the
 geometric mean, the time-weighted ratio, and the runtime's own kernels and
 copies per step (issue 5's "variant overhead when never preempted" over a
 training loop's kernels).
 
+A launch site is the k-th launch of one kernel within a step: the same
+kernel name may be launched at several sizes in a step, and a routed step
+may run some launches as the original (the scheduler's quiet rules), so
+launches are paired site by site, never by name alone. For each site where
+a variant ran, the table also gives the variant's grid and how long before
+it started the kernel ahead of it ended (negative: the two overlapped,
+which inflates the later kernel's duration).
+
     python3 bench/torch/variant_overhead.py [--train gpt|cnn] [--scale bench|large]
+        [--steps 10] [--trace-dir DIR]
 
 Run with baton._core on PYTHONPATH (bench/torch/run.sh builds it into
 build-torch/python) on a GPU machine.
 """
 import argparse
 import collections
+import json
 import math
 import os
 import statistics
 import sys
+import tempfile
 import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 VARIANTS = {"__baton_ptb": "ptb", "__baton_slice": "slice"}
+DEVICE_WORK = ("kernel", "gpu_memcpy", "gpu_memset")
 
 
-def kernel_times(trainer, stop, steps):
-    """Device durations (us) of every kernel of `steps` steps, by name."""
+def split_variant(name):
+    """(original kernel name, form): form is "original" for no variant."""
+    for suffix, form in VARIANTS.items():
+        if name.endswith(suffix):
+            return name[:-len(suffix)], form
+    return name, "original"
+
+
+def device_work(trainer, stop, steps, trace_path):
+    """Every kernel, copy and memset of `steps` steps, in start order, from
+    the profiler's trace: dicts with name, cat, ts, dur (us), and the
+    kernel's grid and stream."""
     import torch
     from torch.profiler import ProfilerActivity, profile
     trainer.run(stop, steps=3)
@@ -32,11 +54,68 @@ def kernel_times(trainer, stop, steps):
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         trainer.run(stop, steps=steps)
         torch.cuda.synchronize()
-    times = collections.defaultdict(list)
-    for e in prof.events():
-        if str(getattr(e, "device_type", "")).endswith("CUDA"):
-            times[e.name].append(e.time_range.elapsed_us())
-    return times
+    prof.export_chrome_trace(trace_path)
+    with open(trace_path) as f:
+        events = json.load(f)["traceEvents"]
+    work = [e for e in events
+            if e.get("ph") == "X" and e.get("cat") in DEVICE_WORK]
+    work.sort(key=lambda e: e["ts"])
+    return work
+
+
+def launches_by_name(work):
+    """{original name: [launch, ...]} in start order, whatever form ran
+    each launch; a launch records its form, duration, grid and the gap
+    since the end of the last kernel that started before it."""
+    by_name = collections.defaultdict(list)
+    previous_end = None
+    for e in work:
+        if e["cat"] != "kernel":
+            continue
+        name, form = split_variant(e["name"])
+        gap = None if previous_end is None else e["ts"] - previous_end
+        by_name[name].append({"form": form, "dur": e["dur"], "gap": gap,
+                              "grid": tuple(e["args"].get("grid", ()))})
+        end = e["ts"] + e["dur"]
+        previous_end = end if previous_end is None else max(previous_end, end)
+    return by_name
+
+
+def paired_rows(base, routed, steps):
+    """A row per launch site where a variant ran: the k-th launch of a
+    kernel in each step, paired with the same site of the original run.
+    A kernel launched a different number of times when routed (slices: a
+    launch is several) gets one row of its time per step instead."""
+    rows = []
+    for name, launches in routed.items():
+        variants = [l for l in launches if l["form"] != "original"]
+        if not variants or name not in base:
+            continue
+        originals = base[name]
+        gaps = [l["gap"] for l in variants if l["gap"] is not None]
+        row = {"form": variants[0]["form"], "grid": originals[0]["grid"],
+               "vgrid": variants[0]["grid"],
+               "gap": statistics.median(gaps) if gaps else float("nan")}
+        if len(launches) != len(originals) or len(launches) % steps:
+            rows.append(dict(row, name=f"{name}#all", runs=steps,
+                             orig=sum(l["dur"] for l in originals) / steps,
+                             variant=sum(l["dur"] for l in launches) / steps))
+            continue
+        per_step = len(launches) // steps
+        for k in range(per_step):
+            site = launches[k::per_step]
+            ran = [l for l in site if l["form"] != "original"]
+            if not ran:
+                continue
+            site_gaps = [l["gap"] for l in ran if l["gap"] is not None]
+            rows.append(dict(
+                row, name=f"{name}#{k}", runs=len(ran),
+                form=ran[0]["form"], grid=originals[k]["grid"],
+                vgrid=ran[0]["grid"],
+                gap=statistics.median(site_gaps) if site_gaps else float("nan"),
+                orig=statistics.median(l["dur"] for l in originals[k::per_step]),
+                variant=statistics.median(l["dur"] for l in ran)))
+    return rows
 
 
 def main():
@@ -45,6 +124,7 @@ def main():
     p.add_argument("--train", default="gpt", choices=("gpt", "cnn"))
     p.add_argument("--scale", default="bench", choices=("bench", "large"))
     p.add_argument("--steps", type=int, default=10)
+    p.add_argument("--trace-dir", help="keep the two profiler traces here")
     args = p.parse_args()
 
     import baton.torch
@@ -55,38 +135,48 @@ def main():
     trainer, since = workloads.warm_trainer(args.train, args.scale, stop)
     baton.triton.prepare_loaded(wait=True, timeout=240, launched_since=since)
 
-    base = kernel_times(trainer, stop, args.steps)
+    trace_dir = args.trace_dir or tempfile.mkdtemp(prefix="baton-vo-")
+    os.makedirs(trace_dir, exist_ok=True)
+    base = device_work(trainer, stop, args.steps,
+                       os.path.join(trace_dir, "original.json"))
     baton.torch.set_schedule("always")
     baton.triton.set_routing(True, min_route_us=0)
     trainer.run(stop, steps=5)
-    routed = kernel_times(trainer, stop, args.steps)
+    routed = device_work(trainer, stop, args.steps,
+                         os.path.join(trace_dir, "routed.json"))
 
-    rows = []
-    for name, times in routed.items():
-        for suffix, form in VARIANTS.items():
-            original = name[:-len(suffix)]
-            if name.endswith(suffix) and original in base:
-                rows.append((statistics.median(base[original]),
-                             statistics.median(times), form, original,
-                             len(times) / args.steps))
+    rows = paired_rows(launches_by_name(base), launches_by_name(routed),
+                       args.steps)
     if not rows:
         sys.exit("no routed kernel ran as a variant")
-    rows.sort(reverse=True)
-    print(f"{args.train} training, {args.scale} size, {args.steps} steps each")
-    print(f"{'orig us':>9} {'variant us':>10} {'ratio':>6} form  per-step  kernel")
-    for o, v, form, name, n in rows:
-        print(f"{o:9.1f} {v:10.1f} {v / o:6.3f} {form:5} {n:6.1f}  {name[:70]}")
-    geo = math.exp(statistics.fmean(math.log(v / o) for o, v, *_ in rows))
-    before = sum(o * n for o, v, _, _, n in rows)
-    after = sum(v * n for o, v, _, _, n in rows)
-    print(f"geometric mean variant/original over {len(rows)} kernels: "
+    rows.sort(key=lambda r: -r["orig"])
+    print(f"{args.train} training, {args.scale} size, {args.steps} steps "
+          f"each; launch sites where a variant ran (runs: of {args.steps})")
+    print(f"{'orig us':>9} {'variant us':>10} {'ratio':>6} form  runs "
+          f"{'gap us':>7}  {'grid':>16} {'variant grid':>16}  site")
+    for r in rows:
+        grid = "x".join(map(str, r["grid"]))
+        vgrid = "x".join(map(str, r["vgrid"]))
+        print(f"{r['orig']:9.1f} {r['variant']:10.1f} "
+              f"{r['variant'] / r['orig']:6.3f} {r['form']:5} {r['runs']:4} "
+              f"{r['gap']:7.1f}  {grid:>16} {vgrid:>16}  {r['name'][:60]}")
+    geo = math.exp(statistics.fmean(math.log(r["variant"] / r["orig"])
+                                    for r in rows))
+    before = sum(r["orig"] * r["runs"] for r in rows) / args.steps
+    after = sum(r["variant"] * r["runs"] for r in rows) / args.steps
+    print(f"geometric mean variant/original over {len(rows)} rows: "
           f"{geo:.3f}; time-weighted {after / before:.3f} "
           f"({before / 1e3:.2f} -> {after / 1e3:.2f} ms per step)")
-    for name, times in sorted(routed.items(), key=lambda kv: -sum(kv[1])):
-        if name not in base and not any(name.endswith(s) for s in VARIANTS):
-            print(f"runtime: {name[:60]}: {len(times) / args.steps:.0f} per "
-                  f"step, median {statistics.median(times):.2f} us, "
-                  f"{sum(times) / args.steps / 1e3:.3f} ms per step")
+
+    base_names = {split_variant(e["name"])[0] for e in base}
+    runtime = collections.defaultdict(list)
+    for e in routed:
+        if split_variant(e["name"])[0] not in base_names:
+            runtime[e["name"]].append(e["dur"])
+    for name, times in sorted(runtime.items(), key=lambda kv: -sum(kv[1])):
+        print(f"runtime: {name[:60]}: {len(times) / args.steps:.0f} per "
+              f"step, median {statistics.median(times):.2f} us, "
+              f"{sum(times) / args.steps / 1e3:.3f} ms per step")
 
 
 if __name__ == "__main__":
