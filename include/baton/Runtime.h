@@ -161,9 +161,11 @@ struct LaunchConfig {
   /// (task.h, first shares) instead of each making it: where those cover
   /// the grid, workers touch neither the cursor nor `preempt`. A worker
   /// runs its share before it looks at `preempt`, as any claim; off for a
-  /// launch that starts paused or with SMs vacated, and for one of more
-  /// Workers than fit on the device at once (a worker waiting for an SM
-  /// would run its share after a pause).
+  /// launch with SMs vacated, and for one of more Workers than fit on the
+  /// device at once (a worker waiting for an SM would run its share after a
+  /// pause). A launch that starts paused gets the shares of the width it is
+  /// issued with; if its first run has another width, or SMs were vacated
+  /// meanwhile, resume() takes them back out of the task.
   bool FirstShares = true;
   /// Ptb: workers on SMs 0..VacatedSms-1 (by %smid) leave before their first
   /// claim, so the launch runs on the other SMs and leaves these whole to

@@ -230,6 +230,10 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// Blocks the current run's first shares hand out before it starts (only
   /// a first run has them): progress() leaves them out until the run ends.
   uint32_t FirstClaimedThisRun = 0;
+  /// The width the task's first shares were handed out for: a launch
+  /// started paused that first runs with another one, or with SMs vacated,
+  /// withdraws them (withdrawFirstShares).
+  uint32_t FirstSharesWidth = 0;
   bool PreemptRaised = false;
   /// A write of the `preempt` flag was issued after the task's: the task is
   /// not fresh (one started with a watermark has no Shape to begin with).
@@ -278,6 +282,10 @@ private:
   /// device, every stream that shares its hardware queue, so none is left
   /// waiting for a launch that is not running.
   void acquireInner();
+  /// Before the first run of a launch started paused: takes the first
+  /// shares back out of the task (on the control stream), so that its
+  /// workers claim every block.
+  void withdrawFirstShares();
   void startOriginal(std::span<void *const> Args);
   /// Queues the kernel in Function (the original) on \p On over the
   /// launch's grid.

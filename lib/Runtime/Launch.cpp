@@ -158,10 +158,11 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                    End,
                    Ptb && Config.Prefetch ? BATON_TASK_PREFETCH : 0u,
                    Ptb ? claimChunk(Config.ClaimChunk, End) : 0u};
-  // A launch started paused may resume with another width, and workers on
-  // vacated SMs should leave at once rather than run a share first. A
-  // worker that waits for room on an SM would run its share after a pause
-  // too, so shares go only to launches whose workers all fit at once. A
+  // Workers on vacated SMs should leave at once rather than run a share
+  // first. A worker that waits for room on an SM would run its share after
+  // a pause too, so shares go only to launches whose workers all fit at
+  // once. A launch started paused gets them for the width it is issued
+  // with, and gives them back if its first run has another (resume()). A
   // variant built for an earlier task ABI would skip them.
   auto AllResident = [&] {
     return !Requested || Width <= Runtime.coResident(Function, Config.Block,
@@ -169,11 +170,11 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
                                                      Kernel->Name);
   };
   if (Ptb && Runtime.Options.FirstShares && Config.FirstShares &&
-      Kernel->PtbTakesFirstShares && !Config.StartPaused &&
-      !Config.VacatedSms && AllResident())
+      Kernel->PtbTakesFirstShares && !Config.VacatedSms && AllResident())
     Fields.FirstShare = baton_first_shares(0, End, Width, Fields.ClaimChunk,
                                            &Fields.FirstClaimed);
   FirstClaimedThisRun = Fields.FirstClaimed;
+  FirstSharesWidth = Width;
   // Only a PTB task with no watermark can be the same from launch to launch.
   if (Ptb && !Config.VacatedSms)
     Shape = Fields;
@@ -291,6 +292,25 @@ void LaunchImpl::acquireInner() {
   check(D.cuStreamWaitEvent(Inner, UserReady, 0), "cuStreamWaitEvent");
   if (ControlReadyRecorded)
     check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
+}
+
+void LaunchImpl::withdrawFirstShares() {
+  // With the shares of another width, workers would skip blocks or run
+  // some twice; on a vacated SM they would run a share before leaving.
+  // The runtime's tasks begin at 0, so the cursor goes back there.
+  const DriverApi &D = driver();
+  check(D.cuMemsetD32Async(Slot->Task + BATON_TASK_OFFSET_FIRST_SHARE, 0, 2,
+                           Runtime.Control),
+        "cuMemsetD32Async (first shares)", Kernel->Name);
+  check(D.cuMemsetD32Async(Slot->Task + BATON_TASK_OFFSET_NEXT, 0, 1,
+                           Runtime.Control),
+        "cuMemsetD32Async (cursor)", Kernel->Name);
+  static_assert(BATON_TASK_OFFSET_FIRST_CLAIMED ==
+                    BATON_TASK_OFFSET_FIRST_SHARE + 4,
+                "one memset clears both share fields");
+  FirstClaimedThisRun = 0;
+  if (Shape)
+    Shape->FirstShare = Shape->FirstClaimed = 0;
 }
 
 void LaunchImpl::writeFlag(uint32_t Watermark) {
@@ -487,7 +507,16 @@ void LaunchImpl::resume(uint32_t NewWidth) {
     // because its SMs were vacated still holds the watermark.
     if (PreemptRaised)
       writeFlag(Vacated);
-    if (PreemptRaised || WatermarkPending) {
+    // A first run keeps its shares only as they were handed out; a later
+    // one has none (the first run's finalize cleared them).
+    bool FirstRun = Epoch == 0;
+    bool Withdraw = FirstRun && FirstClaimedThisRun &&
+                    (Width != FirstSharesWidth || Vacated);
+    if (Withdraw)
+      withdrawFirstShares();
+    if (!FirstRun)
+      FirstClaimedThisRun = 0;
+    if (PreemptRaised || WatermarkPending || Withdraw) {
       check(D.cuEventRecord(ControlReady, Runtime.Control), "cuEventRecord");
       ControlReadyRecorded = true;
       check(D.cuStreamWaitEvent(Inner, ControlReady, 0), "cuStreamWaitEvent");
@@ -495,7 +524,6 @@ void LaunchImpl::resume(uint32_t NewWidth) {
     PreemptRaised = WatermarkPending = false;
     VacatedThisRun = Vacated != 0;
     PreemptedBeforeRun = WorkersPreempted; // read when the last run settled
-    FirstClaimedThisRun = 0; // the first run's finalize cleared the shares
     issuePtb(Inner);
   } catch (...) {
     fail(std::current_exception());

@@ -52,9 +52,11 @@ struct SimLaunch {
   uint32_t StartView = 0;
   std::optional<Nanos> StartViewAt;
   /// PTB: the current run's first shares (task.h), which only a first run
-  /// that starts neither paused nor vacated has, as in the runtime; the
-  /// cursor starts past them.
+  /// has, as in the runtime: one issued without a watermark, at the width
+  /// it was issued with; the cursor starts past them.
   uint32_t FirstShare = 0;
+  uint32_t FirstShareWidth = 0; ///< the width the shares were made for
+  uint32_t Watermark = 0;       ///< PTB: as the host last wrote it
   uint64_t Epoch = 0;
   LaunchState State = LaunchState::Running;
   bool PreemptVisible = false;
@@ -478,21 +480,22 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   if (R.VacatedSms && (!P->Facts.CanVacate || R.LaunchForm != Form::Ptb))
     throw std::logic_error("SimulatedExecutor: launch " +
                            std::to_string(R.Id) + " cannot vacate SMs");
-  L.WatermarkVisible = R.VacatedSms; // in the task from the start
+  L.WatermarkVisible = L.Watermark = R.VacatedSms; // in the task from the start
   L.Rec.LaunchForm = R.LaunchForm;
   L.Rec.HighPriority = R.HighPriority;
   L.Rec.IssuedAt = P->Time.now();
   L.Rec.RunCount.assign(L.End, 0);
-  if (R.StartPaused) {
-    L.State = LaunchState::Paused; // issued, nothing runs until resume()
-    return;
-  }
   // As the runtime: no shares for workers that do not all fit at once.
   if (L.F == Form::Ptb && !R.VacatedSms &&
       L.Width <= blocksPerWave(P->Facts, K, Form::Ptb)) {
     uint32_t Claimed = 0;
     L.FirstShare = baton_first_shares(0, L.End, L.Width, L.Chunk, &Claimed);
+    L.FirstShareWidth = L.Width;
     L.Next = Claimed;
+  }
+  if (R.StartPaused) {
+    L.State = LaunchState::Paused; // issued, nothing runs until resume()
+    return;
   }
   P->queueBehind(L, R.After);
   P->relaunch(L);
@@ -522,6 +525,13 @@ void SimulatedExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
   if (Width != L.Width && !P->Facts.CanResize)
     throw std::logic_error("SimulatedExecutor: resizing is disabled");
   L.Width = Width;
+  // As the runtime: a first run at another width, or with SMs vacated,
+  // claims every block.
+  if (L.Epoch == 0 && L.FirstShare &&
+      (L.Width != L.FirstShareWidth || L.Watermark)) {
+    L.FirstShare = 0;
+    L.Next = 0;
+  }
   P->queueBehind(L, After);
   P->relaunch(L);
 }
@@ -544,6 +554,7 @@ void SimulatedExecutor::vacate(uint64_t Id, uint32_t Sms) {
   if (!P->Facts.CanVacate || L.F != Form::Ptb)
     throw std::logic_error("SimulatedExecutor: launch " + std::to_string(Id) +
                            " cannot vacate SMs");
+  L.Watermark = Sms;
   P->schedule(EventKind::Watermark, P->Time.now() + P->Facts.SignalLatency, L,
               0, 0, Sms);
 }

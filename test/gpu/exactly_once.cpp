@@ -363,7 +363,10 @@ void runVacateCase(Runtime &Rt, const Kernel &K, Checker &Check,
 }
 
 /// Launches started paused, resumed one at a time while another thread is
-/// blocked in cuStreamSynchronize on their stream.
+/// blocked in cuStreamSynchronize on their stream: a third at the width
+/// they were issued with (their first shares stand), a third at another
+/// (workers at the issued width's stride would skip blocks, so the shares
+/// are withdrawn), a third with SMs vacated first (withdrawn too).
 void runResumedWhileUserSyncs(Runtime &Rt, const Kernel &K, Checker &Check,
                               Watchdog &Dog) {
   const std::string Name = "ptb, resumed under a sync";
@@ -393,8 +396,11 @@ void runResumedWhileUserSyncs(Runtime &Rt, const Kernel &K, Checker &Check,
   });
   sleepMicros(20000); // the user's thread is blocked in its synchronise
   unsigned Finished = 0;
-  for (Launch &L : Started) {
-    L.resume();
+  for (size_t I = 0; I < Launches; ++I) {
+    Launch &L = Started[I];
+    if (I % 3 == 2)
+      L.vacate(8);
+    L.resume(I % 3 == 1 ? 1000 : 0);
     Finished += L.wait() == LaunchState::Done;
   }
   User.join();

@@ -900,13 +900,54 @@ TEST_F(ClaimsOfSeveralBlocks, FirstSharesHandOutAShallowGridWithNoClaim) {
   EXPECT_GE(Fresh.record(Be).Claims, 808u / 3);
 }
 
+/// A PTB launch of \p Blocks blocks of 5 us with claims of up to 3, issued
+/// paused with \p IssuedWidth workers, then resumed with 64 (with the
+/// lowest SM vacated, if \p Vacate): its record once Done, and when.
+static std::pair<SimRecord, Nanos>
+startedPausedThenResumed(uint32_t Blocks, uint32_t IssuedWidth,
+                         bool Vacate = false) {
+  DeviceFacts D = smallDevice();
+  D.CanVacate = Vacate;
+  SimulatedExecutor Sim{D};
+  KernelShape K;
+  K.Name = "kernel";
+  K.Blocks = Blocks;
+  K.ThreadsPerBlock = 256;
+  K.HasPtb = true;
+  std::any Payload = SimKernel{5us};
+  LaunchRequest R{1, &K, Form::Ptb, IssuedWidth, false, 0, &Payload};
+  R.StartPaused = true;
+  R.ClaimChunk = 3;
+  Sim.launch(R);
+  if (Vacate)
+    Sim.vacate(1, 1);
+  Sim.resume(1, 64, 0);
+  while (Sim.step())
+    ;
+  EXPECT_EQ(Sim.poll().size(), 1u) << Blocks;
+  return {Sim.record(1), Sim.clock().now()};
+}
+
+TEST(ClaimsOfAResumedRun, FirstSharesSurviveAResumeAtTheIssuedWidth) {
+  // A launch issued paused (a training job's launches queued ahead) gets
+  // the first shares of the width it is issued with; resumed at that
+  // width, its workers claim nothing where the shares cover the grid, and
+  // take at most three rounds of blocks.
+  for (uint32_t Blocks : {192u, 128u, 160u}) {
+    auto [Rec, Done] = startedPausedThenResumed(Blocks, 64);
+    expectExactlyOnce(Rec);
+    EXPECT_EQ(Rec.Claims, 0u) << Blocks;
+    EXPECT_LE(Done, 20us + 3 * 5us) << Blocks;
+  }
+}
+
 TEST(ClaimsOfAResumedRun, FirstClaimsHandOutAShallowGridAtOnce) {
-  // A launch started paused has no first shares (its width may change when
-  // it resumes), so each worker makes its first claim itself: its whole
-  // share of the grid, rounded up, and a worker whose claim runs dry claims
-  // once more to find the grid exhausted, unless its claim reached the end
-  // (its view of the cursor is there). Claims of up to 3 blocks, 64
-  // workers, blocks of 5 us:
+  // Resumed at another width than it was issued with, a launch started
+  // paused withdraws its first shares, so each worker makes its first
+  // claim itself: its whole share of the grid, rounded up, and a worker
+  // whose claim runs dry claims once more to find the grid exhausted,
+  // unless its claim reached the end (its view of the cursor is there).
+  // Claims of up to 3 blocks, 64 workers, blocks of 5 us:
   //  * 192 blocks: shares of 3, all 64 workers hold blocks, 2 claims each
   //    but the one that took the last blocks (half shares from the start
   //    make 4 claims a worker);
@@ -917,24 +958,21 @@ TEST(ClaimsOfAResumedRun, FirstClaimsHandOutAShallowGridAtOnce) {
   for (auto [Blocks, Claims, Rounds] :
        {std::tuple{192u, 127u, 3}, std::tuple{128u, 127u, 2},
         std::tuple{160u, 64u + 53u, 3}}) {
-    SimulatedExecutor Sim{smallDevice()};
-    KernelShape K;
-    K.Name = "kernel";
-    K.Blocks = Blocks;
-    K.ThreadsPerBlock = 256;
-    K.HasPtb = true;
-    std::any Payload = SimKernel{5us};
-    LaunchRequest R{1, &K, Form::Ptb, 64, false, 0, &Payload};
-    R.StartPaused = true;
-    R.ClaimChunk = 3;
-    Sim.launch(R);
-    Sim.resume(1, 64, 0);
-    while (Sim.step())
-      ;
-    ASSERT_EQ(Sim.poll().size(), 1u) << Blocks;
-    expectExactlyOnce(Sim.record(1));
-    EXPECT_EQ(Sim.record(1).Claims, Claims) << Blocks;
-    EXPECT_LE(Sim.clock().now(), 20us + Rounds * 5us) << Blocks;
+    auto [Rec, Done] = startedPausedThenResumed(Blocks, 48);
+    expectExactlyOnce(Rec);
+    EXPECT_EQ(Rec.Claims, Claims) << Blocks;
+    EXPECT_LE(Done, 20us + Rounds * 5us) << Blocks;
+  }
+}
+
+TEST(ClaimsOfAResumedRun, VacatedSmsWithdrawTheFirstShares) {
+  // Workers on a vacated SM must leave before they run anything, so a
+  // launch started paused whose SMs were vacated before its first run
+  // withdraws its shares: the workers kept claim every block.
+  for (uint32_t Blocks : {192u, 128u, 160u}) {
+    auto [Rec, Done] = startedPausedThenResumed(Blocks, 64, /*Vacate=*/true);
+    expectExactlyOnce(Rec);
+    EXPECT_GT(Rec.Claims, 0u) << Blocks;
   }
 }
 
