@@ -53,10 +53,12 @@
 
 #include <cuda.h>
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -135,6 +137,15 @@ struct RuntimeOptions {
   /// PTB launches hand their workers' first claims out in the task
   /// (LaunchConfig::FirstShares, which turns it off for one launch).
   bool FirstShares = true;
+  /// Time each run of a PTB or original launch on the device, with an event
+  /// with timing before its kernel and one after its end (Launch::
+  /// lastRunTime). The scheduler's executor then takes that as the run's
+  /// duration, for its block estimates, instead of the host's time from
+  /// issuing the run to seeing it done, which holds the wait behind the
+  /// launches queued ahead of it and the host's reaction: tens to hundreds
+  /// of microseconds on a kernel of ten. Off by default: the scheduler's
+  /// rules were tuned on the host's times.
+  bool TimeRunsOnDevice = false;
 };
 
 struct LaunchConfig {
@@ -339,6 +350,12 @@ public:
   /// is Paused or Done). A run that nobody asked to stop had none, so this
   /// reads nothing from the device and never fails.
   uint32_t workersLeftLastRun() const;
+  /// Device time of the last run (launch or resume) of a PTB or original
+  /// launch, from just before its kernel began to its end (for PTB, its
+  /// finalize kernel's), where the runtime times runs
+  /// (RuntimeOptions::TimeRunsOnDevice) and that run is Paused or Done;
+  /// nullopt otherwise, and for Slices.
+  std::optional<std::chrono::nanoseconds> lastRunTime() const;
 
 private:
   friend class Runtime;

@@ -54,13 +54,14 @@ struct RuntimeImpl {
   bool contextAlive() const noexcept;
   /// Throws a clear Error naming \p Kernel unless contextAlive().
   void checkContext(std::string_view Kernel) const;
-  /// An event without timing, from a pool: every variant launch uses
-  /// three, and creating and destroying them cost it six driver calls.
-  CUevent acquireEvent();
-  /// Returns \p Event to the pool. Its owner must be done with it: waits
-  /// already queued on it keep the record they saw, but a query would see
-  /// the next owner's.
-  void releaseEvent(CUevent Event);
+  /// An event from a pool, without timing unless \p Timed: every variant
+  /// launch uses three, and creating and destroying them cost it six
+  /// driver calls.
+  CUevent acquireEvent(bool Timed = false);
+  /// Returns \p Event (acquired with \p Timed) to its pool. Its owner must
+  /// be done with it: waits already queued on it keep the record they saw,
+  /// but a query would see the next owner's.
+  void releaseEvent(CUevent Event, bool Timed = false);
   /// The slice feeder, started on first use.
   SliceFeeder &feeder();
 
@@ -102,7 +103,8 @@ private:
   void release() noexcept;
 
   std::mutex EventMutex;
-  std::vector<CUevent> FreeEvents; ///< guarded by EventMutex
+  std::vector<CUevent> FreeEvents;      ///< guarded by EventMutex
+  std::vector<CUevent> FreeTimedEvents; ///< guarded by EventMutex
   std::mutex FeederMutex;
   std::shared_ptr<SliceFeeder> Feeder;
 };
@@ -223,6 +225,9 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// resume writes the flag.
   bool ControlReadyRecorded = false;
   CUevent Drained = nullptr;    ///< the last kernel issued has finished
+  /// RuntimeOptions::TimeRunsOnDevice, for a PTB or original launch:
+  /// recorded just before each run's kernel; Drained then has timing too.
+  CUevent RunBegan = nullptr;
 
   mutable std::mutex Mutex; ///< guards the fields below
   LaunchState State = LaunchState::Running;
@@ -274,6 +279,10 @@ private:
   /// What the slot holds for its next launch once this one is gone.
   std::optional<TaskShape> freshTaskLeft() const;
   void createEvents();
+  /// Takes RunBegan, and Drained with timing, where runs are timed.
+  void createRunTimer();
+  /// Records RunBegan on \p On, where runs are timed.
+  void startRunTimer(CUstream On);
   /// Takes the private stream of a launch that does not run first on the
   /// user's stream (and, for slices, Retire and SliceEnd), and queues its
   /// wait for the user's stream and the task's initialisation. These are

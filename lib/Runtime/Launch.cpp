@@ -45,6 +45,7 @@
 #include "LaunchMath.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <utility>
 
@@ -104,9 +105,13 @@ LaunchImpl::~LaunchImpl() {
   } else if (!Settled && Drained) {
     D.cuEventSynchronize(Drained);
   }
-  for (CUevent E : {UserReady, ControlReady, Drained, SliceEnd})
+  for (CUevent E : {UserReady, ControlReady, SliceEnd})
     if (E)
       Runtime.releaseEvent(E);
+  if (Drained)
+    Runtime.releaseEvent(Drained, /*Timed=*/RunBegan != nullptr);
+  if (RunBegan)
+    Runtime.releaseEvent(RunBegan, /*Timed=*/true);
   for (CUstream S : {Inner, Retire})
     if (S)
       Runtime.Streams.release(S);
@@ -257,10 +262,11 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
 
 void LaunchImpl::startOriginal(std::span<void *const> UserArgs) {
   const DriverApi &D = driver();
-  Drained = Runtime.acquireEvent();
+  createRunTimer();
   End = uint32_t(std::min<uint64_t>(virtualBlockCount(Config.Grid),
                                     UINT32_MAX));
   Width = End;
+  startRunTimer(Config.Stream);
   issueOriginal(Config.Stream, const_cast<void **>(UserArgs.data()));
   check(D.cuEventRecord(Drained, Config.Stream), "cuEventRecord",
         Kernel->Name);
@@ -278,8 +284,23 @@ void LaunchImpl::createEvents() {
   // The variant runs at the priority of the stream it was issued on.
   check(D.cuStreamGetPriority(Config.Stream, &StreamPriority),
         "cuStreamGetPriority", Kernel->Name);
-  for (CUevent *E : {&ControlReady, &Drained})
-    *E = Runtime.acquireEvent();
+  ControlReady = Runtime.acquireEvent();
+  createRunTimer();
+}
+
+void LaunchImpl::createRunTimer() {
+  // A slice launch's runs are many kernels, with the host between them.
+  bool Timed = Runtime.Options.TimeRunsOnDevice &&
+               Config.LaunchMode != Mode::Slices;
+  Drained = Runtime.acquireEvent(Timed);
+  if (Timed)
+    RunBegan = Runtime.acquireEvent(/*Timed=*/true);
+}
+
+void LaunchImpl::startRunTimer(CUstream On) {
+  if (RunBegan)
+    check(driver().cuEventRecord(RunBegan, On), "cuEventRecord (run timer)",
+          Kernel->Name);
 }
 
 void LaunchImpl::acquireInner() {
@@ -336,6 +357,7 @@ std::optional<TaskShape> LaunchImpl::freshTaskLeft() const {
 void LaunchImpl::issuePtb(CUstream On) {
   const DriverApi &D = driver();
   const Dim3 &B = Config.Block;
+  startRunTimer(On);
   check(D.cuLaunchKernel(Function, Width, 1, 1, B.x, B.y, B.z, SharedMemBytes,
                          On, Args.kernelParams(), nullptr),
         "cuLaunchKernel", variantName(*Kernel, Mode::Ptb));
@@ -549,6 +571,7 @@ void LaunchImpl::resumeAsOriginal() {
     Kernel->allowSharedMemory(Mode::Original, SharedMemBytes);
     // The packed arguments end with the task pointer, which the original
     // does not declare: the driver reads the kernel's own parameters only.
+    startRunTimer(Inner);
     issueOriginal(Inner, Args.kernelParams());
     check(D.cuStreamWriteValue32(Inner, Slot->Done, Generation,
                                  CU_STREAM_WRITE_VALUE_DEFAULT),
@@ -809,6 +832,21 @@ uint32_t Launch::workersPreempted() const {
   if (Impl->StatisticsStale)
     Impl->readStatistics();
   return Impl->WorkersPreempted;
+}
+
+std::optional<std::chrono::nanoseconds> Launch::lastRunTime() const {
+  if (!Impl->RunBegan) // set before the launch was handed out, never after
+    return std::nullopt;
+  ScopedContext Scope(Impl->Runtime.Context);
+  std::lock_guard Lock(Impl->Mutex);
+  // Once a run has settled, Drained, the later of the two, has completed.
+  if (Impl->State != LaunchState::Paused && Impl->State != LaunchState::Done)
+    return std::nullopt;
+  float Ms = 0;
+  if (driver().cuEventElapsedTime(&Ms, Impl->RunBegan, Impl->Drained) !=
+      CUDA_SUCCESS)
+    return std::nullopt;
+  return std::chrono::nanoseconds(std::llround(double(Ms) * 1e6));
 }
 
 uint32_t Launch::workersLeftLastRun() const {

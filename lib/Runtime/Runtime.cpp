@@ -114,9 +114,11 @@ void RuntimeImpl::release() noexcept {
   const DriverApi &D = driver();
   if (contextAlive() && D.cuCtxPushCurrent(Context) == CUDA_SUCCESS) {
     Streams.destroyAll();
-    for (CUevent Event : FreeEvents)
-      D.cuEventDestroy(Event);
-    FreeEvents.clear();
+    for (auto *Free : {&FreeEvents, &FreeTimedEvents}) {
+      for (CUevent Event : *Free)
+        D.cuEventDestroy(Event);
+      Free->clear();
+    }
     if (Own)
       D.cuModuleUnload(Own);
     if (Control)
@@ -155,24 +157,26 @@ void RuntimeImpl::checkContext(std::string_view Kernel) const {
   throw Error(ErrorKind::Cuda, Message, CUDA_ERROR_CONTEXT_IS_DESTROYED);
 }
 
-CUevent RuntimeImpl::acquireEvent() {
+CUevent RuntimeImpl::acquireEvent(bool Timed) {
   {
     std::lock_guard Lock(EventMutex);
-    if (!FreeEvents.empty()) {
-      CUevent Event = FreeEvents.back();
-      FreeEvents.pop_back();
+    auto &Free = Timed ? FreeTimedEvents : FreeEvents;
+    if (!Free.empty()) {
+      CUevent Event = Free.back();
+      Free.pop_back();
       return Event;
     }
   }
   CUevent Event = nullptr;
-  check(driver().cuEventCreate(&Event, CU_EVENT_DISABLE_TIMING),
+  check(driver().cuEventCreate(&Event, Timed ? CU_EVENT_DEFAULT
+                                             : CU_EVENT_DISABLE_TIMING),
         "cuEventCreate");
   return Event;
 }
 
-void RuntimeImpl::releaseEvent(CUevent Event) {
+void RuntimeImpl::releaseEvent(CUevent Event, bool Timed) {
   std::lock_guard Lock(EventMutex);
-  FreeEvents.push_back(Event);
+  (Timed ? FreeTimedEvents : FreeEvents).push_back(Event);
 }
 
 SliceFeeder &RuntimeImpl::feeder() {

@@ -293,10 +293,13 @@ std::vector<Completion> RuntimeExecutor::poll() {
     Item->Watched = false;
     Nanos At = P->Time.now();
     uint32_t Done = Item->L.progress().Done;
+    // The device's time of the run where the runtime keeps it; the host's
+    // also holds the wait behind the launches queued ahead.
+    Nanos Elapsed = Item->L.lastRunTime().value_or(At - Item->StartedAt);
     Completion C{Id,
                  State == LaunchState::Done ? Completion::Done
                                             : Completion::Paused,
-                 At, At - Item->StartedAt, uint64_t(Done - Item->DoneAtStart)};
+                 At, Elapsed, uint64_t(Done - Item->DoneAtStart)};
     if (Item->L.mode() == Mode::Ptb)
       C.WorkersLeft = Item->L.workersLeftLastRun();
     BATON_TRACE("%s %llu after %lld us, %llu blocks, %u workers left",

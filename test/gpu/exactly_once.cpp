@@ -49,6 +49,7 @@
 #include <cstdio>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <random>
 #include <regex>
 #include <sstream>
@@ -231,6 +232,17 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
                    std::to_string(Blocks));
   if (C.LaunchMode == Mode::Ptb)
     checkWorkersLeft(Check, Name, L, Pauses); // one resume per pause
+  // The last run's device time, where the runtime times PTB runs: within
+  // the host's time of the whole launch.
+  std::optional<std::chrono::nanoseconds> Run = L.lastRunTime();
+  if (Rt.options().TimeRunsOnDevice && C.LaunchMode == Mode::Ptb)
+    Check.expect(Run && Run->count() > 0 &&
+                     std::chrono::duration<double, std::milli>(*Run).count() <=
+                         Ms,
+                 Name + ": no device time of the last run, or one longer "
+                        "than the launch");
+  else
+    Check.expect(!Run, Name + ": a device time where runs are not timed");
   std::printf("%-4s %-24s grid %u,%u,%u width %-5u %5u pauses  %8.1f ms\n",
               Once && !StreamViolations ? "ok" : "FAIL",
               C.Name, C.Grid.x, C.Grid.y, C.Grid.z, L.width(), Pauses, Ms);
@@ -638,6 +650,9 @@ void runOriginal(Runtime &Rt, const Kernel &K, Checker &Check) {
   LaunchConfig Config{Grid, {32, 1, 1}, 0, S.get(), Mode::Original};
   Launch L = Rt.launch(K, Config, Args);
   Check.expect(L.wait() == LaunchState::Done, "original: wait() not Done");
+  Check.expect(L.lastRunTime().has_value() == Rt.options().TimeRunsOnDevice,
+               "original: a device time where runs are not timed, or none "
+               "where they are");
   std::vector<uint8_t> Final = Counts.download(S.get());
   std::string Error =
       checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
@@ -669,6 +684,8 @@ void rerunCases(const RuntimeOptions &Options, const std::string &Prefix,
   }
   if (Vacate)
     runVacateCase(Rt, K, Check, Dog, Seed++, Prefix);
+  if (Options.TimeRunsOnDevice)
+    runOriginal(Rt, K, Check);
 }
 
 /// A PTB variant built for an earlier task ABI ignores first shares, and
@@ -747,6 +764,11 @@ int main(int Argc, char **Argv) {
     CopyOptions.Signal = PreemptSignal::Memcpy;
     rerunCases(CopyOptions, "copy-engine flag, ", Argv[1], {Cases[0], Cases[2]},
                /*Vacate=*/true, Check, Dog, Seed);
+    // Runs timed on the device (slices are not).
+    RuntimeOptions TimedOptions;
+    TimedOptions.TimeRunsOnDevice = true;
+    rerunCases(TimedOptions, "timed runs, ", Argv[1], {Cases[0], Cases[8]},
+               /*Vacate=*/false, Check, Dog, Seed);
     runOlderAbi(K, Argv[1], Check, Dog, Seed);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());
