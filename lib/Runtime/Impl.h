@@ -55,8 +55,8 @@ struct RuntimeImpl {
   /// Throws a clear Error naming \p Kernel unless contextAlive().
   void checkContext(std::string_view Kernel) const;
   /// An event from a pool, without timing unless \p Timed: every variant
-  /// launch uses three, and creating and destroying them cost it six
-  /// driver calls.
+  /// launch uses three (four where runs are timed), and creating and
+  /// destroying them cost it two driver calls each.
   CUevent acquireEvent(bool Timed = false);
   /// Returns \p Event (acquired with \p Timed) to its pool. Its owner must
   /// be done with it: waits already queued on it keep the record they saw,
@@ -65,11 +65,16 @@ struct RuntimeImpl {
   /// The slice feeder, started on first use.
   SliceFeeder &feeder();
 
-  /// Sets the task's `preempt` watermark on the control stream, by the
-  /// method chosen in the options (for PreemptSignal::Memcpy, the SM counts
-  /// between 0 and BATON_PREEMPT_ALL, which no pinned word holds, by a
-  /// memset).
+  /// Sets the task's `preempt` watermark on the control stream
+  /// (writeTaskWord).
   void writePreempt(const TaskSlot &Slot, uint32_t Watermark);
+  /// Sets the task's 32-bit word at \p Offset to \p Value on the control
+  /// stream, by the method chosen in the options: a stream write, or a
+  /// copy of a pinned word (for PreemptSignal::Memcpy, values other than 0
+  /// and BATON_PREEMPT_ALL, which no pinned word holds, by a memset, which
+  /// the driver may run as a kernel). \p What names the word in errors.
+  void writeTaskWord(const TaskSlot &Slot, uint32_t Offset, uint32_t Value,
+                     std::string_view What);
   /// Copies the task back into its mirror and waits for it.
   void readTask(const TaskSlot &Slot, std::string_view Kernel);
   /// Blocks of \p Fn that fit on the device at once, capped at
@@ -228,6 +233,8 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// RuntimeOptions::TimeRunsOnDevice, for a PTB or original launch:
   /// recorded just before each run's kernel; Drained then has timing too.
   CUevent RunBegan = nullptr;
+  bool DrainedTimed = false; ///< Drained came from the timed pool
+  bool RunTimed = false;     ///< RunBegan has been recorded (under Mutex)
 
   mutable std::mutex Mutex; ///< guards the fields below
   LaunchState State = LaunchState::Running;

@@ -27,7 +27,9 @@
 // control stream, and a pause raised before it starts stops it all the same.
 // A launch started paused runs nothing on S: S records UserReady and waits
 // at once, and the private stream waits for UserReady and ControlReady
-// before the first run. A private first run
+// before the first run. Where that run has another width than the task's
+// first shares were made for, or SMs were vacated meanwhile, the control
+// stream zeroes the shares and the cursor before ControlReady. A private first run
 // (LaunchConfig::FirstRunOnPrivateStream) is the same without the pause.
 //
 // vacate() writes a watermark below BATON_PREEMPT_ALL the same way: only the
@@ -109,7 +111,7 @@ LaunchImpl::~LaunchImpl() {
     if (E)
       Runtime.releaseEvent(E);
   if (Drained)
-    Runtime.releaseEvent(Drained, /*Timed=*/RunBegan != nullptr);
+    Runtime.releaseEvent(Drained, DrainedTimed);
   if (RunBegan)
     Runtime.releaseEvent(RunBegan, /*Timed=*/true);
   for (CUstream S : {Inner, Retire})
@@ -293,14 +295,18 @@ void LaunchImpl::createRunTimer() {
   bool Timed = Runtime.Options.TimeRunsOnDevice &&
                Config.LaunchMode != Mode::Slices;
   Drained = Runtime.acquireEvent(Timed);
+  DrainedTimed = Timed;
   if (Timed)
     RunBegan = Runtime.acquireEvent(/*Timed=*/true);
 }
 
 void LaunchImpl::startRunTimer(CUstream On) {
-  if (RunBegan)
-    check(driver().cuEventRecord(RunBegan, On), "cuEventRecord (run timer)",
-          Kernel->Name);
+  if (!RunBegan)
+    return;
+  check(driver().cuEventRecord(RunBegan, On), "cuEventRecord (run timer)",
+        Kernel->Name);
+  // The pool's events hold their last owner's records until then.
+  RunTimed = true;
 }
 
 void LaunchImpl::acquireInner() {
@@ -319,16 +325,13 @@ void LaunchImpl::withdrawFirstShares() {
   // With the shares of another width, workers would skip blocks or run
   // some twice; on a vacated SM they would run a share before leaving.
   // The runtime's tasks begin at 0, so the cursor goes back there.
-  const DriverApi &D = driver();
-  check(D.cuMemsetD32Async(Slot->Task + BATON_TASK_OFFSET_FIRST_SHARE, 0, 2,
-                           Runtime.Control),
-        "cuMemsetD32Async (first shares)", Kernel->Name);
-  check(D.cuMemsetD32Async(Slot->Task + BATON_TASK_OFFSET_NEXT, 0, 1,
-                           Runtime.Control),
-        "cuMemsetD32Async (cursor)", Kernel->Name);
-  static_assert(BATON_TASK_OFFSET_FIRST_CLAIMED ==
-                    BATON_TASK_OFFSET_FIRST_SHARE + 4,
-                "one memset clears both share fields");
+  // Written as the flag is (never a memset, which the driver may run as a
+  // kernel that waits for room behind the BE work on the device).
+  Runtime.writeTaskWord(*Slot, BATON_TASK_OFFSET_FIRST_SHARE, 0,
+                        "first share");
+  Runtime.writeTaskWord(*Slot, BATON_TASK_OFFSET_FIRST_CLAIMED, 0,
+                        "first claimed");
+  Runtime.writeTaskWord(*Slot, BATON_TASK_OFFSET_NEXT, 0, "cursor");
   FirstClaimedThisRun = 0;
   if (Shape)
     Shape->FirstShare = Shape->FirstClaimed = 0;
@@ -840,11 +843,14 @@ std::optional<std::chrono::nanoseconds> Launch::lastRunTime() const {
   ScopedContext Scope(Impl->Runtime.Context);
   std::lock_guard Lock(Impl->Mutex);
   // Once a run has settled, Drained, the later of the two, has completed.
-  if (Impl->State != LaunchState::Paused && Impl->State != LaunchState::Done)
+  // A launch started paused is Paused before it has run at all.
+  if (!Impl->RunTimed || (Impl->State != LaunchState::Paused &&
+                          Impl->State != LaunchState::Done))
     return std::nullopt;
   float Ms = 0;
   if (driver().cuEventElapsedTime(&Ms, Impl->RunBegan, Impl->Drained) !=
-      CUDA_SUCCESS)
+          CUDA_SUCCESS ||
+      Ms < 0)
     return std::nullopt;
   return std::chrono::nanoseconds(std::llround(double(Ms) * 1e6));
 }

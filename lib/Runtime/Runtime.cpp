@@ -187,23 +187,29 @@ SliceFeeder &RuntimeImpl::feeder() {
 }
 
 void RuntimeImpl::writePreempt(const TaskSlot &Slot, uint32_t Watermark) {
+  writeTaskWord(Slot, BATON_TASK_OFFSET_PREEMPT, Watermark, "preempt flag");
+}
+
+void RuntimeImpl::writeTaskWord(const TaskSlot &Slot, uint32_t Offset,
+                                uint32_t Value, std::string_view What) {
   const DriverApi &D = driver();
-  CUdeviceptr Flag = Slot.Task + BATON_TASK_OFFSET_PREEMPT;
+  CUdeviceptr Word = Slot.Task + Offset;
+  std::string Call = " (" + std::string(What) + ")";
   if (Options.Signal == PreemptSignal::StreamWrite) {
-    check(D.cuStreamWriteValue32(Control, Flag, Watermark,
+    check(D.cuStreamWriteValue32(Control, Word, Value,
                                  CU_STREAM_WRITE_VALUE_DEFAULT),
-          "cuStreamWriteValue32 (preempt flag)");
+          ("cuStreamWriteValue32" + Call).c_str());
     return;
   }
-  if (Watermark == 0 || Watermark == BATON_PREEMPT_ALL) {
-    check(D.cuMemcpyHtoDAsync(Flag, Watermark ? Tasks.pinnedAll()
-                                              : Tasks.pinnedZero(),
+  if (Value == 0 || Value == BATON_PREEMPT_ALL) {
+    check(D.cuMemcpyHtoDAsync(Word,
+                              Value ? Tasks.pinnedAll() : Tasks.pinnedZero(),
                               sizeof(uint32_t), Control),
-          "cuMemcpyHtoDAsync (preempt flag)");
+          ("cuMemcpyHtoDAsync" + Call).c_str());
     return;
   }
-  check(D.cuMemsetD32Async(Flag, Watermark, 1, Control),
-        "cuMemsetD32Async (preempt flag)");
+  check(D.cuMemsetD32Async(Word, Value, 1, Control),
+        ("cuMemsetD32Async" + Call).c_str());
 }
 
 void RuntimeImpl::readTask(const TaskSlot &Slot, std::string_view Kernel) {

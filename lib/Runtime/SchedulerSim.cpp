@@ -490,7 +490,7 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
       L.Width <= blocksPerWave(P->Facts, K, Form::Ptb)) {
     uint32_t Claimed = 0;
     L.FirstShare = baton_first_shares(0, L.End, L.Width, L.Chunk, &Claimed);
-    L.FirstShareWidth = L.Width;
+    L.FirstShareWidth = std::min(L.Width, L.End); // as the runtime clamps it
     L.Next = Claimed;
   }
   if (R.StartPaused) {
@@ -528,7 +528,7 @@ void SimulatedExecutor::resume(uint64_t Id, uint32_t Width, uint64_t After) {
   // As the runtime: a first run at another width, or with SMs vacated,
   // claims every block.
   if (L.Epoch == 0 && L.FirstShare &&
-      (L.Width != L.FirstShareWidth || L.Watermark)) {
+      (std::min(L.Width, L.End) != L.FirstShareWidth || L.Watermark)) {
     L.FirstShare = 0;
     L.Next = 0;
   }

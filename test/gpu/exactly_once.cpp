@@ -667,6 +667,33 @@ void runOriginal(Runtime &Rt, const Kernel &K, Checker &Check) {
                         "InvalidState");
 }
 
+/// Where runs are timed: a launch started paused has no run time before its
+/// first run, and has one after it.
+void checkPausedStartTime(Runtime &Rt, const Kernel &K, Checker &Check) {
+  constexpr size_t Blocks = 132 * 64;
+  Stream S;
+  DeviceBuffer Counts(Blocks * sizeof(uint32_t));
+  Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+  uint64_t Spin = 2000;
+  void *Args[] = {Counts.slot(), &Spin};
+  LaunchConfig Config{{uint32_t(Blocks), 1, 1}, {64, 1, 1}, 0, S.get(),
+                      Mode::Ptb};
+  Config.StartPaused = true;
+  Launch L = Rt.launch(K, Config, Args);
+  Check.expect(!L.lastRunTime(),
+               "timed runs: a run time before a paused launch's first run");
+  L.resume();
+  Check.expect(L.wait() == LaunchState::Done, "timed runs: not Done");
+  std::optional<std::chrono::nanoseconds> Run = L.lastRunTime();
+  Check.expect(Run && Run->count() > 0,
+               "timed runs: no run time after a paused launch's first run");
+  std::printf("%-4s timed runs: a paused launch's first run took %.1f us\n",
+              Run ? "ok" : "FAIL",
+              Run ? std::chrono::duration<double, std::micro>(*Run).count()
+                  : 0.0);
+  std::fflush(stdout);
+}
+
 /// Runs \p Picked again (and the vacate storm, if \p Vacate) on a runtime
 /// made with \p Options, their names prefixed with \p Prefix: what those
 /// options change must keep every block running once.
@@ -684,8 +711,10 @@ void rerunCases(const RuntimeOptions &Options, const std::string &Prefix,
   }
   if (Vacate)
     runVacateCase(Rt, K, Check, Dog, Seed++, Prefix);
-  if (Options.TimeRunsOnDevice)
+  if (Options.TimeRunsOnDevice) {
     runOriginal(Rt, K, Check);
+    checkPausedStartTime(Rt, K, Check);
+  }
 }
 
 /// A PTB variant built for an earlier task ABI ignores first shares, and
