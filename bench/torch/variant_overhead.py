@@ -11,7 +11,9 @@ may run some launches as the original (the scheduler's quiet rules), so
 launches are paired site by site, never by name alone. For each site where
 a variant ran, the table also gives the variant's grid and how long before
 it started the kernel ahead of it ended (negative: the two overlapped,
-which inflates the later kernel's duration).
+which inflates the later kernel's duration). Last it prints how long the
+device sat idle between kernels per step, unrouted and routed: the gaps
+routed launches leave, which no kernel's duration shows.
 
     python3 bench/torch/variant_overhead.py [--train gpt|cnn] [--scale bench|large]
         [--steps 10] [--trace-dir DIR]
@@ -118,6 +120,20 @@ def paired_rows(base, routed, steps):
     return rows
 
 
+def idle_between_kernels(work):
+    """Device time (us) in which no kernel ran, from the first kernel's
+    start to the last one's end: the gaps a step's launches leave."""
+    idle, end = 0.0, None
+    for e in work:
+        if e["cat"] != "kernel":
+            continue
+        if end is not None and e["ts"] > end:
+            idle += e["ts"] - end
+        end = e["ts"] + e["dur"] if end is None else max(end,
+                                                         e["ts"] + e["dur"])
+    return idle
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
@@ -168,6 +184,11 @@ def main():
           f"{geo:.3f}; time-weighted {after / before:.3f} "
           f"({before / 1e3:.2f} -> {after / 1e3:.2f} ms per step)")
 
+    # Each step ends with a host synchronisation, in both runs alike.
+    print(f"device idle between kernels: "
+          f"{idle_between_kernels(base) / args.steps / 1e3:.3f} ms per step "
+          f"unrouted, {idle_between_kernels(routed) / args.steps / 1e3:.3f} "
+          f"routed")
     base_names = {split_variant(e["name"])[0] for e in base}
     runtime = collections.defaultdict(list)
     for e in routed:
