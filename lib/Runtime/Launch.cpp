@@ -29,8 +29,9 @@
 // at once, and the private stream waits for UserReady and ControlReady
 // before the first run. Where that run has another width than the task's
 // first shares were made for, or SMs were vacated meanwhile, the control
-// stream zeroes the shares and the cursor before ControlReady. A private first run
-// (LaunchConfig::FirstRunOnPrivateStream) is the same without the pause.
+// stream zeroes the shares and the cursor before ControlReady. A private
+// first run (LaunchConfig::FirstRunOnPrivateStream) is the same without the
+// pause.
 //
 // vacate() writes a watermark below BATON_PREEMPT_ALL the same way: only the
 // workers on the SMs below it leave, and the run goes on. Such a run may end
