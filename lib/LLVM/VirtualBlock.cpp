@@ -18,19 +18,6 @@ using namespace llvm;
 
 namespace baton::ir {
 
-bool BlockIndexUse::any() const {
-  for (size_t I = 0; I < 3; ++I)
-    if (CtaId[I] || NCtaId[I])
-      return true;
-  return false;
-}
-
-std::array<bool, 3> BlockIndexUse::gridNeeded() const {
-  bool AnyCtaId = CtaId[0] || CtaId[1] || CtaId[2];
-  return {AnyCtaId || NCtaId[0], CtaId[1] || CtaId[2] || NCtaId[1],
-          NCtaId[2]};
-}
-
 BlockIndexUse blockIndexUse(Function &Kernel, const CallGraph &CG,
                             ArrayRef<Function *> Reachable) {
   BlockIndexUse Use;

@@ -13,6 +13,7 @@
 #define BATON_LIB_LLVM_VIRTUALBLOCK_H
 
 #include "CallGraph.h"
+#include "baton/Transform/BlockIndexUse.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/Instructions.h"
@@ -23,16 +24,9 @@
 
 namespace baton::ir {
 
-/// Which block-index registers a kernel and the functions it reaches read.
-struct BlockIndexUse {
-  std::array<bool, 3> CtaId{};
-  std::array<bool, 3> NCtaId{};
-  bool any() const;
-  /// The original grid's dimensions that decoding a linear block into the
-  /// coordinates read, or the %nctaid read, need: x for any coordinate, y
-  /// for y or z.
-  std::array<bool, 3> gridNeeded() const;
-};
+using baton::BlockIndexUse;
+/// Which block-index registers the kernel and the functions it reaches
+/// read.
 BlockIndexUse blockIndexUse(llvm::Function &Kernel, const CallGraph &CG,
                             llvm::ArrayRef<llvm::Function *> Reachable);
 

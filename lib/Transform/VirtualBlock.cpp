@@ -17,19 +17,6 @@ GeneratedNames::GeneratedNames(std::string P) : Prefix(std::move(P)) {
   }
 }
 
-bool BlockIndexUse::any() const {
-  for (size_t I = 0; I < 3; ++I)
-    if (CtaId[I] || NCtaId[I])
-      return true;
-  return false;
-}
-
-std::array<bool, 3> BlockIndexUse::gridNeeded() const {
-  bool AnyCtaId = CtaId[0] || CtaId[1] || CtaId[2];
-  return {AnyCtaId || NCtaId[0], CtaId[1] || CtaId[2] || NCtaId[1],
-          NCtaId[2]};
-}
-
 BlockIndexUse blockIndexUse(const Module &M, const CallGraph &CG,
                             uint32_t Kernel,
                             std::span<const uint32_t> Reachable) {

@@ -12,6 +12,7 @@
 #define BATON_LIB_TRANSFORM_VIRTUALBLOCK_H
 
 #include "CallGraph.h"
+#include "baton/Transform/BlockIndexUse.h"
 #include "StatementBuilder.h"
 
 #include <array>
@@ -48,16 +49,9 @@ struct GeneratedNames {
   }
 };
 
-/// Which block-index registers a kernel and the functions it reaches read.
-struct BlockIndexUse {
-  std::array<bool, 3> CtaId{};
-  std::array<bool, 3> NCtaId{};
-  bool any() const;
-  /// The original grid's dimensions that decoding a linear block into the
-  /// coordinates read, or the %nctaid read, need: x for any coordinate, y
-  /// for y or z.
-  std::array<bool, 3> gridNeeded() const;
-};
+using baton::BlockIndexUse;
+/// Which block-index registers the kernel and the functions it reaches
+/// read.
 BlockIndexUse blockIndexUse(const ptx::Module &M, const CallGraph &CG,
                             uint32_t Kernel, std::span<const uint32_t> Reachable);
 
