@@ -83,6 +83,15 @@ def launches_by_name(work):
     return by_name
 
 
+def variant_row(name, ran, original_grid, orig, variant):
+    """A table row for launches `ran` of a variant against `orig` us."""
+    gaps = [l["gap"] for l in ran if l["gap"] is not None]
+    return {"name": name, "runs": len(ran), "form": ran[0]["form"],
+            "grid": original_grid, "vgrid": ran[0]["grid"],
+            "gap": statistics.median(gaps) if gaps else float("nan"),
+            "orig": orig, "variant": variant}
+
+
 def paired_rows(base, routed, steps):
     """A row per launch site where a variant ran: the k-th launch of a
     kernel in each step, paired with the same site of the original run.
@@ -94,44 +103,29 @@ def paired_rows(base, routed, steps):
         if not variants or name not in base:
             continue
         originals = base[name]
-        gaps = [l["gap"] for l in variants if l["gap"] is not None]
-        row = {"form": variants[0]["form"], "grid": originals[0]["grid"],
-               "vgrid": variants[0]["grid"],
-               "gap": statistics.median(gaps) if gaps else float("nan")}
         if len(launches) != len(originals) or len(launches) % steps:
-            rows.append(dict(row, name=f"{name}#all", runs=steps,
-                             orig=sum(l["dur"] for l in originals) / steps,
-                             variant=sum(l["dur"] for l in launches) / steps))
+            row = variant_row(f"{name}#all", variants, originals[0]["grid"],
+                              sum(l["dur"] for l in originals) / steps,
+                              sum(l["dur"] for l in launches) / steps)
+            rows.append(dict(row, runs=steps))
             continue
         per_step = len(launches) // steps
         for k in range(per_step):
-            site = launches[k::per_step]
-            ran = [l for l in site if l["form"] != "original"]
-            if not ran:
-                continue
-            site_gaps = [l["gap"] for l in ran if l["gap"] is not None]
-            rows.append(dict(
-                row, name=f"{name}#{k}", runs=len(ran),
-                form=ran[0]["form"], grid=originals[k]["grid"],
-                vgrid=ran[0]["grid"],
-                gap=statistics.median(site_gaps) if site_gaps else float("nan"),
-                orig=statistics.median(l["dur"] for l in originals[k::per_step]),
-                variant=statistics.median(l["dur"] for l in ran)))
+            ran = [l for l in launches[k::per_step] if l["form"] != "original"]
+            if ran:
+                rows.append(variant_row(
+                    f"{name}#{k}", ran, originals[k]["grid"],
+                    statistics.median(l["dur"] for l in originals[k::per_step]),
+                    statistics.median(l["dur"] for l in ran)))
     return rows
 
 
-def idle_between_kernels(work):
+def idle_between_kernels(by_name):
     """Device time (us) in which no kernel ran, from the first kernel's
-    start to the last one's end: the gaps a step's launches leave."""
-    idle, end = 0.0, None
-    for e in work:
-        if e["cat"] != "kernel":
-            continue
-        if end is not None and e["ts"] > end:
-            idle += e["ts"] - end
-        end = e["ts"] + e["dur"] if end is None else max(end,
-                                                         e["ts"] + e["dur"])
-    return idle
+    start to the last one's end: the gaps a step's launches leave, the sum
+    of launches_by_name's gaps where positive."""
+    return sum(max(l["gap"], 0.0) for launches in by_name.values()
+               for l in launches if l["gap"] is not None)
 
 
 def main():
@@ -161,8 +155,9 @@ def main():
     routed = device_work(trainer, stop, args.steps,
                          os.path.join(trace_dir, "routed.json"))
 
-    rows = paired_rows(launches_by_name(base), launches_by_name(routed),
-                       args.steps)
+    base_launches, routed_launches = (launches_by_name(base),
+                                      launches_by_name(routed))
+    rows = paired_rows(base_launches, routed_launches, args.steps)
     if not rows:
         sys.exit("no routed kernel ran as a variant")
     rows.sort(key=lambda r: -r["orig"])
@@ -186,8 +181,9 @@ def main():
 
     # Each step ends with a host synchronisation, in both runs alike.
     print(f"device idle between kernels: "
-          f"{idle_between_kernels(base) / args.steps / 1e3:.3f} ms per step "
-          f"unrouted, {idle_between_kernels(routed) / args.steps / 1e3:.3f} "
+          f"{idle_between_kernels(base_launches) / args.steps / 1e3:.3f} ms "
+          f"per step unrouted, "
+          f"{idle_between_kernels(routed_launches) / args.steps / 1e3:.3f} "
           f"routed")
     base_names = {split_variant(e["name"])[0] for e in base}
     runtime = collections.defaultdict(list)
