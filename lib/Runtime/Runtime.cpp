@@ -194,22 +194,24 @@ void RuntimeImpl::writeTaskWord(const TaskSlot &Slot, uint32_t Offset,
                                 uint32_t Value, std::string_view What) {
   const DriverApi &D = driver();
   CUdeviceptr Word = Slot.Task + Offset;
-  std::string Call = " (" + std::string(What) + ")";
+  CUresult R;
+  const char *Call;
   if (Options.Signal == PreemptSignal::StreamWrite) {
-    check(D.cuStreamWriteValue32(Control, Word, Value,
-                                 CU_STREAM_WRITE_VALUE_DEFAULT),
-          ("cuStreamWriteValue32" + Call).c_str());
-    return;
+    R = D.cuStreamWriteValue32(Control, Word, Value,
+                               CU_STREAM_WRITE_VALUE_DEFAULT);
+    Call = "cuStreamWriteValue32";
+  } else if (Value == 0 || Value == BATON_PREEMPT_ALL) {
+    R = D.cuMemcpyHtoDAsync(Word,
+                            Value ? Tasks.pinnedAll() : Tasks.pinnedZero(),
+                            sizeof(uint32_t), Control);
+    Call = "cuMemcpyHtoDAsync";
+  } else {
+    R = D.cuMemsetD32Async(Word, Value, 1, Control);
+    Call = "cuMemsetD32Async";
   }
-  if (Value == 0 || Value == BATON_PREEMPT_ALL) {
-    check(D.cuMemcpyHtoDAsync(Word,
-                              Value ? Tasks.pinnedAll() : Tasks.pinnedZero(),
-                              sizeof(uint32_t), Control),
-          ("cuMemcpyHtoDAsync" + Call).c_str());
-    return;
-  }
-  check(D.cuMemsetD32Async(Word, Value, 1, Control),
-        ("cuMemsetD32Async" + Call).c_str());
+  // The message is built only for a failure: a pause writes the flag.
+  if (R != CUDA_SUCCESS)
+    check(R, std::string(Call) + " (" + std::string(What) + ")");
 }
 
 void RuntimeImpl::readTask(const TaskSlot &Slot, std::string_view Kernel) {
