@@ -143,9 +143,11 @@ struct RuntimeOptions {
   /// duration, for its block estimates, instead of the host's time from
   /// issuing the run to seeing it done, which holds the wait behind the
   /// launches queued ahead of it and the host's reaction: tens to hundreds
-  /// of microseconds on a kernel of ten. Off by default: the scheduler's
-  /// rules were tuned on the host's times.
-  bool TimeRunsOnDevice = false;
+  /// of microseconds on a kernel of ten, and so estimates of its blocks
+  /// far too long (the scheduler then runs short blocks as PTB where
+  /// SchedulerOptions::OriginalsWhenIdleWithBlocksUpTo would run the
+  /// original, and claims them one at a time).
+  bool TimeRunsOnDevice = true;
 };
 
 struct LaunchConfig {

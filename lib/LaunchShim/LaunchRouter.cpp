@@ -95,7 +95,7 @@ LaunchRouter::LaunchRouter()
         // BATON_FIRST_SHARES=0: RuntimeOptions::FirstShares off.
         if (auto N = envNumber("BATON_FIRST_SHARES"))
           O.FirstShares = *N != 0;
-        // BATON_TIME_RUNS_ON_DEVICE=1: RuntimeOptions::TimeRunsOnDevice.
+        // BATON_TIME_RUNS_ON_DEVICE=0: RuntimeOptions::TimeRunsOnDevice off.
         if (auto N = envNumber("BATON_TIME_RUNS_ON_DEVICE"))
           O.TimeRunsOnDevice = *N != 0;
         return O;
