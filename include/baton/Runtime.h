@@ -180,6 +180,14 @@ struct LaunchConfig {
   /// issued with; if its first run has another width, or SMs were vacated
   /// meanwhile, resume() takes them back out of the task.
   bool FirstShares = true;
+  /// Ptb, with FirstShares: where shares of at most this many blocks cover
+  /// the whole grid, the first run hands them out even beyond ClaimChunk,
+  /// and no worker claims at all (baton_first_share_limit). A worker runs
+  /// its share before it looks at `preempt`, so a pause of that run may
+  /// wait for this many blocks a worker: the scheduler sets it from its
+  /// preemption bound (SchedulerOptions::CoveringFirstShares). 0: shares
+  /// hold at most ClaimChunk blocks.
+  uint32_t CoveringShareLimit = 0;
   /// Ptb: workers on SMs 0..VacatedSms-1 (by %smid) leave before their first
   /// claim, so the launch runs on the other SMs and leaves these whole to
   /// other work (task.h, the `preempt` watermark). Launch more workers than

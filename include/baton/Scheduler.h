@@ -183,6 +183,14 @@ struct SchedulerOptions {
   /// pause may then wait for up to one claim per worker, and the bound
   /// caps the claim. 0: one block per claim.
   Nanos ClaimInterval = std::chrono::microseconds(20);
+  /// A PTB launch's first shares may hold more blocks than a claim where
+  /// shares of that many cover the grid, as many as keep the bound for
+  /// LC work arriving as the workers start (LaunchRequest::
+  /// CoveringShareLimit): no worker then claims at all, where the burst of
+  /// claims that find the grid exhausted is most of what a PTB launch of
+  /// short blocks costs (bench/ptb_anatomy), and a pause of such a run
+  /// waits for up to a share a worker. Off until measured.
+  bool CoveringFirstShares = false;
   /// While LC work is about (the device is not quiet), every BE launch
   /// leaves the SMs of the largest LC work seen (at least MinReservedSms)
   /// to it, whatever its block duration, where the device can vacate SMs:

@@ -140,6 +140,9 @@ struct LaunchRequest {
   /// Ptb, where CanVacate: SMs 0..VacatedSms-1 are left to other work from
   /// the start (Executor::vacate).
   uint32_t VacatedSms = 0;
+  /// Ptb: the most blocks a first share may hold where shares cover the
+  /// grid (LaunchConfig::CoveringShareLimit); 0: at most ClaimChunk.
+  uint32_t CoveringShareLimit = 0;
 };
 
 /// A launch that stopped. Elapsed and BlocksRun cover the interval since the

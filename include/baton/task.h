@@ -33,9 +33,12 @@
  * stride keeps the blocks that run at once neighbours, as in the
  * original's order. A worker runs its first share without looking at
  * `preempt`, exactly as a claim of s blocks, so `next` stays the checkpoint
- * once the launch has returned; s <= claim_chunk keeps the pause bound
- * where all W workers are resident at once (one still waiting for an SM
- * runs its share after a pause too). A worker also never claims once its
+ * once the launch has returned. A pause waits for up to s blocks a
+ * worker, so the host keeps s within its pause bound: at most claim_chunk,
+ * or more where shares of s cover the whole grid and the bound allows s
+ * blocks (baton_first_share_limit below), and only where all W workers
+ * are resident at once (one still waiting for an SM runs its share after
+ * a pause too). A worker also never claims once its
  * view of the cursor (as it started, then the end of its last claim) is at
  * `end`: where the first shares cover the grid, a worker makes no atomic
  * and no read of `preempt` at all, which is what short blocks pay for
@@ -89,7 +92,7 @@ typedef struct baton_task {
      (0 and 1 both mean one), at most BATON_MAX_CLAIM_CHUNK. */
   uint32_t claim_chunk;
   /* Written by the host before a PTB launch: the first shares (above), 0
-     for none, at most claim_chunk; first_claimed is what they cover, and
+     for none; first_claimed is what they cover, and
      `next` starts at begin + first_claimed. The Baton runtime's finalize
      kernel clears first_share after a run that stopped short of `end`. */
   uint32_t first_share;
@@ -186,18 +189,37 @@ typedef struct baton_task {
 #define BATON_ABI_MARKER_SUFFIX                                                \
   "__abi" BATON_ABI_STRINGIFY(BATON_TASK_ABI_VERSION)
 
-/* The first shares (above) for a run of `workers` PTB workers over [begin,
-   end) with claims of up to `claim_chunk`: each worker's share of the
-   blocks, rounded up, at most the claim chunk, as the worker's own first
-   claim would take it. Returns the share and sets *first_claimed; 0 (none)
-   for no workers or no blocks, or where begin + workers * share would pass
-   BATON_MAX_VIRTUAL_BLOCKS (the device computes it in 32 bits). */
-static inline uint32_t baton_first_shares(uint32_t begin, uint32_t end,
-                                          uint32_t workers,
-                                          uint32_t claim_chunk,
-                                          uint32_t *first_claimed) {
+/* The most blocks a first share may hold in a run of `workers` PTB workers
+   over [begin, end) with claims of up to `claim_chunk`: the claim chunk, or
+   each worker's whole share of the grid, rounded up, where that is larger
+   but at most `covering_limit` (the most blocks a worker may run before it
+   looks at `preempt` within the host's pause bound; 0 for none). Shares
+   that cover the grid leave no worker a claim to make. */
+static inline uint32_t baton_first_share_limit(uint32_t begin, uint32_t end,
+                                               uint32_t workers,
+                                               uint32_t claim_chunk,
+                                               uint32_t covering_limit) {
   uint64_t blocks = end > begin ? (uint64_t)(end - begin) : 0;
   uint64_t chunk = claim_chunk > 1 ? claim_chunk : 1;
+  uint64_t whole;
+  if (workers == 0)
+    return (uint32_t)chunk;
+  whole = (blocks + workers - 1) / workers;
+  return (uint32_t)(whole > chunk && whole <= covering_limit ? whole : chunk);
+}
+
+/* The first shares (above) for a run of `workers` PTB workers over [begin,
+   end), each of at most `limit` blocks (the claim chunk, or
+   baton_first_share_limit): each worker's share of the blocks, rounded up,
+   at most the limit, as the worker's own first claim would take it with a
+   claim chunk of `limit`. Returns the share and sets *first_claimed; 0
+   (none) for no workers or no blocks, or where begin + workers * share
+   would pass BATON_MAX_VIRTUAL_BLOCKS (the device computes it in 32 bits). */
+static inline uint32_t baton_first_shares(uint32_t begin, uint32_t end,
+                                          uint32_t workers, uint32_t limit,
+                                          uint32_t *first_claimed) {
+  uint64_t blocks = end > begin ? (uint64_t)(end - begin) : 0;
+  uint64_t chunk = limit > 1 ? limit : 1;
   uint64_t share, covered;
   *first_claimed = 0;
   if (workers == 0 || blocks == 0)

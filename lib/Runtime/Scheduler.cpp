@@ -471,6 +471,8 @@ void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
                   Choice.Width, /*HighPriority=*/false, E.W.Queue,
                   &E.W.Payload, StartPaused, After,
                   Choice.ClaimChunk, Choice.VacatedSms};
+  if (Options.CoveringFirstShares)
+    R.CoveringShareLimit = Choice.CoveringShareLimit;
   forWork(Id, [&] { Exec.launch(R); });
 }
 

@@ -173,6 +173,21 @@ uint32_t baton::sched::chooseClaimChunk(const DeviceFacts &Device,
   return static_cast<uint32_t>(std::max<int64_t>(Chunk, 1));
 }
 
+/// The most blocks, from \p Chunk up to BATON_MAX_CLAIM_CHUNK, that a
+/// worker may hold before it looks at `preempt` with \p YieldOf that many
+/// within \p Bound; \p Chunk alone for blocks of no duration, which would
+/// bound nothing.
+template <typename YieldFn>
+static uint32_t mostHeldWithin(uint32_t Chunk, Nanos Block, Nanos Bound,
+                               YieldFn YieldOf) {
+  uint32_t Held = Chunk;
+  if (Block.count() <= 0)
+    return Held;
+  while (Held < BATON_MAX_CLAIM_CHUNK && YieldOf(Held + 1) <= Bound)
+    ++Held;
+  return Held;
+}
+
 static WidthChoice choosePtb(const DeviceFacts &Device,
                              const KernelShape &Shape,
                              const BlockDurations &Blocks, uint32_t FreeSms,
@@ -212,18 +227,33 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
             Chunk,            Device.CanVacate ? All - Sms : 0,
             Occupancy};
   };
-  // A paused worker finishes the claim it holds. On a prompt SM every
-  // worker stops after that; a fuller one may drain for a while longer.
-  Nanos FullHeld = FullBlock * Chunk;
-  Nanos FullYield = Device.SignalLatency + FullHeld;
-  if (PerSm > Prompt)
-    FullYield += std::max(FullHeld, Device.CrowdedExtraDrain);
-  if (FullYield <= Bound)
-    return On(FreeSms, PerSm, FullYield, true);
+  // A paused worker finishes the claim (or first share) of \p Held blocks
+  // it holds. On a prompt SM every worker stops after that; a fuller one
+  // may drain for a while longer.
+  auto FullYieldOf = [&](uint32_t Held) {
+    Nanos FullHeld = FullBlock * Held;
+    Nanos Yield = Device.SignalLatency + FullHeld;
+    if (PerSm > Prompt)
+      Yield += std::max(FullHeld, Device.CrowdedExtraDrain);
+    return Yield;
+  };
+  auto PromptYieldOf = [&](uint32_t Held) {
+    return Device.SignalLatency + Block * Held;
+  };
+  if (Nanos FullYield = FullYieldOf(Chunk); FullYield <= Bound) {
+    WidthChoice Full = On(FreeSms, PerSm, FullYield, true);
+    Full.CoveringShareLimit =
+        mostHeldWithin(Chunk, FullBlock, Bound, FullYieldOf);
+    return Full;
+  }
   // Fewer workers per SM keep the bound, at some throughput.
-  Nanos Yield = Device.SignalLatency + Block * Chunk;
-  if (Yield <= Bound)
-    return On(FreeSms, Prompt, Yield, true);
+  Nanos Yield = PromptYieldOf(Chunk);
+  if (Yield <= Bound) {
+    WidthChoice Fewer = On(FreeSms, Prompt, Yield, true);
+    Fewer.CoveringShareLimit =
+        mostHeldWithin(Chunk, Block, Bound, PromptYieldOf);
+    return Fewer;
+  }
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
   // and keep the drain of LC work that needs every SM to one block. SMs
   // that active LC work already holds count towards the reserve when they

@@ -143,6 +143,12 @@ struct WidthChoice {
   /// The occupancy the choice was judged at: blocks (workers) of the launch
   /// on each SM that runs it. Its runs' block times are recorded under it.
   uint32_t BlocksPerSm = 1;
+  /// Ptb: the most blocks a first share may hold, where shares of that many
+  /// cover the grid, for LC work arriving as the workers start to wait at
+  /// most the bound (LaunchConfig::CoveringShareLimit; ExpectedLatency
+  /// counts a claim's blocks, not these); at least ClaimChunk where the
+  /// choice keeps the bound, 0 where it leaves SMs to LC work instead.
+  uint32_t CoveringShareLimit = 0;
 };
 
 /// The most blocks of \p Block a PTB worker claims at once: enough for

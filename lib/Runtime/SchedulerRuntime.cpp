@@ -207,6 +207,7 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
   Config.StartPaused = Request.StartPaused;
   Config.Workers = Request.LaunchForm == Form::Ptb ? Request.Width : 0;
   Config.ClaimChunk = Request.ClaimChunk;
+  Config.CoveringShareLimit = Request.CoveringShareLimit;
   Config.SliceBlocks = Request.LaunchForm == Form::Slices ? Request.Width : 0;
   Config.VacatedSms = Request.LaunchForm == Form::Ptb ? Request.VacatedSms : 0;
   std::vector<void *> Args;
@@ -216,10 +217,11 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
       Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0, std::nullopt});
   if (!Request.HighPriority)
     Item->OrderedIn = Request.Queue;
-  BATON_TRACE("launch %llu '%s' form %d width %u chunk %u vacated %u%s%s",
+  BATON_TRACE("launch %llu '%s' form %d width %u chunk %u vacated %u "
+              "covering %u%s%s",
               (unsigned long long)Request.Id, W->K.name().c_str(),
               int(Request.LaunchForm), Request.Width, Request.ClaimChunk,
-              Config.VacatedSms,
+              Config.VacatedSms, Config.CoveringShareLimit,
               Request.HighPriority ? " high-priority" : "",
               Request.StartPaused ? " start-paused" : "");
   if (!Request.StartPaused) // a paused start reports nothing until resumed

@@ -71,6 +71,7 @@ struct Case {
   bool FirstRunOnPrivateStream = false;
   bool DependentFinalize = true;
   bool FirstShares = true;
+  uint32_t CoveringShareLimit = 0;
 };
 
 // Sized so that each case runs for about 200 ms on an H100 (132 SMs, 4224
@@ -99,6 +100,12 @@ const Case Cases[] = {
      20000},
     {"slices 2-D, 13 blocks", {300, 200, 1}, {8, 8, 1}, Mode::Slices, 13,
      2000},
+    // First shares beyond the claim chunk (LaunchConfig::
+    // CoveringShareLimit): on an H100 the 4224 workers' shares of 64 blocks
+    // cover the grid, no worker claims or looks at `preempt`, and a pause
+    // waits for the whole run (about 1.3 ms).
+    {"ptb 1-D, all workers, covering shares", {4224 * 64, 1, 1}, {64, 1, 1},
+     Mode::Ptb, 0, 20000, false, true, true, /*CoveringShareLimit=*/64},
 };
 
 class Storm {
@@ -178,6 +185,7 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
   Config.FirstRunOnPrivateStream = C.FirstRunOnPrivateStream;
   Config.DependentFinalize = C.DependentFinalize;
   Config.FirstShares = C.FirstShares;
+  Config.CoveringShareLimit = C.CoveringShareLimit;
   uint64_t Spin = C.SpinNs;
   void *Args[] = {Counts.slot(), &Spin};
 

@@ -145,6 +145,27 @@ TEST(TaskAbi, FirstSharesCoverTheClaimedBlocksOnce) {
   EXPECT_EQ(Claimed, 0u);
 }
 
+// A first share may hold more than a claim only where shares of that many
+// cover the grid, within the host's limit; shares of that limit then cover
+// every block once.
+TEST(TaskAbi, FirstSharesBeyondTheClaimChunkOnlyCoverTheGrid) {
+  // 2,304 blocks over 2,112 workers: shares of two cover the grid.
+  EXPECT_EQ(baton_first_share_limit(0, 2304, 2112, 1, 2), 2u);
+  EXPECT_EQ(baton_first_share_limit(0, 2304, 2112, 1, 1), 1u);
+  EXPECT_EQ(baton_first_share_limit(0, 2304, 2112, 1, 0), 1u);
+  EXPECT_EQ(baton_first_share_limit(0, 2304, 2112, 0, 0), 1u);
+  // 27 blocks a worker, more than the limit allows: the claim chunk.
+  EXPECT_EQ(baton_first_share_limit(0, 55296, 2112, 7, 16), 7u);
+  // A chunk that covers the grid already needs no more.
+  EXPECT_EQ(baton_first_share_limit(0, 100, 7, 64, 0), 64u);
+  EXPECT_EQ(baton_first_share_limit(0, 10, 0, 3, 8), 3u);
+  EXPECT_EQ(baton_first_share_limit(5, 4005, 1000, 2, 4), 4u); // from begin
+  uint32_t Claimed = 0;
+  uint32_t Limit = baton_first_share_limit(0, 2304, 2112, 1, 2);
+  EXPECT_EQ(baton_first_shares(0, 2304, 2112, Limit, &Claimed), 2u);
+  EXPECT_EQ(Claimed, 2304u);
+}
+
 TEST(TaskAbi, TaskParameterIsLastAndPointerSized) {
   auto R = parseModule(Kernel, "k.ptx");
   ASSERT_FALSE(R.Error);

@@ -360,6 +360,41 @@ TEST(SchedulerPolicy, PtbWidthCountsTheClaimAsTheBlockAWorkerHolds) {
   EXPECT_EQ(W.ClaimChunk, 1u);
 }
 
+TEST(SchedulerPolicy, CoveringSharesHoldWhatTheBoundAllows) {
+  DeviceFacts D = smallDevice(); // signal 7 us, crowded drain 60 us
+  // 10 us blocks at the full, crowded width: 7 + 10 s + max(10 s, 60) us
+  // within 100 us up to s = 3 blocks, where a claim holds one.
+  WidthChoice W = chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2, 0us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.ClaimChunk, 1u);
+  EXPECT_EQ(W.CoveringShareLimit, 3u);
+  // The prompt width judges its own blocks, without the crowded drain:
+  // 7 + 30 s within 100 us up to s = 3.
+  std::map<uint32_t, Nanos> Measured{{2, 30us}, {8, 90us}};
+  W = chooseWidth(D, shape(10000, 256), BlockDurations(Measured, 10us), 8,
+                  100us, 2, 0us);
+  EXPECT_EQ(W.Width, 16u);
+  EXPECT_EQ(W.CoveringShareLimit, 3u);
+  // Without a prompt-claim limit an SM drains in 7 + 10 s us: 9 blocks;
+  // never more than the ABI's largest claim.
+  D.PromptClaimWorkersPerSm = D.PromptClaimWarpsPerSm = 0;
+  EXPECT_EQ(chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2, 0us)
+                .CoveringShareLimit,
+            9u);
+  EXPECT_EQ(chooseWidth(D, shape(10000, 256), 1us, 8, 1s, 2, 0us)
+                .CoveringShareLimit,
+            BATON_MAX_CLAIM_CHUNK);
+  // A claim chunk the bound already fills: shares of no more than it.
+  W = chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2, 90us);
+  EXPECT_EQ(W.ClaimChunk, 4u);
+  EXPECT_EQ(W.CoveringShareLimit, 9u);
+  // Blocks too long for the bound: the reserve, and no larger shares.
+  D = smallDevice();
+  W = chooseWidth(D, shape(10000, 256), 300us, 8, 100us, 2, 0us);
+  EXPECT_LT(W.Width, 64u);
+  EXPECT_EQ(W.CoveringShareLimit, 0u);
+}
+
 TEST(SchedulerPolicy, SliceSizeKeepsTheWindowWithinTheBound) {
   DeviceFacts D = smallDevice(); // SliceWindow 2
   KernelShape K = shape(10000, 256, /*Ptb=*/false);

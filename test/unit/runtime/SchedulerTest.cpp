@@ -900,6 +900,53 @@ TEST_F(ClaimsOfSeveralBlocks, FirstSharesHandOutAShallowGridWithNoClaim) {
   EXPECT_GE(Fresh.record(Be).Claims, 808u / 3);
 }
 
+TEST_F(ClaimsOfSeveralBlocks, CoveringSharesHoldMoreThanAClaimWithinTheBound) {
+  // One block a claim (no claim interval), blocks estimated at the default
+  // 10 us (run in 5), 64 workers of 8 warps: a crowded SM drains in 7 +
+  // 10 s + max(10 s, 60) us after shares of s blocks, within the 100 us
+  // bound up to s = 3. With CoveringFirstShares, grids of up to 3 blocks a
+  // worker get shares that cover them and no worker claims; a deeper grid
+  // keeps shares of one block, and so does every grid without the option.
+  O.ClaimInterval = 0us;
+  for (bool Covering : {false, true})
+    for (auto [Blocks, Covered] :
+         {std::tuple{192u, true}, std::tuple{130u, true},
+          std::tuple{256u, false}}) {
+      O.CoveringFirstShares = Covering;
+      SimulatedExecutor Fresh{smallDevice()};
+      Scheduler Wider{Fresh, O};
+      uint64_t Be = Wider.submit(be(Blocks, 5us));
+      test::runUntilDone(Fresh, Wider, Be);
+      expectExactlyOnce(Fresh.record(Be));
+      SCOPED_TRACE(std::to_string(Blocks) + " blocks, covering " +
+                   std::to_string(Covering));
+      EXPECT_EQ(Fresh.record(Be).Widths, std::vector<uint32_t>{64});
+      if (Covering && Covered)
+        EXPECT_EQ(Fresh.record(Be).Claims, 0u);
+      else
+        EXPECT_GE(Fresh.record(Be).Claims, Blocks - 64);
+    }
+}
+
+TEST_F(ClaimsOfSeveralBlocks, APauseWaitsForACoveringShareWithinTheBound) {
+  // Shares of 3 blocks that cover the grid: the workers never look at
+  // `preempt`, so LC work arriving as they start waits for the whole run,
+  // three 5 us blocks, which the bound allows.
+  O.ClaimInterval = 0us;
+  O.CoveringFirstShares = true;
+  Scheduler Covering{Sim, O};
+  uint64_t Be = Covering.submit(be(192, 5us));
+  simulateUntil(Sim, Covering, 21us);
+  Nanos LcAt = Sim.clock().now();
+  uint64_t Lc = Covering.submit(heavyLc());
+  Nanos BeDone = test::runUntilDone(Sim, Covering, Be);
+  test::runUntilDone(Sim, Covering, Lc);
+  expectExactlyOnce(Sim.record(Be));
+  EXPECT_EQ(Sim.record(Be).Claims, 0u);
+  EXPECT_EQ(Sim.record(Be).Pauses, 0u);
+  EXPECT_LE(BeDone, LcAt + O.PreemptionBound);
+}
+
 /// A PTB launch of \p Blocks blocks of 5 us with claims of up to 3, issued
 /// paused with \p IssuedWidth workers, then resumed with 64 (with the
 /// lowest SM vacated, if \p Vacate): its record once Done, and when.
