@@ -185,8 +185,8 @@ struct LaunchConfig {
   /// and no worker claims at all (baton_first_share_limit). A worker runs
   /// its share before it looks at `preempt`, so a pause of that run may
   /// wait for this many blocks a worker: the scheduler sets it from its
-  /// preemption bound (SchedulerOptions::CoveringFirstShares). 0: shares
-  /// hold at most ClaimChunk blocks.
+  /// preemption bound (SchedulerOptions::CoveringFirstShares). At most
+  /// BATON_MAX_CLAIM_CHUNK counts; 0: shares hold at most ClaimChunk.
   uint32_t CoveringShareLimit = 0;
   /// Ptb: workers on SMs 0..VacatedSms-1 (by %smid) leave before their first
   /// claim, so the launch runs on the other SMs and leaves these whole to

@@ -193,8 +193,9 @@ typedef struct baton_task {
    over [begin, end) with claims of up to `claim_chunk`: the claim chunk, or
    each worker's whole share of the grid, rounded up, where that is larger
    but at most `covering_limit` (the most blocks a worker may run before it
-   looks at `preempt` within the host's pause bound; 0 for none). Shares
-   that cover the grid leave no worker a claim to make. */
+   looks at `preempt` within the host's pause bound, 0 for none; taken as
+   BATON_MAX_CLAIM_CHUNK at most). Shares that cover the grid leave no
+   worker a claim to make. */
 static inline uint32_t baton_first_share_limit(uint32_t begin, uint32_t end,
                                                uint32_t workers,
                                                uint32_t claim_chunk,
@@ -205,7 +206,10 @@ static inline uint32_t baton_first_share_limit(uint32_t begin, uint32_t end,
   if (workers == 0)
     return (uint32_t)chunk;
   whole = (blocks + workers - 1) / workers;
-  return (uint32_t)(whole > chunk && whole <= covering_limit ? whole : chunk);
+  return (uint32_t)(whole > chunk && whole <= covering_limit &&
+                            whole <= BATON_MAX_CLAIM_CHUNK
+                        ? whole
+                        : chunk);
 }
 
 /* The first shares (above) for a run of `workers` PTB workers over [begin,

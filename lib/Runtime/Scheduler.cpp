@@ -389,7 +389,7 @@ WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
       Bound = Nanos::max();
   }
   return chooseWidth(device(), K, Durations.of(K.Name), FreeSms, Bound,
-                     Reserve, Options.ClaimInterval);
+                     Reserve, Options.ClaimInterval, bound());
 }
 
 WidthChoice Scheduler::State::runningNow(const Entry &E,

@@ -175,8 +175,8 @@ uint32_t baton::sched::chooseClaimChunk(const DeviceFacts &Device,
 
 /// The most blocks, from \p Chunk up to BATON_MAX_CLAIM_CHUNK, that a
 /// worker may hold before it looks at `preempt` with \p YieldOf that many
-/// within \p Bound; \p Chunk alone for blocks of no duration, which would
-/// bound nothing.
+/// within \p Bound; \p Chunk alone where the claim already misses it, and
+/// for blocks of no duration, which would bound nothing.
 template <typename YieldFn>
 static uint32_t mostHeldWithin(uint32_t Chunk, Nanos Block, Nanos Bound,
                                YieldFn YieldOf) {
@@ -192,7 +192,7 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
                              const KernelShape &Shape,
                              const BlockDurations &Blocks, uint32_t FreeSms,
                              Nanos Bound, uint32_t ReserveSms,
-                             Nanos ClaimInterval) {
+                             Nanos ClaimInterval, Nanos ShareBound) {
   uint64_t PerSm =
       std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Ptb), 1);
   uint64_t Prompt =
@@ -243,7 +243,7 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   if (Nanos FullYield = FullYieldOf(Chunk); FullYield <= Bound) {
     WidthChoice Full = On(FreeSms, PerSm, FullYield, true);
     Full.CoveringShareLimit =
-        mostHeldWithin(Chunk, FullBlock, Bound, FullYieldOf);
+        mostHeldWithin(Chunk, FullBlock, ShareBound, FullYieldOf);
     return Full;
   }
   // Fewer workers per SM keep the bound, at some throughput.
@@ -251,7 +251,7 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   if (Yield <= Bound) {
     WidthChoice Fewer = On(FreeSms, Prompt, Yield, true);
     Fewer.CoveringShareLimit =
-        mostHeldWithin(Chunk, Block, Bound, PromptYieldOf);
+        mostHeldWithin(Chunk, Block, ShareBound, PromptYieldOf);
     return Fewer;
   }
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
@@ -296,11 +296,11 @@ WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
                                       const KernelShape &Shape,
                                       const BlockDurations &Blocks,
                                       uint32_t FreeSms, Nanos Bound,
-                                      uint32_t ReserveSms,
-                                      Nanos ClaimInterval) {
+                                      uint32_t ReserveSms, Nanos ClaimInterval,
+                                      std::optional<Nanos> ShareBound) {
   if (Shape.HasPtb)
     return choosePtb(Device, Shape, Blocks, FreeSms, Bound, ReserveSms,
-                     ClaimInterval);
+                     ClaimInterval, ShareBound.value_or(Bound));
   if (Shape.HasSlice)
     return chooseSlices(Device, Shape, Blocks, FreeSms, Bound);
   return originalChoice(Device, Shape, Blocks); // no variant

@@ -145,9 +145,9 @@ struct WidthChoice {
   uint32_t BlocksPerSm = 1;
   /// Ptb: the most blocks a first share may hold, where shares of that many
   /// cover the grid, for LC work arriving as the workers start to wait at
-  /// most the bound (LaunchConfig::CoveringShareLimit; ExpectedLatency
-  /// counts a claim's blocks, not these); at least ClaimChunk where the
-  /// choice keeps the bound, 0 where it leaves SMs to LC work instead.
+  /// most the share bound (chooseWidth; LaunchConfig::CoveringShareLimit;
+  /// ExpectedLatency counts a claim's blocks, not these); ClaimChunk where
+  /// the claim alone fills it, 0 on the paths that leave SMs to LC work.
   uint32_t CoveringShareLimit = 0;
 };
 
@@ -161,10 +161,14 @@ uint32_t chooseClaimChunk(const DeviceFacts &Device, Nanos Block,
 /// of \p Blocks (each width judged at its own occupancy), so that LC work
 /// waits at most \p Bound for it where the kernel allows, keeping
 /// \p ReserveSms idle when only that helps. A PTB worker claims blocks worth
-/// about \p ClaimInterval at once.
+/// about \p ClaimInterval at once. Its first share may hold more where
+/// that keeps \p ShareBound (\p Bound if none: the scheduler lifts \p Bound
+/// while the device is quiet, but a share it cannot interrupt keeps the
+/// real one).
 WidthChoice chooseWidth(const DeviceFacts &Device, const KernelShape &Shape,
                         const BlockDurations &Blocks, uint32_t FreeSms,
-                        Nanos Bound, uint32_t ReserveSms, Nanos ClaimInterval);
+                        Nanos Bound, uint32_t ReserveSms, Nanos ClaimInterval,
+                        std::optional<Nanos> ShareBound = std::nullopt);
 
 /// \p Shape launched as the original kernel, which runs to completion and
 /// cannot yield, with blocks of \p Blocks.

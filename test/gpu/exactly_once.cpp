@@ -240,6 +240,14 @@ void runCase(Runtime &Rt, const Kernel &K, const Case &C, Checker &Check,
                    std::to_string(Blocks));
   if (C.LaunchMode == Mode::Ptb)
     checkWorkersLeft(Check, Name, L, Pauses); // one resume per pause
+  // Shares that cover the grid: no worker looked at `preempt`, so every
+  // pause found the launch completing instead.
+  if (C.CoveringShareLimit && uint64_t(L.width()) * C.CoveringShareLimit >=
+                                  Blocks)
+    Check.expect(Pauses == 0 && L.workersPreempted() == 0,
+                 Name + ": a worker saw `preempt` in a run of covering "
+                        "shares (" +
+                     std::to_string(Pauses) + " pauses)");
   // The last run's device time, where the runtime times PTB runs: within
   // the host's time of the whole launch.
   std::optional<std::chrono::nanoseconds> Run = L.lastRunTime();

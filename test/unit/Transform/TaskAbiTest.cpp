@@ -160,6 +160,10 @@ TEST(TaskAbi, FirstSharesBeyondTheClaimChunkOnlyCoverTheGrid) {
   EXPECT_EQ(baton_first_share_limit(0, 100, 7, 64, 0), 64u);
   EXPECT_EQ(baton_first_share_limit(0, 10, 0, 3, 8), 3u);
   EXPECT_EQ(baton_first_share_limit(5, 4005, 1000, 2, 4), 4u); // from begin
+  // Never more than the largest claim, whatever the host asks.
+  EXPECT_EQ(baton_first_share_limit(0, 100000, 1000, 1, UINT32_MAX), 1u);
+  EXPECT_EQ(baton_first_share_limit(0, 64000, 1000, 1, UINT32_MAX),
+            BATON_MAX_CLAIM_CHUNK);
   uint32_t Claimed = 0;
   uint32_t Limit = baton_first_share_limit(0, 2304, 2112, 1, 2);
   EXPECT_EQ(baton_first_shares(0, 2304, 2112, Limit, &Claimed), 2u);

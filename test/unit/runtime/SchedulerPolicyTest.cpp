@@ -384,10 +384,20 @@ TEST(SchedulerPolicy, CoveringSharesHoldWhatTheBoundAllows) {
   EXPECT_EQ(chooseWidth(D, shape(10000, 256), 1us, 8, 1s, 2, 0us)
                 .CoveringShareLimit,
             BATON_MAX_CLAIM_CHUNK);
-  // A claim chunk the bound already fills: shares of no more than it.
+  // A claim leaves room for a second claim after the signal (4 blocks);
+  // a share, which no claim follows, may hold all 9.
   W = chooseWidth(D, shape(10000, 256), 10us, 8, 100us, 2, 90us);
   EXPECT_EQ(W.ClaimChunk, 4u);
   EXPECT_EQ(W.CoveringShareLimit, 9u);
+  // While quiet the scheduler lifts the width's bound, not the shares'.
+  W = chooseWidth(D, shape(10000, 256), 10us, 8, Nanos::max(), 2, 0us, 100us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.CoveringShareLimit, 9u);
+  // Blocks whose claim alone misses the shares' bound: shares of a claim.
+  W = chooseWidth(D, shape(10000, 256), 150us, 8, Nanos::max(), 2, 0us,
+                  100us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.CoveringShareLimit, 1u);
   // Blocks too long for the bound: the reserve, and no larger shares.
   D = smallDevice();
   W = chooseWidth(D, shape(10000, 256), 300us, 8, 100us, 2, 0us);

@@ -929,22 +929,49 @@ TEST_F(ClaimsOfSeveralBlocks, CoveringSharesHoldMoreThanAClaimWithinTheBound) {
 }
 
 TEST_F(ClaimsOfSeveralBlocks, APauseWaitsForACoveringShareWithinTheBound) {
-  // Shares of 3 blocks that cover the grid: the workers never look at
-  // `preempt`, so LC work arriving as they start waits for the whole run,
-  // three 5 us blocks, which the bound allows.
+  // Without a prompt-claim limit an SM drains in 7 + 10 s us after shares
+  // of s blocks of 10 us: 9 within the 100 us bound. Shares of 9 cover
+  // 576 blocks over 64 workers; the workers never look at `preempt`, so
+  // LC work arriving as they start waits for the whole run, 90 us.
+  DeviceFacts D = smallDevice();
+  D.PromptClaimWorkersPerSm = D.PromptClaimWarpsPerSm = 0;
+  SimulatedExecutor Uncrowded{D};
   O.ClaimInterval = 0us;
   O.CoveringFirstShares = true;
-  Scheduler Covering{Sim, O};
-  uint64_t Be = Covering.submit(be(192, 5us));
-  simulateUntil(Sim, Covering, 21us);
-  Nanos LcAt = Sim.clock().now();
+  Scheduler Covering{Uncrowded, O};
+  uint64_t Be = Covering.submit(be(576, 10us));
+  simulateUntil(Uncrowded, Covering, 21us);
+  Nanos LcAt = Uncrowded.clock().now();
   uint64_t Lc = Covering.submit(heavyLc());
-  Nanos BeDone = test::runUntilDone(Sim, Covering, Be);
-  test::runUntilDone(Sim, Covering, Lc);
-  expectExactlyOnce(Sim.record(Be));
-  EXPECT_EQ(Sim.record(Be).Claims, 0u);
-  EXPECT_EQ(Sim.record(Be).Pauses, 0u);
+  Nanos BeDone = test::runUntilDone(Uncrowded, Covering, Be);
+  test::runUntilDone(Uncrowded, Covering, Lc);
+  expectExactlyOnce(Uncrowded.record(Be));
+  EXPECT_EQ(Uncrowded.record(Be).Claims, 0u);
+  EXPECT_EQ(Uncrowded.record(Be).Pauses, 0u);
+  EXPECT_GE(BeDone, LcAt + 80us);
   EXPECT_LE(BeDone, LcAt + O.PreemptionBound);
+}
+
+TEST_F(ClaimsOfSeveralBlocks, AQuietDeviceKeepsCoveringSharesToTheBound) {
+  // While quiet the scheduler gives BE work every worker whatever its
+  // blocks (FullWidthWhenQuiet), but a share it cannot interrupt keeps the
+  // bound: blocks estimated at 10 us on a crowded SM allow shares of 3, so
+  // 320 blocks (5 a worker) are not covered and the workers claim.
+  O.ClaimInterval = 0us;
+  O.CoveringFirstShares = true;
+  O.FullWidthWhenQuiet = true;
+  for (auto [Blocks, Covered] :
+       {std::tuple{192u, true}, std::tuple{320u, false}}) {
+    SimulatedExecutor Fresh{smallDevice()};
+    Scheduler Quiet{Fresh, O};
+    uint64_t Be = Quiet.submit(be(Blocks, 5us));
+    test::runUntilDone(Fresh, Quiet, Be);
+    expectExactlyOnce(Fresh.record(Be));
+    if (Covered)
+      EXPECT_EQ(Fresh.record(Be).Claims, 0u) << Blocks;
+    else
+      EXPECT_GE(Fresh.record(Be).Claims, Blocks - 64) << Blocks;
+  }
 }
 
 /// A PTB launch of \p Blocks blocks of 5 us with claims of up to 3, issued
