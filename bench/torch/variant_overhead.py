@@ -16,7 +16,12 @@ device sat idle between kernels per step, unrouted and routed: the gaps
 routed launches leave, which no kernel's duration shows.
 
     python3 bench/torch/variant_overhead.py [--train gpt|cnn] [--scale bench|large]
-        [--steps 10] [--trace-dir DIR]
+        [--steps 10] [--trace-dir DIR] [--every-variant]
+
+A training job alone runs launches of short blocks as their originals (the
+scheduler's idle and quiet rules); --every-variant turns those rules off,
+so that the table gives each kernel's variant against its original rather
+than what Baton runs.
 
 Run with baton._core on PYTHONPATH (bench/torch/run.sh builds it into
 build-torch/python) on a GPU machine.
@@ -135,7 +140,14 @@ def main():
     p.add_argument("--scale", default="bench", choices=("bench", "large"))
     p.add_argument("--steps", type=int, default=10)
     p.add_argument("--trace-dir", help="keep the two profiler traces here")
+    p.add_argument("--every-variant", action="store_true",
+                   help="no originals for short blocks while idle, nor for "
+                        "one wave while quiet (BATON_IDLE_ORIGINAL_BLOCKS_US"
+                        "=0, BATON_ONE_WAVE_ORIGINALS=0)")
     args = p.parse_args()
+    if args.every_variant:  # read when the launch router starts
+        os.environ["BATON_IDLE_ORIGINAL_BLOCKS_US"] = "0"
+        os.environ["BATON_ONE_WAVE_ORIGINALS"] = "0"
 
     import baton.torch
     import baton.triton
