@@ -415,6 +415,10 @@ void runResumedWhileUserSyncs(Runtime &Rt, const Kernel &K, Checker &Check,
     LaunchConfig Config{{uint32_t(Blocks), 1, 1}, {64, 1, 1}, 0, S.get(),
                         Mode::Ptb};
     Config.StartPaused = true;
+    // Every other launch gets shares of two blocks beyond its claims of
+    // one, which cover the grid on an H100: kept at the issued width,
+    // withdrawn at another or after a vacate, as any first shares.
+    Config.CoveringShareLimit = I % 2 ? 2 : 0;
     Started.push_back(Rt.launch(K, Config, Args));
   }
   CUresult Synced = CUDA_ERROR_UNKNOWN;
