@@ -193,13 +193,16 @@ void KernelRun::runSlices(uint32_t SliceBlocks) {
 }
 
 void KernelRun::writeTaskForPtb(uint32_t Flags, uint32_t ClaimChunk,
-                                uint32_t FirstShareWorkers) {
+                                uint32_t FirstShareWorkers,
+                                uint32_t CoveringShareLimit) {
   baton_task T = freshTask(Spec, 0, Spec.blocks());
   T.flags = Flags;
   T.claim_chunk = ClaimChunk;
   if (FirstShareWorkers) {
+    uint32_t Limit = baton_first_share_limit(
+        T.begin, T.end, FirstShareWorkers, ClaimChunk, CoveringShareLimit);
     T.first_share = baton_first_shares(T.begin, T.end, FirstShareWorkers,
-                                       ClaimChunk, &T.first_claimed);
+                                       Limit, &T.first_claimed);
     T.next = T.begin + T.first_claimed;
   }
   writeTask(T);
@@ -233,9 +236,10 @@ KernelRun::runPtb(uint32_t Workers,
                   const std::function<double(unsigned)> &PauseAfter,
                   uint32_t Flags, uint32_t ClaimChunk,
                   const std::function<uint32_t(unsigned)> &Watermark,
-                  bool FirstShares) {
+                  bool FirstShares, uint32_t CoveringShareLimit) {
   PtbOutcome Out;
-  writeTaskForPtb(Flags, ClaimChunk, FirstShares ? Workers : 0);
+  writeTaskForPtb(Flags, ClaimChunk, FirstShares ? Workers : 0,
+                  CoveringShareLimit);
   for (;;) {
     launchPtbKernel(G.work(), Workers);
     ++Out.Launches;

@@ -90,17 +90,21 @@ public:
   /// value written to `preempt` for each launch (default BATON_PREEMPT_ALL:
   /// every worker stops; a smaller one vacates the SMs below it, and the
   /// launch may still finish). FirstShares: the first launch starts with
-  /// the workers' first shares (task.h), which later launches clear.
+  /// the workers' first shares (task.h), which later launches clear; they
+  /// may hold up to CoveringShareLimit blocks where that covers the grid
+  /// (baton_first_share_limit).
   PtbOutcome runPtb(uint32_t Workers,
                     const std::function<double(unsigned)> &PauseAfter = {},
                     uint32_t Flags = 0, uint32_t ClaimChunk = 1,
                     const std::function<uint32_t(unsigned)> &Watermark = {},
-                    bool FirstShares = false);
+                    bool FirstShares = false, uint32_t CoveringShareLimit = 0);
   /// Resets the task to the whole grid with the cursor at 0, with Flags
   /// and ClaimChunk; with FirstShareWorkers, the first shares of a launch
-  /// of that many workers, and the cursor past them.
+  /// of that many workers (up to CoveringShareLimit blocks where those
+  /// cover the grid), and the cursor past them.
   void writeTaskForPtb(uint32_t Flags = 0, uint32_t ClaimChunk = 1,
-                       uint32_t FirstShareWorkers = 0);
+                       uint32_t FirstShareWorkers = 0,
+                       uint32_t CoveringShareLimit = 0);
   void launchPtbKernel(CUstream S, uint32_t Workers);
   /// Most PTB workers resident at once on the whole GPU.
   uint32_t maxPtbWorkers();

@@ -103,23 +103,28 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
   if (R.hasPtb()) {
     uint32_t Max = R.maxPtbWorkers();
     // Late and early claims, of one block, of up to 7 and of up to 64,
-    // two of them with the host's first shares (task.h).
+    // three of them with the host's first shares (task.h), one of those
+    // with shares of up to 64 blocks beyond its claims of one where they
+    // cover the grid (baton_first_share_limit).
     struct PtbMode {
       uint32_t Flags, Chunk;
       bool FirstShares;
+      uint32_t Covering;
     };
     const PtbMode Modes[] = {
-        {0u, 1u, false},
-        {BATON_TASK_PREFETCH, 1u, true},
-        {0u, 7u, true},
-        {BATON_TASK_PREFETCH, BATON_MAX_CLAIM_CHUNK, false}};
-    for (auto [Flags, Chunk, FirstShares] : Modes) {
+        {0u, 1u, false, 0u},
+        {BATON_TASK_PREFETCH, 1u, true, 0u},
+        {0u, 7u, true, 0u},
+        {BATON_TASK_PREFETCH, BATON_MAX_CLAIM_CHUNK, false, 0u},
+        {0u, 1u, true, BATON_MAX_CLAIM_CHUNK}};
+    for (auto [Flags, Chunk, FirstShares, Covering] : Modes) {
       std::string Mode = std::string(Flags ? " prefetch" : "") +
                          (Chunk > 1 ? " chunk" + std::to_string(Chunk) : "") +
-                         (FirstShares ? " shares" : "");
+                         (FirstShares ? " shares" : "") +
+                         (Covering ? " covering" : "");
       for (uint32_t Workers : {Max, std::max(1u, Max / 7), 1u}) {
         R.reset();
-        R.runPtb(Workers, {}, Flags, Chunk, {}, FirstShares);
+        R.runPtb(Workers, {}, Flags, Chunk, {}, FirstShares, Covering);
         T.expect(Name + " ptb" + Mode + " " + std::to_string(Workers) +
                      " workers",
                  compare(Want, R.snapshot()));
@@ -142,7 +147,7 @@ void checkKernel(Gpu &G, const std::string &Root, const LaunchSpec &S,
             [&](unsigned) {
               return Round == 3 ? Sms(Rng) : BATON_PREEMPT_ALL;
             },
-            FirstShares);
+            FirstShares, Covering);
         Pauses += Outcome.Pauses;
         FinishedVacated += Outcome.FinishedVacated;
         T.expect(Name + " ptb" + Mode + " preempted x" +
