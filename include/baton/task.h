@@ -213,17 +213,20 @@ static inline uint32_t baton_first_share_limit(uint32_t begin, uint32_t end,
 }
 
 /* The first shares (above) for a run of `workers` PTB workers over [begin,
-   end), each of at most `limit` blocks (the claim chunk, or
-   baton_first_share_limit): each worker's share of the blocks, rounded up,
-   at most the limit, as the worker's own first claim would take it with a
-   claim chunk of `limit`. Returns the share and sets *first_claimed; 0
+   end) with claims of up to `claim_chunk`: each worker's share of the
+   blocks, rounded up, at most baton_first_share_limit (with
+   `covering_limit`), as the worker's own first claim would take it with a
+   claim chunk of that limit. Returns the share and sets *first_claimed; 0
    (none) for no workers or no blocks, or where begin + workers * share
    would pass BATON_MAX_VIRTUAL_BLOCKS (the device computes it in 32 bits). */
 static inline uint32_t baton_first_shares(uint32_t begin, uint32_t end,
-                                          uint32_t workers, uint32_t limit,
+                                          uint32_t workers,
+                                          uint32_t claim_chunk,
+                                          uint32_t covering_limit,
                                           uint32_t *first_claimed) {
   uint64_t blocks = end > begin ? (uint64_t)(end - begin) : 0;
-  uint64_t chunk = limit > 1 ? limit : 1;
+  uint64_t chunk = baton_first_share_limit(begin, end, workers, claim_chunk,
+                                           covering_limit);
   uint64_t share, covered;
   *first_claimed = 0;
   if (workers == 0 || blocks == 0)

@@ -179,11 +179,9 @@ void LaunchImpl::start(std::span<void *const> UserArgs) {
   };
   if (Ptb && Runtime.Options.FirstShares && Config.FirstShares &&
       Kernel->PtbTakesFirstShares && !Config.VacatedSms && AllResident())
-    Fields.FirstShare = baton_first_shares(
-        0, End, Width,
-        baton_first_share_limit(0, End, Width, Fields.ClaimChunk,
-                                Config.CoveringShareLimit),
-        &Fields.FirstClaimed);
+    Fields.FirstShare =
+        baton_first_shares(0, End, Width, Fields.ClaimChunk,
+                           Config.CoveringShareLimit, &Fields.FirstClaimed);
   FirstClaimedThisRun = Fields.FirstClaimed;
   FirstSharesWidth = Width;
   // Only a PTB task with no watermark can be the same from launch to launch.

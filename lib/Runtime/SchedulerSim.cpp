@@ -489,11 +489,8 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   if (L.F == Form::Ptb && !R.VacatedSms &&
       L.Width <= blocksPerWave(P->Facts, K, Form::Ptb)) {
     uint32_t Claimed = 0;
-    L.FirstShare = baton_first_shares(
-        0, L.End, L.Width,
-        baton_first_share_limit(0, L.End, L.Width, L.Chunk,
-                                R.CoveringShareLimit),
-        &Claimed);
+    L.FirstShare = baton_first_shares(0, L.End, L.Width, L.Chunk,
+                                      R.CoveringShareLimit, &Claimed);
     L.FirstShareWidth = std::min(L.Width, L.End); // as the runtime clamps it
     L.Next = Claimed;
   }

@@ -199,10 +199,9 @@ void KernelRun::writeTaskForPtb(uint32_t Flags, uint32_t ClaimChunk,
   T.flags = Flags;
   T.claim_chunk = ClaimChunk;
   if (FirstShareWorkers) {
-    uint32_t Limit = baton_first_share_limit(
-        T.begin, T.end, FirstShareWorkers, ClaimChunk, CoveringShareLimit);
-    T.first_share = baton_first_shares(T.begin, T.end, FirstShareWorkers,
-                                       Limit, &T.first_claimed);
+    T.first_share =
+        baton_first_shares(T.begin, T.end, FirstShareWorkers, ClaimChunk,
+                           CoveringShareLimit, &T.first_claimed);
     T.next = T.begin + T.first_claimed;
   }
   writeTask(T);

@@ -118,7 +118,7 @@ TEST(TaskAbi, FirstSharesCoverTheClaimedBlocksOnce) {
                  Case{0, 10, 10, 0}}) {
     uint32_t Claimed = 0;
     uint32_t Share =
-        baton_first_shares(C.Begin, C.End, C.Workers, C.Chunk, &Claimed);
+        baton_first_shares(C.Begin, C.End, C.Workers, C.Chunk, 0, &Claimed);
     SCOPED_TRACE(std::to_string(C.End) + " blocks, " +
                  std::to_string(C.Workers) + " workers");
     ASSERT_GE(Share, 1u);
@@ -135,12 +135,12 @@ TEST(TaskAbi, FirstSharesCoverTheClaimedBlocksOnce) {
       EXPECT_EQ(Runs[V], V < C.Begin + Claimed ? 1 : 0) << "block " << V;
   }
   uint32_t Claimed = 7;
-  EXPECT_EQ(baton_first_shares(0, 0, 4, 8, &Claimed), 0u);
+  EXPECT_EQ(baton_first_shares(0, 0, 4, 8, 0, &Claimed), 0u);
   EXPECT_EQ(Claimed, 0u);
-  EXPECT_EQ(baton_first_shares(0, 10, 0, 8, &Claimed), 0u);
+  EXPECT_EQ(baton_first_shares(0, 10, 0, 8, 0, &Claimed), 0u);
   // Shares whose last would end past BATON_MAX_VIRTUAL_BLOCKS: none.
   EXPECT_EQ(baton_first_shares(BATON_MAX_VIRTUAL_BLOCKS - 10,
-                               BATON_MAX_VIRTUAL_BLOCKS - 1, 4, 64, &Claimed),
+                               BATON_MAX_VIRTUAL_BLOCKS - 1, 4, 64, 0, &Claimed),
             0u);
   EXPECT_EQ(Claimed, 0u);
 }
@@ -165,8 +165,7 @@ TEST(TaskAbi, FirstSharesBeyondTheClaimChunkOnlyCoverTheGrid) {
   EXPECT_EQ(baton_first_share_limit(0, 64000, 1000, 1, UINT32_MAX),
             BATON_MAX_CLAIM_CHUNK);
   uint32_t Claimed = 0;
-  uint32_t Limit = baton_first_share_limit(0, 2304, 2112, 1, 2);
-  EXPECT_EQ(baton_first_shares(0, 2304, 2112, Limit, &Claimed), 2u);
+  EXPECT_EQ(baton_first_shares(0, 2304, 2112, 1, 2, &Claimed), 2u);
   EXPECT_EQ(Claimed, 2304u);
 }
 
