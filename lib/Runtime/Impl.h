@@ -233,8 +233,7 @@ struct LaunchImpl : std::enable_shared_from_this<LaunchImpl> {
   /// RuntimeOptions::TimeRunsOnDevice, for a PTB or original launch:
   /// recorded just before each run's kernel; Drained then has timing too.
   CUevent RunBegan = nullptr;
-  bool DrainedTimed = false; ///< Drained came from the timed pool
-  bool RunTimed = false;     ///< RunBegan has been recorded (under Mutex)
+  bool RunTimed = false; ///< RunBegan has been recorded (under Mutex)
 
   mutable std::mutex Mutex; ///< guards the fields below
   LaunchState State = LaunchState::Running;

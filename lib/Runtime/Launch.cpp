@@ -112,7 +112,7 @@ LaunchImpl::~LaunchImpl() {
     if (E)
       Runtime.releaseEvent(E);
   if (Drained)
-    Runtime.releaseEvent(Drained, DrainedTimed);
+    Runtime.releaseEvent(Drained, /*Timed=*/RunBegan != nullptr);
   if (RunBegan)
     Runtime.releaseEvent(RunBegan, /*Timed=*/true);
   for (CUstream S : {Inner, Retire})
@@ -296,10 +296,10 @@ void LaunchImpl::createRunTimer() {
   // A slice launch's runs are many kernels, with the host between them.
   bool Timed = Runtime.Options.TimeRunsOnDevice &&
                Config.LaunchMode != Mode::Slices;
-  Drained = Runtime.acquireEvent(Timed);
-  DrainedTimed = Timed;
+  // RunBegan first: where it is set, Drained came from the timed pool.
   if (Timed)
     RunBegan = Runtime.acquireEvent(/*Timed=*/true);
+  Drained = Runtime.acquireEvent(Timed);
 }
 
 void LaunchImpl::startRunTimer(CUstream On) {
