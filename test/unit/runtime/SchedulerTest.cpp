@@ -900,6 +900,17 @@ TEST_F(ClaimsOfSeveralBlocks, FirstSharesHandOutAShallowGridWithNoClaim) {
   EXPECT_GE(Fresh.record(Be).Claims, 808u / 3);
 }
 
+/// The record of one BE launch of \p Blocks blocks of 5 us, alone on a
+/// fresh small device under \p O, once Done and checked exactly once.
+static SimRecord aloneUnder(const SchedulerOptions &O, uint32_t Blocks) {
+  SimulatedExecutor Fresh{smallDevice()};
+  Scheduler Alone{Fresh, O};
+  uint64_t Be = Alone.submit(be(Blocks, 5us));
+  test::runUntilDone(Fresh, Alone, Be);
+  expectExactlyOnce(Fresh.record(Be));
+  return Fresh.record(Be);
+}
+
 TEST_F(ClaimsOfSeveralBlocks, CoveringSharesHoldMoreThanAClaimWithinTheBound) {
   // One block a claim (no claim interval), blocks estimated at the default
   // 10 us (run in 5), 64 workers of 8 warps: a crowded SM drains in 7 +
@@ -913,18 +924,14 @@ TEST_F(ClaimsOfSeveralBlocks, CoveringSharesHoldMoreThanAClaimWithinTheBound) {
          {std::tuple{192u, true}, std::tuple{130u, true},
           std::tuple{256u, false}}) {
       O.CoveringFirstShares = Covering;
-      SimulatedExecutor Fresh{smallDevice()};
-      Scheduler Wider{Fresh, O};
-      uint64_t Be = Wider.submit(be(Blocks, 5us));
-      test::runUntilDone(Fresh, Wider, Be);
-      expectExactlyOnce(Fresh.record(Be));
       SCOPED_TRACE(std::to_string(Blocks) + " blocks, covering " +
                    std::to_string(Covering));
-      EXPECT_EQ(Fresh.record(Be).Widths, std::vector<uint32_t>{64});
+      SimRecord Rec = aloneUnder(O, Blocks);
+      EXPECT_EQ(Rec.Widths, std::vector<uint32_t>{64});
       if (Covering && Covered)
-        EXPECT_EQ(Fresh.record(Be).Claims, 0u);
+        EXPECT_EQ(Rec.Claims, 0u);
       else
-        EXPECT_GE(Fresh.record(Be).Claims, Blocks - 64);
+        EXPECT_GE(Rec.Claims, Blocks - 64);
     }
 }
 
@@ -962,15 +969,11 @@ TEST_F(ClaimsOfSeveralBlocks, AQuietDeviceKeepsCoveringSharesToTheBound) {
   O.FullWidthWhenQuiet = true;
   for (auto [Blocks, Covered] :
        {std::tuple{192u, true}, std::tuple{320u, false}}) {
-    SimulatedExecutor Fresh{smallDevice()};
-    Scheduler Quiet{Fresh, O};
-    uint64_t Be = Quiet.submit(be(Blocks, 5us));
-    test::runUntilDone(Fresh, Quiet, Be);
-    expectExactlyOnce(Fresh.record(Be));
+    SimRecord Rec = aloneUnder(O, Blocks);
     if (Covered)
-      EXPECT_EQ(Fresh.record(Be).Claims, 0u) << Blocks;
+      EXPECT_EQ(Rec.Claims, 0u) << Blocks;
     else
-      EXPECT_GE(Fresh.record(Be).Claims, Blocks - 64) << Blocks;
+      EXPECT_GE(Rec.Claims, Blocks - 64) << Blocks;
   }
 }
 
