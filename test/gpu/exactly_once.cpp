@@ -818,8 +818,8 @@ int main(int Argc, char **Argv) {
     // Runs timed by the host alone (the default times them on the device).
     RuntimeOptions HostTimedOptions;
     HostTimedOptions.TimeRunsOnDevice = false;
-    rerunCases(HostTimedOptions, "host-timed runs, ", Argv[1], {Cases[0], Cases[8]},
-               /*Vacate=*/false, Check, Dog, Seed);
+    rerunCases(HostTimedOptions, "host-timed runs, ", Argv[1],
+               {Cases[0], Cases[8]}, /*Vacate=*/false, Check, Dog, Seed);
     runOlderAbi(K, Argv[1], Check, Dog, Seed);
   } catch (const std::exception &E) {
     Check.fail(std::string("exception: ") + E.what());

@@ -140,7 +140,8 @@ TEST(TaskAbi, FirstSharesCoverTheClaimedBlocksOnce) {
   EXPECT_EQ(baton_first_shares(0, 10, 0, 8, 0, &Claimed), 0u);
   // Shares whose last would end past BATON_MAX_VIRTUAL_BLOCKS: none.
   EXPECT_EQ(baton_first_shares(BATON_MAX_VIRTUAL_BLOCKS - 10,
-                               BATON_MAX_VIRTUAL_BLOCKS - 1, 4, 64, 0, &Claimed),
+                               BATON_MAX_VIRTUAL_BLOCKS - 1, 4, 64, 0,
+                               &Claimed),
             0u);
   EXPECT_EQ(Claimed, 0u);
 }
