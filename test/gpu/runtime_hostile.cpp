@@ -186,7 +186,10 @@ int resetChild(const char *RecordPtx) {
     return SkipExitCode;
   Module M = Rt->loadFile(RecordPtx);
   Kernel K = M.kernel("record");
-  auto R = std::make_unique<RecordLaunch>(*Rt, K, Dim3{400000, 1, 1}, 20000);
+  // 4M blocks of 20 us take about 19 ms at full width on an H100, far past
+  // the pause at 2 ms (400k blocks took 1.9 ms there and once finished first).
+  auto R =
+      std::make_unique<RecordLaunch>(*Rt, K, Dim3{4000000, 1, 1}, 20000);
   sleepMicros(2000);
   if (!R->L->pause()) {
     std::printf("child: launch finished before the pause\n");
