@@ -72,7 +72,7 @@ Nanos BlockDurations::at(uint32_t PerSm) const {
 BlockDurations DurationModel::of(const std::string &Kernel) const {
   auto It = Kernels.find(Kernel);
   if (It == Kernels.end())
-    return Default;
+    return BlockDurations::assumed(Default);
   return {It->second.ByOccupancy, Default};
 }
 
@@ -240,18 +240,22 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   auto PromptYieldOf = [&](uint32_t Held) {
     return Device.SignalLatency + Block * Held;
   };
+  // A first share runs without a look at `preempt`: beyond a claim, it is
+  // sized only on blocks that were measured.
+  auto CoveringLimit = [&](Nanos Of, auto YieldOf) {
+    return Blocks.measured() ? mostHeldWithin(Chunk, Of, ShareBound, YieldOf)
+                             : Chunk;
+  };
   if (Nanos FullYield = FullYieldOf(Chunk); FullYield <= Bound) {
     WidthChoice Full = On(FreeSms, PerSm, FullYield, true);
-    Full.CoveringShareLimit =
-        mostHeldWithin(Chunk, FullBlock, ShareBound, FullYieldOf);
+    Full.CoveringShareLimit = CoveringLimit(FullBlock, FullYieldOf);
     return Full;
   }
   // Fewer workers per SM keep the bound, at some throughput.
   Nanos Yield = PromptYieldOf(Chunk);
   if (Yield <= Bound) {
     WidthChoice Fewer = On(FreeSms, Prompt, Yield, true);
-    Fewer.CoveringShareLimit =
-        mostHeldWithin(Chunk, Block, ShareBound, PromptYieldOf);
+    Fewer.CoveringShareLimit = CoveringLimit(Block, PromptYieldOf);
     return Fewer;
   }
   // Blocks too long to yield in time: leave SMs idle for LC work instead,

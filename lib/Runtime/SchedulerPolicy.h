@@ -62,14 +62,25 @@ public:
   BlockDurations(const std::map<uint32_t, Nanos> &ByOccupancy, Nanos Fallback)
       : ByOccupancy(&ByOccupancy), Fallback(Fallback) {}
   BlockDurations(std::map<uint32_t, Nanos> &&, Nanos) = delete; // a view
+  /// \p Block at every occupancy, for a kernel none of whose runs was
+  /// measured yet: a guess, not an estimate.
+  static BlockDurations assumed(Nanos Block) {
+    BlockDurations Guess(Block);
+    Guess.Measured = false;
+    return Guess;
+  }
   /// The estimate at \p PerSm blocks per SM; where none was measured there,
   /// the one measured at the nearest occupancy (the fuller of two as near:
   /// its blocks are the longer), else the fallback.
   Nanos at(uint32_t PerSm) const;
+  /// Whether the durations come from the kernel's runs (or were given),
+  /// rather than assumed for a kernel never measured.
+  bool measured() const { return Measured; }
 
 private:
   const std::map<uint32_t, Nanos> *ByOccupancy = nullptr;
   Nanos Fallback;
+  bool Measured = true;
 };
 
 /// A block duration measured by one run of a launch: its elapsed time over
@@ -147,7 +158,9 @@ struct WidthChoice {
   /// cover the grid, for LC work arriving as the workers start to wait at
   /// most the share bound (chooseWidth; LaunchConfig::CoveringShareLimit;
   /// ExpectedLatency counts a claim's blocks, not these); ClaimChunk where
-  /// the claim alone fills it, 0 on the paths that leave SMs to LC work.
+  /// the claim alone fills it or the blocks' durations are only assumed
+  /// (a share nothing interrupts is not sized on a guess), 0 on the paths
+  /// that leave SMs to LC work.
   uint32_t CoveringShareLimit = 0;
 };
 

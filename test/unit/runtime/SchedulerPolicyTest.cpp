@@ -403,6 +403,13 @@ TEST(SchedulerPolicy, CoveringSharesHoldWhatTheBoundAllows) {
   W = chooseWidth(D, shape(10000, 256), 300us, 8, 100us, 2, 0us);
   EXPECT_LT(W.Width, 64u);
   EXPECT_EQ(W.CoveringShareLimit, 0u);
+  // Blocks only assumed (a kernel never measured): the width and the claim
+  // as for measured ones, shares of a claim.
+  W = chooseWidth(D, shape(10000, 256), BlockDurations::assumed(10us), 8,
+                  100us, 2, 20us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.ClaimChunk, 2u);
+  EXPECT_EQ(W.CoveringShareLimit, 2u);
 }
 
 TEST(SchedulerPolicy, SliceSizeKeepsTheWindowWithinTheBound) {

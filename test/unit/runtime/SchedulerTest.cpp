@@ -900,20 +900,30 @@ TEST_F(ClaimsOfSeveralBlocks, FirstSharesHandOutAShallowGridWithNoClaim) {
   EXPECT_GE(Fresh.record(Be).Claims, 808u / 3);
 }
 
-/// The record of one BE launch of \p Blocks blocks of 5 us, alone on a
-/// fresh small device under \p O, once Done and checked exactly once.
+/// Runs one BE launch of ten rounds of \p Block blocks on \p Sim, so that
+/// \p S has measured the kernel's blocks ("train", as be() names it).
+static void measureBlocks(SimulatedExecutor &Sim, Scheduler &S, Nanos Block) {
+  uint64_t First = S.submit(be(640, Block));
+  test::runUntilDone(Sim, S, First);
+  expectExactlyOnce(Sim.record(First));
+}
+
+/// The record of one BE launch of \p Blocks blocks of 10 us, alone on a
+/// fresh small device under \p O after a launch that measured them, once
+/// Done and checked exactly once.
 static SimRecord aloneUnder(const SchedulerOptions &O, uint32_t Blocks) {
   SimulatedExecutor Fresh{smallDevice()};
   Scheduler Alone{Fresh, O};
-  uint64_t Be = Alone.submit(be(Blocks, 5us));
+  measureBlocks(Fresh, Alone, 10us);
+  uint64_t Be = Alone.submit(be(Blocks, 10us));
   test::runUntilDone(Fresh, Alone, Be);
   expectExactlyOnce(Fresh.record(Be));
   return Fresh.record(Be);
 }
 
 TEST_F(ClaimsOfSeveralBlocks, CoveringSharesHoldMoreThanAClaimWithinTheBound) {
-  // One block a claim (no claim interval), blocks estimated at the default
-  // 10 us (run in 5), 64 workers of 8 warps: a crowded SM drains in 7 +
+  // One block a claim (no claim interval), blocks measured at 10 us, 64
+  // workers of 8 warps: a crowded SM drains in 7 +
   // 10 s + max(10 s, 60) us after shares of s blocks, within the 100 us
   // bound up to s = 3. With CoveringFirstShares, grids of up to 3 blocks a
   // worker get shares that cover them and no worker claims; a deeper grid
@@ -935,19 +945,40 @@ TEST_F(ClaimsOfSeveralBlocks, CoveringSharesHoldMoreThanAClaimWithinTheBound) {
     }
 }
 
+TEST_F(ClaimsOfSeveralBlocks, CoveringSharesWaitForMeasuredBlocks) {
+  // A share no worker interrupts is sized on measured blocks only: the
+  // kernel's first launch, on the assumed 10 us, gets shares of a claim
+  // and claims the rest; once its blocks were measured, shares of 3 cover
+  // 192 blocks.
+  O.ClaimInterval = 0us;
+  O.CoveringFirstShares = true;
+  SimulatedExecutor Fresh{smallDevice()};
+  Scheduler Covering{Fresh, O};
+  uint64_t First = Covering.submit(be(192, 10us));
+  test::runUntilDone(Fresh, Covering, First);
+  expectExactlyOnce(Fresh.record(First));
+  EXPECT_GE(Fresh.record(First).Claims, 192u - 64);
+  uint64_t Second = Covering.submit(be(192, 10us));
+  test::runUntilDone(Fresh, Covering, Second);
+  expectExactlyOnce(Fresh.record(Second));
+  EXPECT_EQ(Fresh.record(Second).Claims, 0u);
+}
+
 TEST_F(ClaimsOfSeveralBlocks, APauseWaitsForACoveringShareWithinTheBound) {
   // Without a prompt-claim limit an SM drains in 7 + 10 s us after shares
-  // of s blocks of 10 us: 9 within the 100 us bound. Shares of 9 cover
-  // 576 blocks over 64 workers; the workers never look at `preempt`, so
-  // LC work arriving as they start waits for the whole run, 90 us.
+  // of s blocks measured at 10 us: 9 within the 100 us bound. Shares of 9
+  // cover 576 blocks over 64 workers; the workers never look at `preempt`,
+  // so LC work arriving as they start waits for the whole run, 90 us.
   DeviceFacts D = smallDevice();
   D.PromptClaimWorkersPerSm = D.PromptClaimWarpsPerSm = 0;
   SimulatedExecutor Uncrowded{D};
   O.ClaimInterval = 0us;
   O.CoveringFirstShares = true;
   Scheduler Covering{Uncrowded, O};
+  measureBlocks(Uncrowded, Covering, 10us);
+  Nanos Start = Uncrowded.clock().now();
   uint64_t Be = Covering.submit(be(576, 10us));
-  simulateUntil(Uncrowded, Covering, 21us);
+  simulateUntil(Uncrowded, Covering, Start + 21us);
   Nanos LcAt = Uncrowded.clock().now();
   uint64_t Lc = Covering.submit(heavyLc());
   Nanos BeDone = test::runUntilDone(Uncrowded, Covering, Be);
@@ -962,7 +993,7 @@ TEST_F(ClaimsOfSeveralBlocks, APauseWaitsForACoveringShareWithinTheBound) {
 TEST_F(ClaimsOfSeveralBlocks, AQuietDeviceKeepsCoveringSharesToTheBound) {
   // While quiet the scheduler gives BE work every worker whatever its
   // blocks (FullWidthWhenQuiet), but a share it cannot interrupt keeps the
-  // bound: blocks estimated at 10 us on a crowded SM allow shares of 3, so
+  // bound: blocks measured at 10 us on a crowded SM allow shares of 3, so
   // 320 blocks (5 a worker) are not covered and the workers claim.
   O.ClaimInterval = 0us;
   O.CoveringFirstShares = true;
