@@ -120,7 +120,7 @@ LaunchRouter::LaunchRouter()
         // BATON_ONE_WAVE_ORIGINALS=0: OriginalForOneWaveWhenQuiet off;
         // BATON_QUIET_ORIGINALS_UP_TO_US: OriginalsWhenQuietUpTo;
         // BATON_IDLE_ORIGINAL_BLOCKS_US: OriginalsWhenIdleWithBlocksUpTo
-        // (0: off); BATON_COVERING_SHARES=1: CoveringFirstShares. For
+        // (0: off); BATON_COVERING_SHARES=0: CoveringFirstShares off. For
         // tuning.
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
           O.LaunchesAhead = static_cast<uint32_t>(*N);
