@@ -302,16 +302,12 @@ Function *PtbBuilder::build() {
   End = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_END, "baton.end");
   Value *Flags = emitLoadTaskField(B, S.Task, BATON_TASK_OFFSET_FLAGS,
                                    "baton.flags");
-  // The leader is thread (0, 0, 0); it claims blocks early or late.
+  // The leader is thread (0, 0, 0); it claims blocks early or late (below).
   Value *T = B.CreateOr(
       B.CreateOr(B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_x, {}),
                  B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_y, {})),
       B.CreateIntrinsic(Intrinsic::nvvm_read_ptx_sreg_tid_z, {}));
   Value *Leader = B.CreateICmpEQ(T, B.getInt32(0), "baton.leader");
-  Value *Prefetch = B.CreateICmpNE(
-      B.CreateAnd(Flags, B.getInt32(BATON_TASK_PREFETCH)), B.getInt32(0));
-  Value *Early = B.CreateAnd(Leader, Prefetch, "baton.early");
-  Value *Late = B.CreateAnd(Leader, B.CreateNot(Prefetch), "baton.late");
   // Slots, claim and grid: the 64 bytes below the end of dynamic shared
   // memory, 16-aligned.
   Value *DSmem = B.CreateIntrinsic(
@@ -381,6 +377,13 @@ Function *PtbBuilder::build() {
             /*FirstClaim=*/true, &Grid);
   B.CreateBr(First);
   B.SetInsertPoint(First);
+  // Only the loop reads `flags`: used before the leader's branch, its load
+  // would be waited for before the leader loads the rest of the task, two
+  // round trips to memory where one does (ptxas keeps the wait there).
+  Value *Prefetch = B.CreateICmpNE(
+      B.CreateAnd(Flags, B.getInt32(BATON_TASK_PREFETCH)), B.getInt32(0));
+  Value *Early = B.CreateAnd(Leader, Prefetch, "baton.early");
+  Value *Late = B.CreateAnd(Leader, B.CreateNot(Prefetch), "baton.late");
   B.CreateIntrinsic(Intrinsic::nvvm_barrier_cta_sync_all, {},
                     {B.getInt32(Plan.Id)});
   BasicBlock *Loop = block("baton.loop");

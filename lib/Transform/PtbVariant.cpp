@@ -335,7 +335,7 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("ld.global.u32",
          {B.sym(N.reg("end")), B.address(Task, BATON_TASK_OFFSET_END)});
   B.inst("ld.global.u32", {Flags, B.address(Task, BATON_TASK_OFFSET_FLAGS)});
-  // The leader is thread (0, 0, 0); it claims blocks early or late.
+  // The leader is thread (0, 0, 0); it claims blocks early or late (below).
   B.inst("mov.u32", {T, B.sym("%tid.x")});
   B.inst("mov.u32", {Addr, B.sym("%tid.y")});
   B.inst("or.b32", {T, T, Addr});
@@ -343,13 +343,6 @@ uint32_t PtbBuilder::build(uint32_t Index) {
   B.inst("or.b32", {T, T, Addr});
   B.inst("setp.eq.u32", {B.sym(N.reg("leader")), T, B.imm(0)});
   B.inst("setp.ne.u32", {B.sym(N.reg("false")), T, T});
-  B.inst("and.b32", {Flags, Flags, B.imm(BATON_TASK_PREFETCH)});
-  B.inst("setp.ne.u32", {B.sym(N.reg("early")), Flags, B.imm(0)});
-  B.inst("setp.eq.u32", {B.sym(N.reg("late")), Flags, B.imm(0)});
-  B.inst("and.pred", {B.sym(N.reg("early")), B.sym(N.reg("early")),
-                      B.sym(N.reg("leader"))});
-  B.inst("and.pred", {B.sym(N.reg("late")), B.sym(N.reg("late")),
-                      B.sym(N.reg("leader"))});
   // Slots, claim and grid: the 64 bytes below the end of dynamic shared
   // memory, 16-aligned.
   auto DSmem = B.sym(N.reg("dsmem"));
@@ -394,6 +387,16 @@ uint32_t PtbBuilder::build(uint32_t Index) {
          {B.address(Slot, BATON_PTB_CLAIM_OFFSET), B.vector(Claim)});
   emitFetch("first", /*FirstClaim=*/true);
   B.label(N.label("first"));
+  // Only the loop reads `flags`: used before the leader's branch, its load
+  // would be waited for before the leader loads the rest of the task, two
+  // round trips to memory where one does (ptxas keeps the wait there).
+  B.inst("and.b32", {Flags, Flags, B.imm(BATON_TASK_PREFETCH)});
+  B.inst("setp.ne.u32", {B.sym(N.reg("early")), Flags, B.imm(0)});
+  B.inst("setp.eq.u32", {B.sym(N.reg("late")), Flags, B.imm(0)});
+  B.inst("and.pred", {B.sym(N.reg("early")), B.sym(N.reg("early")),
+                      B.sym(N.reg("leader"))});
+  B.inst("and.pred", {B.sym(N.reg("late")), B.sym(N.reg("late")),
+                      B.sym(N.reg("leader"))});
   B.inst("barrier.sync", {B.imm(Plan.Id)});
 
   B.label(N.label("loop"));

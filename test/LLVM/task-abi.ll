@@ -29,6 +29,8 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-LABEL: define ptx_kernel void @abi__baton_ptb(ptr %p, i32 %n, float %f, ptr addrspace(1) noundef align 128 %baton.task) #0 {
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 16
 ; CHECK: getelementptr inbounds i8, ptr addrspace(1) %baton.task, i32 36
+; `flags` is not used before the leader's branch (see baton.first).
+; CHECK-NOT: %baton.flags,
 ; The leader's view of the cursor is the cursor as it starts; its first
 ; claim is its first share: blocks begin + %ctaid.x, then a stride of
 ; %nctaid.x, below begin + %nctaid.x * first_share (and end), empty when
@@ -114,6 +116,14 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; CHECK-NEXT: urem i32 %baton.nv, %baton.nctaid.x
 ; CHECK: baton.n.decoded:
 ; CHECK-NEXT: %baton.n.x = phi i32 [ %baton.nv, %baton.publish ], [ %baton.n.wrapped, %baton.n.rem ]
+; Whether the leader claims early or late is worked out only where every
+; thread meets: `flags` used before the leader's branch would hold the
+; leader's loads of the task back until its own load came in.
+; CHECK: baton.first:
+; CHECK-NEXT: [[PREFETCH:%.*]] = and i32 %baton.flags, 1
+; CHECK: %baton.early = and i1 %baton.leader,
+; CHECK: %baton.late = and i1 %baton.leader,
+; CHECK-NEXT: call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; CHECK: baton.loop:
 ; CHECK-NEXT: %baton.parity = phi i32
 ; CHECK-NEXT: getelementptr i8, ptr addrspace(3) %baton.slot, i32 %baton.parity
