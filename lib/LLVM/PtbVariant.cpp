@@ -73,12 +73,12 @@
 // D: the worker's next block reuses the shared memory at once, where the
 // original's CTA ended (lib/Transform/PtbVariant.cpp says more).
 //
-//   baton.entry:   allocas; end, flags; leader/early/late; slot address
+//   baton.entry:   allocas; end, flags; leader; slot address
 //   (a fetch:      the claim from shared memory; baton.viewed: claim used
 //                  up, view at end? baton.check: %smid < `preempt`?
 //                  baton.take: atomicAdd;
 //                  baton.publish: decode, store to the slot and the claim)
-//   baton.first:   (leader fetched into slot 0) barrier D
+//   baton.first:   (leader fetched into slot 0) early/late; barrier D
 //   baton.loop:    {v,x,y,z} = slot[parity]; v >= end? -> baton.exit
 //   baton.claim:   parity ^= 16; the body's grid; early claim into
 //                  slot[parity]

@@ -120,9 +120,11 @@ attributes #0 = { "nvvm.maxntid"="128" "nvvm.minctasm"="2" }
 ; thread meets: `flags` used before the leader's branch would hold the
 ; leader's loads of the task back until its own load came in.
 ; CHECK: baton.first:
-; CHECK-NEXT: [[PREFETCH:%.*]] = and i32 %baton.flags, 1
-; CHECK: %baton.early = and i1 %baton.leader,
-; CHECK: %baton.late = and i1 %baton.leader,
+; CHECK-NEXT: [[BIT:%.*]] = and i32 %baton.flags, 1
+; CHECK-NEXT: [[PREFETCH:%.*]] = icmp ne i32 [[BIT]], 0
+; CHECK-NEXT: %baton.early = and i1 %baton.leader, [[PREFETCH]]
+; CHECK-NEXT: [[NOPREFETCH:%.*]] = xor i1 [[PREFETCH]], true
+; CHECK-NEXT: %baton.late = and i1 %baton.leader, [[NOPREFETCH]]
 ; CHECK-NEXT: call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
 ; CHECK: baton.loop:
 ; CHECK-NEXT: %baton.parity = phi i32
