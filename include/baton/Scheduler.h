@@ -189,7 +189,9 @@ struct SchedulerOptions {
   /// CoveringShareLimit): no worker then claims at all, where the burst of
   /// claims that find the grid exhausted is most of what a PTB launch of
   /// short blocks costs (bench/ptb_anatomy), and a pause of such a run
-  /// waits for up to a share a worker. On the H100 it took
+  /// waits for up to a share a worker. Such shares are sized only on
+  /// blocks measured at the occupancy the launch runs at: a kernel's first
+  /// launch gets shares of a claim. On the H100 it took
   /// triton_poi_fused__to_copy_9 (2,304 blocks over 2,112 workers) from
   /// 1.78x its original to 1.30x, with colocation's p99 and kept unchanged
   /// (docs/benchmarks.md, forty-ninth session).

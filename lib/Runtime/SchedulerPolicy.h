@@ -73,9 +73,12 @@ public:
   /// the one measured at the nearest occupancy (the fuller of two as near:
   /// its blocks are the longer), else the fallback.
   Nanos at(uint32_t PerSm) const;
-  /// Whether the durations come from the kernel's runs (or were given),
-  /// rather than assumed for a kernel never measured.
-  bool measured() const { return Measured; }
+  /// Whether the estimate at \p PerSm blocks per SM comes from runs at
+  /// that occupancy (or was given), rather than from another occupancy's or
+  /// assumed for a kernel never measured.
+  bool measuredAt(uint32_t PerSm) const {
+    return ByOccupancy ? ByOccupancy->count(PerSm) > 0 : Measured;
+  }
 
 private:
   const std::map<uint32_t, Nanos> *ByOccupancy = nullptr;
@@ -158,9 +161,9 @@ struct WidthChoice {
   /// cover the grid, for LC work arriving as the workers start to wait at
   /// most the share bound (chooseWidth; LaunchConfig::CoveringShareLimit;
   /// ExpectedLatency counts a claim's blocks, not these); ClaimChunk where
-  /// the claim alone fills it or the blocks' durations are only assumed
-  /// (a share nothing interrupts is not sized on a guess), 0 on the paths
-  /// that leave SMs to LC work.
+  /// the claim alone fills it or its blocks were not measured at the
+  /// occupancy judged (a share nothing interrupts is not sized on a guess),
+  /// 0 on the paths that leave SMs to LC work.
   uint32_t CoveringShareLimit = 0;
 };
 

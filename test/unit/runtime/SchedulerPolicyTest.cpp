@@ -410,6 +410,18 @@ TEST(SchedulerPolicy, CoveringSharesHoldWhatTheBoundAllows) {
   EXPECT_EQ(W.Width, 64u);
   EXPECT_EQ(W.ClaimChunk, 2u);
   EXPECT_EQ(W.CoveringShareLimit, 2u);
+  // Blocks measured at 2 per SM only stand in for the full width's, but
+  // do not size its shares; measured at 8 per SM they do (as the first
+  // case: 3).
+  std::map<uint32_t, Nanos> AtTwo{{2, 10us}}, AtEight{{8, 10us}};
+  W = chooseWidth(D, shape(10000, 256), BlockDurations(AtTwo, 10us), 8,
+                  100us, 2, 0us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.CoveringShareLimit, 1u);
+  W = chooseWidth(D, shape(10000, 256), BlockDurations(AtEight, 10us), 8,
+                  100us, 2, 0us);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.CoveringShareLimit, 3u);
 }
 
 TEST(SchedulerPolicy, SliceSizeKeepsTheWindowWithinTheBound) {
