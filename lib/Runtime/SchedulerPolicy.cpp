@@ -243,23 +243,22 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   // A first share runs without a look at `preempt`: beyond a claim, it is
   // sized only on blocks measured at the occupancy it runs at (blocks take
   // longer beside more of their kind).
-  auto CoveringLimit = [&](uint32_t Occupancy, Nanos Of, auto YieldOf) {
-    return Blocks.measuredAt(Occupancy)
-               ? mostHeldWithin(Chunk, Of, ShareBound, YieldOf)
+  auto CoveringLimit = [&](uint64_t Occupancy, auto YieldOf) {
+    auto At = static_cast<uint32_t>(Occupancy);
+    return Blocks.measuredAt(At)
+               ? mostHeldWithin(Chunk, Blocks.at(At), ShareBound, YieldOf)
                : Chunk;
   };
   if (Nanos FullYield = FullYieldOf(Chunk); FullYield <= Bound) {
     WidthChoice Full = On(FreeSms, PerSm, FullYield, true);
-    Full.CoveringShareLimit = CoveringLimit(static_cast<uint32_t>(PerSm),
-                                            FullBlock, FullYieldOf);
+    Full.CoveringShareLimit = CoveringLimit(PerSm, FullYieldOf);
     return Full;
   }
   // Fewer workers per SM keep the bound, at some throughput.
   Nanos Yield = PromptYieldOf(Chunk);
   if (Yield <= Bound) {
     WidthChoice Fewer = On(FreeSms, Prompt, Yield, true);
-    Fewer.CoveringShareLimit =
-        CoveringLimit(static_cast<uint32_t>(Prompt), Block, PromptYieldOf);
+    Fewer.CoveringShareLimit = CoveringLimit(Prompt, PromptYieldOf);
     return Fewer;
   }
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
