@@ -4,9 +4,9 @@
 For each model (a GPT-2-style language model, a small CNN, the GPT again
 with Inductor's persistent TMA matmul template as the only GEMM candidate
 where it applies, with flex_attention, and compiled with dynamic shapes,
-and a small vision transformer),
-in one process, with deterministic settings
-and the same compiled kernels:
+and a small vision transformer; or, with --models, models of timm,
+torchvision and transformers, zoo.py), in one process, with deterministic
+settings and the same compiled kernels:
 
   1. reference: N steps with Baton installed but nothing routed
      (schedule="never": every launch goes to Triton's own launcher), twice:
@@ -24,11 +24,14 @@ for bit, across the three. It prints and writes (OUT/check-<model>.json)
 the report: kernels that got variants, were refused or not routed, and
 the kernels that bypass Baton in a profiled step. Exit status 0 when every
 model matches and kernels were routed, 1 on a mismatch or a model that
-ran past --model-timeout (every thread's stack is printed), 2 if nothing was
-routed (or, for gpt-tma, no TMA kernel was), 3 if the reference itself is
+ran past --model-timeout (every thread's stack is printed), 2 if no
+launch of a phase ran as a variant (or, for gpt-tma, no TMA kernel was
+routed), 3 if the reference itself is
 not deterministic (the test would prove nothing in any of these cases).
 
   python3 bench/torch/check_training.py [--models gpt,cnn,gpt-tma,gpt-flex,gpt-dyn,vit]
+                                        [--models zoo] (every model of zoo.py)
+                                        [--matmuls triton|long|library]
                                         [--steps 12]
                                         [--out DIR] [--budget 330]
                                         [--model-timeout 200]
@@ -50,9 +53,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 # Before CUDA starts: deterministic cuBLAS; Baton's driver settings. Every
-# Triton kernel is routed, however short (the default routes kernels of 30
-# us and more): this is a test of the variants.
+# Triton kernel is routed, however short (the default routes kernels of 100
+# us and more), and runs as a variant: this is a test of the variants, and
+# the scheduler would otherwise run the originals of one-wave launches while
+# no LC work is about, and of launches of short blocks once idle.
 os.environ.setdefault("BATON_ROUTE_MIN_US", "0")
+os.environ.setdefault("BATON_ONE_WAVE_ORIGINALS", "0")
+os.environ.setdefault("BATON_IDLE_ORIGINAL_BLOCKS_US", "0")
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 os.environ.setdefault("CUDA_MODULE_LOADING", "EAGER")
 os.environ.setdefault("CUDA_DEVICE_MAX_CONNECTIONS", "32")
@@ -65,6 +72,7 @@ import baton.triton  # noqa: E402
 from baton import _core  # noqa: E402
 
 import workloads  # noqa: E402
+import zoo  # noqa: E402
 
 
 def log(msg):
@@ -138,28 +146,36 @@ def tma_compile_settings(on):
                          "force_disable_caches": on})
 
 
-def check_model(name, args):
-    """name: "gpt", "cnn", "gpt-tma" (the GPT with Inductor's persistent
-    TMA matmul template for its GEMMs: device-side TMA descriptors in
-    global scratch), "gpt-flex" (causal flex_attention: Inductor's flex
-    attention templates), "gpt-dyn" (compiled with dynamic shapes: sizes
-    are kernel arguments, and grids are computed from them) or "vit" (a
-    vision transformer: patches by a strided convolution, 65 tokens,
-    non-causal attention)."""
+def build(name):
+    """(model, optimizer, batches, variant) of a check model: "gpt", "cnn",
+    "gpt-tma" (the GPT with Inductor's persistent TMA matmul template for
+    its GEMMs: device-side TMA descriptors in global scratch), "gpt-flex"
+    (causal flex_attention: Inductor's flex attention templates),
+    "gpt-dyn" (compiled with dynamic shapes: sizes are kernel arguments,
+    and grids are computed from them), "vit" (a vision transformer:
+    patches by a strided convolution, 65 tokens, non-causal attention), or
+    a model of timm, torchvision or transformers (LIBRARY:MODEL, zoo.py)."""
+    if ":" in name:
+        return (*zoo.build(name), "")
     kind, _, variant = name.partition("-")
     if (kind, variant) not in (("gpt", ""), ("cnn", ""), ("gpt", "tma"),
                                ("gpt", "flex"), ("gpt", "dyn"), ("vit", "")):
         raise ValueError(f"unknown model {name!r}")
-    tma = variant == "tma"
-    log(f"{name}: building")
     model, opt = workloads.build(
         kind, "check", attention="flex" if variant == "flex" else "sdpa")
+    return model, opt, workloads.batches(kind, "check", 4), variant
+
+
+def check_model(name, args):
+    """Trains the model `name` (see build) as the module docstring says."""
+    log(f"{name}: building")
+    model, opt, data, variant = build(name)
+    tma = variant == "tma"
     # Dynamo would reuse the code compiled for an earlier model of the same
     # class (gpt-tma after gpt) without compiling it again.
     torch._dynamo.reset()
     compiled = torch.compile(model, dynamic=True if variant == "dyn" else None)
     step = workloads.make_step(compiled, opt)
-    data = workloads.batches(kind, "check", 4)
     model_state = copy.deepcopy(model.state_dict())
     opt_state = copy.deepcopy(opt.state_dict())
 
@@ -220,8 +236,9 @@ def check_model(name, args):
                           "brackets": brackets}
         log(f"{name}: {phase}: losses {'==' if same_loss else '!='} reference, "
             f"parameters {'==' if same_params else '!='}; routed launches "
-            f"{delta['best_effort']}, pauses {delta['pauses']}, resumes "
-            f"{delta['resumes']}, brackets {brackets}")
+            f"{delta['best_effort']} ({delta['originals']} as originals), "
+            f"pauses {delta['pauses']}, resumes {delta['resumes']}, "
+            f"brackets {brackets}")
         if not same_loss:
             for i, (a, b) in enumerate(zip(reference.tolist(), losses.tolist())):
                 if a != b:
@@ -237,10 +254,13 @@ def check_model(name, args):
     print(str(rep), flush=True)
     doc = {"model": name, "steps": args.steps, "reference": reference.tolist(),
            "deterministic": deterministic, "phases": results, "report": rep}
-    with open(os.path.join(args.out, f"check-{name}.json"), "w") as f:
+    path = os.path.join(args.out, f"check-{name.replace(':', '-')}.json")
+    with open(path, "w") as f:
         json.dump(doc, f, indent=1, default=str)
     ok = all(r["same_losses"] and r["same_parameters"] for r in results.values())
-    routed = results["routed"]["scheduler"]["best_effort"] > 0
+    # Launches of kernels without variants run as the originals.
+    routed = all(r["scheduler"]["best_effort"] > r["scheduler"]["originals"]
+                 for r in results.values())
     features = {}
     for k in rep["kernels"]:
         if k["state"] == "ready" and k["scheduled"]:
@@ -261,6 +281,9 @@ def main():
     p.add_argument("--budget", type=float, default=330,
                    help="seconds: a model is not started after this")
     p.add_argument("--steps", type=int, default=12)
+    p.add_argument("--matmuls", default=None,
+                   help="enable(matmuls=...): library leaves GEMMs to cuBLAS "
+                   "and skips their autotuning (a shorter compile)")
     p.add_argument("--out", default=os.environ.get("OUT", "."))
     p.add_argument("--prepare-timeout", type=float, default=240)
     p.add_argument("--model-timeout", type=float, default=200,
@@ -276,14 +299,16 @@ def main():
     # processes); attention as Triton kernels: flash attention's backward
     # is not deterministic, and this way attention is routed too.
     os.environ["BATON_SHARE"] = "0"
-    baton.torch.enable("best-effort", schedule="never", attention="triton")
+    baton.torch.enable("best-effort", schedule="never", attention="triton",
+                       matmuls=args.matmuls)
     from torch._inductor.select_algorithm import add_preprocessing_fn
     add_preprocessing_fn(ONLY_TMA)  # after Baton's preference for Triton
     log(f"torch {torch.__version__}, triton "
         f"{__import__('triton').__version__}, {torch.cuda.get_device_name()}")
     summary, status = [], 0
     start = time.time()
-    for kind in args.models.split(","):
+    models = zoo.NAMES if args.models == "zoo" else args.models.split(",")
+    for kind in models:
         if time.time() - start > args.budget:
             summary.append(f"{kind}: NOT RUN (past the {args.budget:.0f} s "
                            f"budget)")
@@ -301,13 +326,14 @@ def main():
         finally:
             faulthandler.cancel_dump_traceback_later()
         routed_n = results["routed"]["scheduler"]["best_effort"]
+        originals = results["routed"]["scheduler"]["originals"]
         pauses = results["preempted"]["scheduler"]["pauses"]
         if not deterministic:
             verdict, code = "INCONCLUSIVE (training not deterministic here)", 3
         elif not ok:
             verdict, code = "FAIL", 1
         elif not routed:
-            verdict, code = "NOT ROUTED", 2
+            verdict, code = "NOT ROUTED (no launch ran as a variant)", 2
         elif kind.endswith("-tma") and "tma" not in results["features"]:
             verdict, code = ("NOT EXERCISED (no routed kernel used TMA: "
                              "Inductor offered no TMA template here)"), 2
@@ -321,7 +347,8 @@ def main():
             results["features"].items())) or "none"
         summary.append(f"{kind}: {verdict}: losses and parameters "
                        f"{'identical' if ok else 'DIFFER'} over {args.steps} "
-                       f"steps; {routed_n} launches routed, {pauses} pauses "
+                       f"steps; {routed_n} launches routed ({originals} as "
+                       f"originals), {pauses} pauses "
                        f"in the preempted run; routed kernels using {kinds}")
         if status != 1 and code:
             status = code if code == 1 else max(status, code)

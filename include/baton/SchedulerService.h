@@ -56,6 +56,8 @@ struct ServiceStats {
   uint64_t Resumes = 0;
   /// Requests to pause running BE work (time or space sharing).
   uint64_t Pauses = 0;
+  /// BE launches run as the original kernel (Scheduler::originals()).
+  uint64_t Originals = 0;
   uint64_t SloMisses = 0;
   /// Holds (holdBestEffort) that drained BE work LC work kept paused past
   /// their patience.

@@ -70,6 +70,7 @@ struct Scheduler::State {
   uint64_t Resumes = 0;
   uint64_t Pauses = 0;
   uint64_t Vacates = 0;
+  uint64_t Originals = 0;
   /// When LC work last finished (see launchesAhead).
   std::optional<Nanos> LastLcDone;
   bool PeersPresent = false; ///< see setPeersPresent()
@@ -467,6 +468,8 @@ void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
   E.RunBlocksPerSm = Choice.BlocksPerSm;
   E.Info.Launches = 1;
   E.NotStarted = StartPaused;
+  if (Choice.LaunchForm == Form::Original)
+    ++Originals;
   LaunchRequest R{Id,           &E.W.Kernel, Choice.LaunchForm,
                   Choice.Width, /*HighPriority=*/false, E.W.Queue,
                   &E.W.Payload, StartPaused, After,
@@ -521,6 +524,7 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
       E.Info.LaunchForm == Form::Ptb) {
     WidthChoice Now = runningNow(E, Choice);
     if (Now.LaunchForm == Form::Original) {
+      ++Originals;
       E.Info.LaunchForm = Form::Original;
       E.Info.Width = Now.Width;
       E.Info.VacatedSms = E.RunVacated = 0;
@@ -741,3 +745,4 @@ uint64_t Scheduler::sloMisses() const { return S->SloMisses; }
 uint64_t Scheduler::resumes() const { return S->Resumes; }
 uint64_t Scheduler::pauses() const { return S->Pauses; }
 uint64_t Scheduler::vacates() const { return S->Vacates; }
+uint64_t Scheduler::originals() const { return S->Originals; }

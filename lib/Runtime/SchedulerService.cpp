@@ -531,6 +531,7 @@ ServiceStats SchedulerService::stats() const {
     S = P->Counts;
     S.Resumes = P->Sched.resumes();
     S.Pauses = P->Sched.pauses();
+    S.Originals = P->Sched.originals();
     S.SloMisses = P->Sched.sloMisses();
   }
   std::lock_guard Lock(P->MailMutex);

@@ -283,6 +283,7 @@ void bindRouter(py::module_ &M) {
         D["best_effort"] = S.BestEffort;
         D["resumes"] = S.Resumes;
         D["pauses"] = S.Pauses;
+        D["originals"] = S.Originals;
         D["brackets"] = S.Brackets;
         D["auto_brackets"] = S.AutoBrackets;
         D["announced"] = S.Announced;

@@ -574,9 +574,9 @@ RouterStats Router::stats() {
   ServiceStats S = P->LR.service().stats();
   std::lock_guard Lock(P->BracketMutex);
   return {S.LatencyCritical, S.BestEffort,  S.Resumes,
-          S.Pauses,          P->Brackets,   P->AutoBrackets,
-          P->Announced,      P->GateWaits,  P->GateWaitUs,
-          S.Drains,          S.ExpiredBrackets};
+          S.Pauses,          S.Originals,   P->Brackets,
+          P->AutoBrackets,   P->Announced,  P->GateWaits,
+          P->GateWaitUs,     S.Drains,      S.ExpiredBrackets};
 }
 
 bool Router::remoteLatencyCritical(int Device) {

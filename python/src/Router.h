@@ -57,6 +57,7 @@ struct RouterStats {
   uint64_t BestEffort = 0;
   uint64_t Resumes = 0;
   uint64_t Pauses = 0;
+  uint64_t Originals = 0;     ///< best-effort launches run as the originals
   uint64_t Brackets = 0;      ///< explicit LC brackets opened
   uint64_t AutoBrackets = 0;  ///< automatic LC brackets opened
   uint64_t Announced = 0;     ///< brackets announced to other processes

@@ -547,6 +547,7 @@ TEST(SchedulerSim, QuietDeviceRunsOneWaveAsTheOriginal) {
   simulateToEnd(Sim, S);
   EXPECT_EQ(S.info(Waiting).LaunchForm, Form::Original);
   EXPECT_EQ(Sim.record(Waiting).LaunchForm, Form::Original);
+  EXPECT_EQ(S.originals(), 3u); // Head, Follower and Waiting
   // LC work ends the quiet spell: one wave (a worker for each block, as
   // the bound allows) is PTB again, so that the next LC work can stop it
   // before it starts.
@@ -561,6 +562,7 @@ TEST(SchedulerSim, QuietDeviceRunsOneWaveAsTheOriginal) {
   EXPECT_EQ(S.info(AfterPaused).State, WorkState::Paused);
   simulateToEnd(Sim, S);
   EXPECT_EQ(S.info(AfterPaused).LaunchForm, Form::Ptb);
+  EXPECT_EQ(S.originals(), 3u);
   for (uint64_t Id : {Head, Follower, Many, Waiting, After, AfterPaused})
     expectExactlyOnce(Sim.record(Id));
 }
