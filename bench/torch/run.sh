@@ -9,6 +9,8 @@
 #                                   # Inductor kernel (check_ops.py);
 #                                   # Triton loads next to paused
 #                                   # training (check_loads.py)
+#   bench/torch/run.sh zoo          # the loss check over models of timm,
+#                                   # torchvision and transformers (zoo.py)
 #   bench/torch/run.sh bench [ARGS] # colocation benchmark (GPT training);
 #                                   # ARGS go to colocate_torch.py, e.g.
 #                                   # --train cnn, --systems baton,priority
@@ -63,6 +65,12 @@ if [[ $what == check || $what == all ]]; then
     --out "$out"
 fi
 
+if [[ $what == zoo ]]; then
+  step zoo 900 "$out/zoo.log" "$python" bench/torch/check_training.py \
+    --models zoo --matmuls library --budget 780 --model-timeout 200 \
+    --out "$out"
+fi
+
 if [[ $what == bench || $what == all ]]; then
   step bench 480 "$out/bench.log" "$python" bench/torch/colocate_torch.py \
     --out "$out/bench" "$@"
@@ -77,7 +85,9 @@ fi
 echo
 echo "================ bench/torch summary ================"
 printf '%s\n' "${summary[@]}"
-[[ -f $out/check.log ]] && sed -n '/==== check_training summary/,$p' "$out/check.log"
+for log in "$out/check.log" "$out/zoo.log"; do
+  [[ -f $log ]] && sed -n '/==== check_training summary/,$p' "$log"
+done
 [[ -f $out/ops.log ]] && sed -n '/==== check_ops summary/,$p' "$out/ops.log"
 [[ -f $out/bench.log ]] && sed -n '/==== torch colocation/,$p' "$out/bench.log"
 exit $failed
