@@ -180,6 +180,16 @@ std::optional<Diagnostic> Parser::run() {
 }
 
 bool Parser::parseItem() {
+  // `cuobjdump -ptx` prints its listing's title ("Fatbin ptx code:") and
+  // each module behind a header ("arch = sm_90", "code version = [8,0]",
+  // ...), which no assembler reads.
+  bool CuobjdumpListing =
+      Tok.Kind == TokenKind::Identifier &&
+      ((Tok.Text == "arch" && Next.is('=')) || Tok.Text == "Fatbin");
+  if (M.Items.empty() && CuobjdumpListing)
+    return fail("a PTX module, which begins with '.version' (this looks like "
+                "the listing of `cuobjdump -ptx`: extract the modules with "
+                "`cuobjdump -xptx` or baton-extract)");
   if (Tok.Kind != TokenKind::Directive)
     return fail("a directive, function or variable declaration");
   std::string_view D = Tok.Text;

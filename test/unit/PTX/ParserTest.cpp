@@ -156,6 +156,21 @@ TEST(Parser, ErrorsNameFileLineColumnAndExpectation) {
   EXPECT_EQ(parseError("ret;"),
             "bad.ptx:1:1: error: expected a directive, function or variable "
             "declaration, found 'ret'");
+  // The listing of `cuobjdump -ptx`, with or without its title.
+  const std::string Listing = "arch = sm_90\ncode version = [8,0]\n"
+                              "host = linux\n\n" + std::string(Header);
+  const char *ListingHint =
+      "error: expected a PTX module, which begins with '.version' (this "
+      "looks like the listing of `cuobjdump -ptx`: extract the modules with "
+      "`cuobjdump -xptx` or baton-extract), found ";
+  EXPECT_EQ(parseError(Listing), std::string("bad.ptx:1:1: ") + ListingHint +
+                                     "'arch'");
+  EXPECT_EQ(parseError("\nFatbin ptx code:\n================\n" + Listing),
+            std::string("bad.ptx:2:1: ") + ListingHint + "'Fatbin'");
+  // Past the module's first item the same words are just wrong.
+  EXPECT_EQ(parseError(std::string(Header) + "arch = sm_90\n"),
+            "bad.ptx:4:1: error: expected a directive, function or variable "
+            "declaration, found 'arch'");
   EXPECT_EQ(parseError(std::string(Header) + ".entry k()\n{\n mov.u32 %r1, #;\n}"),
             "bad.ptx:6:15: error: expected an operand, found invalid token "
             "'#'");
