@@ -344,6 +344,12 @@ void Interposer::printSummary() const {
   report(std::to_string(Scheduled.load()) +
          " launches scheduled best-effort, " + std::to_string(Total) +
          " unchanged" + (Reasons.empty() ? "" : " (" + Reasons + ")"));
+  // Scheduled is not always a variant: while no LC work is about, the
+  // scheduler runs some launches as the originals (docs/scheduling.md).
+  // Its own exit handler, registered after this one, has synchronized.
+  if (LaunchRouter *LR = LaunchRouter::ifStarted(); LR && Scheduled.load())
+    report(std::to_string(LR->service().stats().Originals) +
+           " of them ran as the originals");
   if (uint64_t Held = LoadsHeld.load())
     report(std::to_string(Held) +
            " module loads made with best-effort work held back");

@@ -3,7 +3,8 @@
 # EXPR` evaluates the shell expression EXPR, prints "PASS: NAME" or
 # "FAIL: NAME" and counts it; `checks_done` prints the counts and returns
 # nonzero if a check failed. `all_scheduled LOG`: the interposer's summary
-# in LOG says every launch was scheduled best-effort (at least one).
+# in LOG says every launch was scheduled best-effort (at least one), and
+# each ran as a variant (the run sets BE_VARIANTS_ONLY).
 # `take_peer_script_args "$@"`: the arguments of the scripts that run a
 # program next to a latency-critical peer (NVCC BATON_RECOMPILE
 # LIBBATON_PRELOAD BATONCTL WORKDIR) into nvcc, recompile, preload, batonctl
@@ -32,8 +33,13 @@ check() {
   fi
 }
 all_scheduled() {
-  grep -Eq "baton-preload: [1-9][0-9]* launches scheduled best-effort, 0 unchanged" "$1"
+  grep -Eq "baton-preload: [1-9][0-9]* launches scheduled best-effort, 0 unchanged" "$1" &&
+    grep -q "baton-preload: 0 of them ran as the originals" "$1"
 }
+# For `env`: no routed launch of a kernel with variants runs as the
+# original (the scheduler's rules for a quiet and an idle device off), so
+# that the checks test the variants.
+BE_VARIANTS_ONLY=(BATON_ONE_WAVE_ORIGINALS=0 BATON_IDLE_ORIGINAL_BLOCKS_US=0)
 checks_done() {
   echo "$passed passed, $failed failed"
   ((failed == 0))

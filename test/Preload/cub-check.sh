@@ -28,7 +28,8 @@ arch=(-gencode arch=compute_90,code=compute_90 -gencode arch=compute_90,code=sm_
 
 rounds=20
 timeout 300 ./cub_check $rounds >plain.log 2>&1 || true
-timeout 300 env LD_PRELOAD="$preload" BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
+timeout 300 env "${BE_VARIANTS_ONLY[@]}" LD_PRELOAD="$preload" \
+  BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
   BATON_CACHE_DIR="$PWD/cache" BATON_SHARE=0 ./cub_check $rounds >baton.log 2>&1 || true
 
 # The peer: small training steps, every launch latency-critical, until the
@@ -47,7 +48,8 @@ peer=$!
 (while [[ ! -f done ]]; do "$batonctl" --json >>registry.jsonl 2>/dev/null || true; sleep 0.2; done) &
 watch=$!
 sleep 2
-timeout 300 env LD_PRELOAD="$preload" BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
+timeout 300 env "${BE_VARIANTS_ONLY[@]}" LD_PRELOAD="$preload" \
+  BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
   BATON_CACHE_DIR="$PWD/cache" BATON_SHARE_LINGER_US=0 ./cub_check $rounds \
   >storm.log 2>&1 || true
 touch done

@@ -25,7 +25,8 @@ rm -rf "$work" && mkdir -p "$work" && cd "$work"
 
 size=(--steps 20 --warmup 2 --batch 256 --inputs 128 --hidden 256 --layers 2 --classes 100)
 timeout 120 ./train "${size[@]}" >plain.log 2>&1
-timeout 120 env LD_PRELOAD="$preload" BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
+timeout 120 env "${BE_VARIANTS_ONLY[@]}" LD_PRELOAD="$preload" \
+  BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
   BATON_CACHE_DIR="$PWD/cache" BATON_SHARE=0 ./train "${size[@]}" >baton.log 2>&1
 cat plain.log baton.log
 sum() { sed -n 's/.*checksum \([0-9a-f]*\).*/\1/p' "$1"; }

@@ -29,7 +29,8 @@ rounds=8
 # after the capture, and 20 during it.
 scheduled=$((4 * rounds + 20))
 timeout 120 ./graph_check $rounds >plain.log 2>&1 || true
-timeout 120 env LD_PRELOAD="$preload" BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
+timeout 120 env "${BE_VARIANTS_ONLY[@]}" LD_PRELOAD="$preload" \
+  BATON_SCHEDULE=best-effort BATON_VERBOSE=1 \
   BATON_CACHE_DIR="$PWD/cache" BATON_SHARE=0 ./graph_check $rounds \
   >be.log 2>&1 || true
 
