@@ -28,7 +28,8 @@ is listed with the reason; a case in which nothing was routed says so.
 
 Exit status: 0 if every case that ran passed or routed nothing; 1 if a
 case differed, raised once routed, or hung (every thread's stack is then
-printed); 2 if no case routed anything; 77 without a GPU. A case that
+printed); 2 if no case routed anything, or a routed launch ran as the
+original; 77 without a GPU. A case that
 fails with nothing routed (an op this PyTorch or GPU lacks) is skipped,
 saying why. Needs PYTHONPATH with the
 built package (bench/torch/run.sh sets it).
@@ -45,7 +46,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 # check_training's settings before CUDA starts (deterministic cuBLAS, eager
-# module loading, every Triton kernel routed however short), and its storm.
+# module loading, every Triton kernel routed however short and run as a
+# variant), and its storm.
 from check_training import Storm  # noqa: E402
 
 import torch  # noqa: E402
@@ -326,9 +328,12 @@ def verdict(result):
         return "INCONCLUSIVE (two runs with nothing routed differ)"
     if not (p["routed"]["same"] and p["preempted"]["same"]):
         return "FAIL"
-    # Launches of kernels without variants run as the originals.
-    if p["routed"]["routed"] == p["routed"]["originals"]:
+    if p["routed"]["routed"] == 0:
         return "NOT ROUTED"
+    # check_training's settings: every routed launch is a variant.
+    originals = p["routed"]["originals"] + p["preempted"]["originals"]
+    if originals:
+        return f"NOT EXERCISED ({originals} routed launches ran as originals)"
     return "PASS"
 
 
@@ -407,11 +412,12 @@ def main():
         log(summary[-1])
         if verdict(result) == "FAIL":
             status = 1
+        elif verdict(result).startswith("NOT EXERCISED") and status == 0:
+            status = 2
     with open(os.path.join(args.out, "check-ops.json"), "w") as f:
         json.dump(results, f, indent=1, default=str)
     routed_cases = sum(1 for r in results.values()
-                       if r["phases"]["routed"]["routed"] >
-                       r["phases"]["routed"]["originals"])
+                       if r["phases"]["routed"]["routed"] > 0)
     passed = sum(1 for r in results.values() if verdict(r) == "PASS")
     kernels = [k for r in results.values() for k in r["kernels"]]
     routed_kernels = sum(1 for k in kernels if k["scheduled"])

@@ -67,7 +67,7 @@ fi
 
 if [[ $what == zoo ]]; then
   step zoo 900 "$out/zoo.log" "$python" bench/torch/check_training.py \
-    --models zoo --matmuls library --budget 780 --model-timeout 200 \
+    --models zoo --matmuls library --budget 600 --model-timeout 200 \
     --out "$out"
 fi
 

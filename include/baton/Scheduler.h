@@ -292,8 +292,9 @@ public:
   uint64_t pauses() const;
   /// Changes of a running or paused launch's vacated SMs, so far.
   uint64_t vacates() const;
-  /// BE launches that ran as the original kernel, so far: those of kernels
-  /// without variants, and those a quiet or idle rule above chose it for.
+  /// BE launches issued (or resumed) as the original kernel, so far: those
+  /// of kernels without variants, and those a quiet or idle rule above
+  /// chose it for.
   uint64_t originals() const;
 
 private:

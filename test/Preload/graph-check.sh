@@ -61,6 +61,8 @@ check "plain run: results right" 'all_right plain.log'
 check "best-effort: results right" 'all_right be.log'
 check "best-effort: every eager launch scheduled, the captured ones unchanged" \
   'grep -q "baton-preload: $scheduled launches scheduled best-effort, $((2 + rounds)) unchanged (CUDA graph $rounds, captured into a CUDA graph 2)" be.log'
+check "best-effort: every scheduled launch ran as a variant" \
+  'grep -q "baton-preload: 0 of them ran as the originals" be.log'
 for run in lc lc-events; do
   check "$run: results right" "all_right $run.log"
   check "$run: the captured launches were not announced" \

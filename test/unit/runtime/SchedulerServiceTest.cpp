@@ -477,6 +477,20 @@ TEST(SchedulerService, WorkNotIssuedAtOnceIsNotBounded) {
   Svc.waitIdle();
 }
 
+TEST(SchedulerService, StatsCountTheLaunchesRunAsOriginals) {
+  HeldExecutor Exec;
+  SchedulerService Svc(Exec);
+  Svc.submit(beWork(/*IssueAtOnce=*/true)); // many waves: PTB
+  Work OneWave = beWork(/*IssueAtOnce=*/true);
+  OneWave.Kernel.Name = "tile";
+  OneWave.Kernel.Blocks = 8; // on a device that has seen no LC work: the
+  Svc.submit(std::move(OneWave)); // original (OriginalForOneWaveWhenQuiet)
+  Exec.Released = true;
+  Svc.waitIdle();
+  EXPECT_EQ(Svc.stats().BestEffort, 2u);
+  EXPECT_EQ(Svc.stats().Originals, 1u);
+}
+
 TEST(SchedulerService, BracketsDoNotWaitForTheServiceThreadsLock) {
   HeldExecutor Exec;
   SchedulerService Svc(Exec);

@@ -735,6 +735,7 @@ TEST_F(SchedulerSimTest, ADrainRunsBestEffortWorkThroughLcWork) {
   EXPECT_EQ(S.pauses(), PausesBefore) << "BE work yielded during the drain";
   for (uint64_t Id : {Running, Behind, NoVariants, During})
     expectExactlyOnce(Sim.record(Id));
+  EXPECT_EQ(S.originals(), 1u); // the kernel without variants
   // Off again, BE work yields to the bracket that is still open.
   S.drainBestEffort(false);
   uint64_t After = S.submit(be(640, 10us, 1));
