@@ -410,9 +410,10 @@ def main():
         results[name] = result
         summary.append(describe(name, result))
         log(summary[-1])
-        if verdict(result) == "FAIL":
+        outcome = verdict(result)
+        if outcome == "FAIL":
             status = 1
-        elif verdict(result).startswith("NOT EXERCISED") and status == 0:
+        elif outcome.startswith("NOT EXERCISED") and status == 0:
             status = 2
     with open(os.path.join(args.out, "check-ops.json"), "w") as f:
         json.dump(results, f, indent=1, default=str)

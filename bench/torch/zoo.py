@@ -25,26 +25,14 @@ VOCAB = 1024
 SEQ = 128
 TEXT_BATCH = 8
 
-# timm: name -> extra create_model arguments
-TIMM = {
-    "efficientnet_b0": {},
-    "mobilenetv3_small_100": {},
-    "convnext_atto": {},
-    "deit_tiny_patch16_224": {"img_size": IMAGE},
-    "resnet26d": {},
-}
-TORCHVISION = ("shufflenet_v2_x0_5", "densenet121")
-HF = ("llama", "bert", "gpt2", "t5")
-
 # Every model, the libraries interleaved: a run cut short by its time budget
 # has still seen each of them.
 NAMES = ("hf:llama", "timm:efficientnet_b0", "hf:t5", "timm:convnext_atto",
          "tv:shufflenet_v2_x0_5", "hf:bert", "timm:mobilenetv3_small_100",
          "timm:deit_tiny_patch16_224", "hf:gpt2", "timm:resnet26d",
          "tv:densenet121")
-assert sorted(NAMES) == sorted([f"timm:{m}" for m in TIMM] +
-                               [f"tv:{m}" for m in TORCHVISION] +
-                               [f"hf:{m}" for m in HF])
+# timm models' create_model arguments beyond the common ones.
+TIMM_ARGS = {"deit_tiny_patch16_224": {"img_size": IMAGE}}
 
 
 class Classifier(nn.Module):
@@ -100,21 +88,18 @@ def _hf_model(kind):
 def _vision_model(library, kind):
     if library == "timm":
         import timm
-        if kind not in TIMM:
-            raise ValueError(f"unknown timm model {kind!r}")
         return timm.create_model(kind, pretrained=False, num_classes=CLASSES,
-                                 drop_rate=0.0, drop_path_rate=0.0, **TIMM[kind])
+                                 drop_rate=0.0, drop_path_rate=0.0,
+                                 **TIMM_ARGS.get(kind, {}))
     import torchvision
-    if kind not in TORCHVISION:
-        raise ValueError(f"unknown torchvision model {kind!r}")
     return getattr(torchvision.models, kind)(weights=None, num_classes=CLASSES)
 
 
 def build(name, count=4, seed=0, device="cuda"):
     """(model, optimizer, batches) of the zoo model `name`."""
-    library, _, kind = name.partition(":")
-    if library not in ("timm", "tv", "hf"):
+    if name not in NAMES:
         raise ValueError(f"unknown zoo model {name!r} (one of {NAMES})")
+    library, _, kind = name.partition(":")
     torch.manual_seed(seed)
     g = torch.Generator(device=device).manual_seed(seed + 1)
     data = []

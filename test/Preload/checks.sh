@@ -37,9 +37,11 @@ all_scheduled() {
     grep -q "baton-preload: 0 of them ran as the originals" "$1"
 }
 # For `env`: no routed launch of a kernel with variants runs as the
-# original (the scheduler's rules for a quiet and an idle device off), so
-# that the checks test the variants.
-BE_VARIANTS_ONLY=(BATON_ONE_WAVE_ORIGINALS=0 BATON_IDLE_ORIGINAL_BLOCKS_US=0)
+# original (the scheduler's rules for a quiet and an idle device off, as
+# bench/torch/check_training.py sets them), so that the checks test the
+# variants.
+BE_VARIANTS_ONLY=(BATON_ONE_WAVE_ORIGINALS=0 BATON_IDLE_ORIGINAL_BLOCKS_US=0
+                  BATON_QUIET_ORIGINALS_UP_TO_US=0)
 checks_done() {
   echo "$passed passed, $failed failed"
   ((failed == 0))
