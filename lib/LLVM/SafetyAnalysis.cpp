@@ -135,8 +135,10 @@ void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
   if (Reg.starts_with("%envreg"))
     return refuse(RefusalKind::GridSync, F, &CB,
                   "reads " + Reg.str() +
-                      " (the cooperative-launch grid workspace used by "
-                      "grid-wide synchronisation)");
+                      ", which the driver sets for each launch (cooperative "
+                      "groups keep the grid-wide synchronisation workspace "
+                      "there, NVIDIA's OpenCL its work offsets) and a "
+                      "variant's launch does not reproduce");
   if (Reg == "%ctaid.w" || Reg == "%nctaid.w")
     return refuse(RefusalKind::BlockIdVector, F, &CB,
                   "reads " + Reg.str() +
@@ -176,8 +178,9 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
            "assembly");
   if (Text.contains("%envreg"))
     refuse(RefusalKind::GridSync, F, &CB,
-           "reads %envreg in inline assembly (the cooperative-launch grid "
-           "workspace used by grid-wide synchronisation)");
+           "reads %envreg in inline assembly, which the driver sets for each "
+           "launch (cooperative groups keep the grid-wide synchronisation "
+           "workspace there) and a variant's launch does not reproduce");
   if (asmReadsRegister(Text, "%ctaid") || asmReadsRegister(Text, "%nctaid"))
     refuse(RefusalKind::BlockIdVector, F, &CB,
            "reads %ctaid or %nctaid in inline assembly, which cannot be "

@@ -287,8 +287,11 @@ RegisterBudgetFn Build::registerBudgets(ContainerJob &Job, const Arch &Target,
   RegisterBudgetFn Budgets;
   if (!Limits)
     return Budgets;
-  if (auto Err = fitRegisters(Ptx, *As, *Limits, Options.CudaBin,
-                              Staging / (Stem + ".original"), Budgets))
+  // A side module is loaded by itself, so it is assembled as a whole
+  // program, as its original was.
+  if (auto Err = fitRegisters(Ptx, *As, *Limits, /*Relocatable=*/false,
+                              Options.CudaBin, Staging / (Stem + ".original"),
+                              Budgets))
     Job.Warnings.push_back(Input.filename().string() + " container " +
                            std::to_string(Job.Container) +
                            ": variants keep their own register counts: " +

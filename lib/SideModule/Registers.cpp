@@ -5,8 +5,10 @@
 
 #include "baton/Fatbin/Cubin.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -15,18 +17,30 @@ namespace baton::side {
 
 namespace {
 
+bool isExtern(const ptx::Module &M, const std::vector<ptx::TextRef> &Linkage) {
+  return std::any_of(Linkage.begin(), Linkage.end(), [&](ptx::TextRef L) {
+    return M.text(L) == ".extern";
+  });
+}
+
 /// Adds the register count of every function of \p Ptx, assembled for
 /// \p Arch into \p Cubin, to \p Out.
 std::optional<std::string> assembledRegisters(const fs::path &Ptx,
                                               const std::string &Arch,
+                                              bool Relocatable,
                                               const fs::path &CudaBin,
                                               const fs::path &Cubin,
                                               RegisterCounts &Out) {
-  ProcessResult P = runProcess({(CudaBin / "ptxas").string(), "-arch=" + Arch,
-                                Ptx.string(), "-o", Cubin.string()});
+  std::vector<std::string> Command = {(CudaBin / "ptxas").string(),
+                                      "-arch=" + Arch};
+  if (Relocatable)
+    Command.push_back("-c");
+  Command.insert(Command.end(), {Ptx.string(), "-o", Cubin.string()});
+  ProcessResult P = runProcess(Command);
   if (P.ExitCode != 0) {
     std::string First = P.Output.substr(0, P.Output.find('\n'));
-    return "ptxas -arch=" + Arch + " " + Ptx.string() + " failed: " + First;
+    return "ptxas -arch=" + Arch + (Relocatable ? " -c " : " ") +
+           Ptx.string() + " failed: " + First;
   }
   std::vector<uint8_t> Bytes;
   {
@@ -44,8 +58,21 @@ std::optional<std::string> assembledRegisters(const fs::path &Ptx,
 
 } // namespace
 
+bool needsLinking(const ptx::Module &M) {
+  std::set<std::string_view> Defined;
+  for (const ptx::Function &F : M.Functions)
+    if (F.HasBody)
+      Defined.insert(M.text(F.Name));
+  for (const ptx::Function &F : M.Functions)
+    if (!F.HasBody && isExtern(M, F.Linkage) && !Defined.count(M.text(F.Name)))
+      return true;
+  return std::any_of(M.Decls.begin(), M.Decls.end(), [&](const ptx::VarDecl &D) {
+    return isExtern(M, D.Linkage) && M.text(D.Space) != ".shared";
+  });
+}
+
 std::optional<std::string> fitRegisters(std::string_view Ptx, const Arch &As,
-                                        const SmLimits &L,
+                                        const SmLimits &L, bool Relocatable,
                                         const fs::path &CudaBin,
                                         const fs::path &ScratchStem,
                                         RegisterBudgetFn &Out) {
@@ -61,7 +88,8 @@ std::optional<std::string> fitRegisters(std::string_view Ptx, const Arch &As,
       Err = PtxPath.string() + ": cannot write";
   }
   if (!Err)
-    Err = assembledRegisters(PtxPath, As.name(), CudaBin, CubinPath, Registers);
+    Err = assembledRegisters(PtxPath, As.name(), Relocatable, CudaBin,
+                             CubinPath, Registers);
   std::error_code EC;
   fs::remove(PtxPath, EC);
   fs::remove(CubinPath, EC);

@@ -165,10 +165,10 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
     if (Sm1x)
       KR.Refusals.push_back(refusalAt(
           M, RefusalKind::Sm1xTarget, Kernel, nullptr,
-          "the module targets sm_1x, whose floating-point rules (f32 "
-          "subnormals flushed, mad.f32 without rounding, f64 mapped to f32) "
-          "no target the variants' instructions need (sm_20 or later) "
-          "keeps"));
+          "the module targets sm_1x: the variants need instructions of "
+          "sm_20 or later, where its floating-point rules (f32 subnormals "
+          "flushed, mad.f32 without rounding, f64 mapped to f32) no longer "
+          "hold"));
     for (const std::string &Name : namesAddedFor(KR.Name)) {
       if (Existing.count(Name)) {
         KR.Refusals.push_back(

@@ -96,8 +96,10 @@ void SafetyChecker::checkSymbol(const Function &F, const Statement &S,
   if (Name.starts_with("%envreg"))
     return refuse(RefusalKind::GridSync, F, &S,
                   "reads " + std::string(Name) +
-                      " (the cooperative-launch grid workspace used by "
-                      "grid-wide synchronisation)");
+                      ", which the driver sets for each launch (cooperative "
+                      "groups keep the grid-wide synchronisation workspace "
+                      "there, NVIDIA's OpenCL its work offsets) and a "
+                      "variant's launch does not reproduce");
   if (Name == "%ctaid" || Name == "%nctaid")
     return refuse(RefusalKind::BlockIdVector, F, &S,
                   "reads " + std::string(Name) +
@@ -243,6 +245,9 @@ Refusal refusalAt(const Module &M, RefusalKind Kind, const Function &F,
       Where = M.Operands[S->First].Text;
     R.Line = M.lineOf(Where);
     R.Column = M.columnOf(Where);
+  } else if (uint32_t Line = M.lineOf(F.Name)) {
+    R.Line = Line; // the kernel's name: the refusal concerns all of it
+    R.Column = M.columnOf(F.Name);
   } else {
     R.Line = F.Line;
   }

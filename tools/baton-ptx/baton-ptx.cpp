@@ -113,7 +113,8 @@ std::optional<std::string> fitRegisters(const std::string &Source,
            std::string(std::strerror(errno));
   fs::path Dir = Template;
   std::optional<std::string> Err = baton::side::fitRegisters(
-      Source, *As, Limits, CudaBin, Dir / "module", Out);
+      Source, *As, Limits, baton::side::needsLinking(M), CudaBin,
+      Dir / "module", Out);
   fs::remove_all(Dir, EC);
   return Err;
 }
@@ -193,8 +194,8 @@ int main(int argc, char **argv) {
                 << FitArch << "' (expected sm_70 ... sm_120, e.g. sm_90a)\n";
       return 1;
     }
-    // A module ptxas cannot assemble alone (one that needs relocatable
-    // code) still gets its variants, with their own register counts.
+    // A module ptxas cannot assemble still gets its variants, with their
+    // own register counts.
     if (auto Err = fitRegisters(Original, M, *Wanted, *Limits, CudaBin, Budgets))
       std::cerr << Name << ": warning: --fit-registers: " << *Err
                 << "; the variants keep their own register counts\n";

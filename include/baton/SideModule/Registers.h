@@ -11,6 +11,7 @@
 #ifndef BATON_SIDEMODULE_REGISTERS_H
 #define BATON_SIDEMODULE_REGISTERS_H
 
+#include "baton/PTX/AST.h"
 #include "baton/SideModule/Arch.h"
 #include "baton/Transform/RegisterBudget.h"
 
@@ -21,13 +22,20 @@
 
 namespace baton::side {
 
-/// Assembles \p Ptx for \p As with the ptxas in \p CudaBin, through the
-/// files \p ScratchStem.ptx and .cubin (removed afterwards), and sets \p Out
-/// to the budgets that keep each kernel's blocks per SM on an SM of limits
+/// Whether \p M can only be assembled as relocatable code (`ptxas -c`), to
+/// be linked with others: it declares an `.extern` function it does not
+/// define, or an `.extern` variable outside shared memory (where `.extern`
+/// only sizes dynamic shared memory).
+bool needsLinking(const ptx::Module &M);
+
+/// Assembles \p Ptx for \p As with the ptxas in \p CudaBin (as relocatable
+/// code if \p Relocatable, see needsLinking), through the files
+/// \p ScratchStem.ptx and .cubin (removed afterwards), and sets \p Out to
+/// the budgets that keep each kernel's blocks per SM on an SM of limits
 /// \p L. Returns an error message if a file cannot be written, ptxas fails
 /// or the cubin is unreadable.
 std::optional<std::string> fitRegisters(std::string_view Ptx, const Arch &As,
-                                        const SmLimits &L,
+                                        const SmLimits &L, bool Relocatable,
                                         const std::filesystem::path &CudaBin,
                                         const std::filesystem::path &ScratchStem,
                                         RegisterBudgetFn &Out);
