@@ -21,7 +21,7 @@ define ptx_kernel void @cg_handle(ptr %p) {
 
 declare i64 @cudaCGGetIntrinsicHandle(i32)
 
-; WARN: warning: kernel 'grid_sync' gets no variants: reads %envreg in inline assembly (the cooperative-launch grid workspace used by grid-wide synchronisation) [grid-sync]
+; WARN: warning: kernel 'grid_sync' gets no variants: reads %envreg in inline assembly, which the driver sets for each launch (cooperative groups keep the grid-wide synchronisation workspace there) and a variant's launch does not reproduce [grid-sync]
 ; WARN: warning: kernel 'cg_handle' gets no variants: calls cudaCGGetIntrinsicHandle (cooperative groups grid synchronisation) [grid-sync]
 ; CHECK-LABEL: define ptx_kernel void @grid_sync(
 ; CHECK-NOT: @grid_sync__baton_slice
