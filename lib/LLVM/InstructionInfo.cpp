@@ -22,11 +22,54 @@ static StringRef singleInstruction(StringRef Text) {
   return Text.contains_insensitive(";") || Text.contains('\n') ? "" : Text;
 }
 
-/// Inline PTX that is exactly one CTA barrier with constant operands, as
-/// CUDA code writes named barriers: `bar.sync 1, 64;`, `bar.arrive 2, 128;`,
-/// `barrier.sync 0;`.
-static std::optional<BarrierUse> classifyAsmBarrier(StringRef Text) {
-  Text = singleInstruction(Text);
+/// The call argument that inline asm operand \p Number (`$0`, `$1`, ...)
+/// names, or null for an output returned by value (which has none). Asm
+/// operands count outputs, then inputs, in constraint order; only inputs
+/// and indirect outputs are passed as arguments.
+static Value *asmOperandArgument(const CallBase &CB, unsigned Number) {
+  const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
+  unsigned Operand = 0, Arg = 0;
+  for (const InlineAsm::ConstraintInfo &C : IA->ParseConstraints()) {
+    if (C.Type == InlineAsm::isClobber)
+      continue;
+    bool PassedAsArgument = C.Type != InlineAsm::isOutput || C.isIndirect;
+    if (Operand++ == Number)
+      return PassedAsArgument && Arg < CB.arg_size() ? CB.getArgOperand(Arg)
+                                                     : nullptr;
+    Arg += PassedAsArgument;
+  }
+  return nullptr;
+}
+
+/// A barrier operand of inline asm: a decimal literal, or `$N`, an operand
+/// of \p CB. Sets \p Value to the constant, if it is one; false if the
+/// operand is neither form.
+static bool asmBarrierOperand(const CallBase &CB, StringRef Text,
+                              std::optional<uint64_t> &Value) {
+  Text = Text.trim();
+  uint64_t N = 0;
+  if (!Text.consume_front("$")) {
+    if (Text.getAsInteger(10, N))
+      return false;
+    Value = N;
+    return true;
+  }
+  if (Text.getAsInteger(10, N))
+    return false;
+  Value.reset();
+  if (auto *C = dyn_cast_or_null<ConstantInt>(
+          asmOperandArgument(CB, static_cast<unsigned>(N))))
+    if (C->getValue().isIntN(32))
+      Value = C->getZExtValue();
+  return true;
+}
+
+/// Inline PTX that is exactly one CTA barrier, as CUDA code writes named
+/// barriers: `bar.sync 1, 64;`, `bar.arrive 2, 128;`, `barrier.sync 0;`,
+/// or with operands, `bar.sync 1, %0;` :: "r"(n) (`bar.sync 1, $0` in IR).
+/// The id is known if it is a literal or an operand that is a constant.
+static std::optional<BarrierUse> classifyAsmBarrier(const CallBase &CB) {
+  StringRef Text = singleInstruction(inlineAsmText(CB));
   auto [Opcode, Operands] = Text.split(' ');
   SmallVector<StringRef, 4> Parts;
   Opcode.split(Parts, '.');
@@ -47,20 +90,20 @@ static std::optional<BarrierUse> classifyAsmBarrier(StringRef Text) {
   }
   SmallVector<StringRef, 2> Args;
   Operands.split(Args, ',');
-  uint32_t Id = 0, Count = 0;
-  if (Args.empty() || Args.size() > 2 || Args[0].trim().getAsInteger(10, Id))
+  std::optional<uint64_t> Id, Count;
+  if (Args.empty() || Args.size() > 2 || !asmBarrierOperand(CB, Args[0], Id))
     return std::nullopt;
-  if (Args.size() == 2 && Args[1].trim().getAsInteger(10, Count))
+  if (Args.size() == 2 && !asmBarrierOperand(CB, Args[1], Count))
     return std::nullopt;
   B.HasCount = Args.size() == 2;
-  if (Id < 16)
-    B.Id = Id;
+  if (Id && *Id < 16)
+    B.Id = static_cast<uint32_t>(*Id);
   return B;
 }
 
 std::optional<BarrierUse> classifyBarrier(const CallBase &CB) {
   if (CB.isInlineAsm())
-    return classifyAsmBarrier(inlineAsmText(CB));
+    return classifyAsmBarrier(CB);
   BarrierUse B;
   switch (CB.getIntrinsicID()) {
   case Intrinsic::nvvm_barrier_cta_sync_all:

@@ -203,9 +203,15 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
                             "barrier.sync", "barrier.arrive", "barrier.red",
                             "bar.cta", "barrier.cta"})
     if (asmHasInstruction(Text, Barrier))
-      return refuse(RefusalKind::BarrierInCallee, F, &CB,
-                    "has a CTA barrier in inline assembly; PTB workers "
-                    "redirect barrier intrinsics only");
+      return IsKernel
+                 ? refuse(RefusalKind::BarrierInAsm, F, &CB,
+                          "has a CTA barrier in inline assembly other than "
+                          "a lone bar/barrier instruction; PTB workers "
+                          "redirect only barriers they can read whole")
+                 : refuse(RefusalKind::BarrierInCallee, F, &CB,
+                          "has a CTA barrier inside a device function; PTB "
+                          "workers redirect barriers in the kernel body "
+                          "only");
 }
 
 void SafetyChecker::checkExitAndBarrier(Function &F, CallBase &CB,
