@@ -196,15 +196,17 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
   if (isExit(CB) || classifyBarrier(CB))
     return;
   if (asmHasInstruction(Text, "exit"))
-    refuse(RefusalKind::ExitInCallee, F, &CB,
-           "calls exit in inline assembly; a PTB worker cannot end only its "
-           "virtual block from there");
+    refuse(IsKernel ? RefusalKind::ExitOrBarrierInAsm
+                    : RefusalKind::ExitInCallee,
+           F, &CB,
+           "calls exit in inline assembly among other PTX; a PTB worker "
+           "cannot end only its virtual block from there");
   for (StringRef Barrier : {"bar.sync", "bar.arrive", "bar.red",
                             "barrier.sync", "barrier.arrive", "barrier.red",
                             "bar.cta", "barrier.cta"})
     if (asmHasInstruction(Text, Barrier))
       return IsKernel
-                 ? refuse(RefusalKind::BarrierInAsm, F, &CB,
+                 ? refuse(RefusalKind::ExitOrBarrierInAsm, F, &CB,
                           "has a CTA barrier in inline assembly other than "
                           "a lone bar/barrier instruction; PTB workers "
                           "redirect only barriers they can read whole")

@@ -14,7 +14,7 @@ std::string_view refusalKindName(RefusalKind Kind) {
   case RefusalKind::BlockIdVector: return "block-id-vector";
   case RefusalKind::ExitInCallee: return "exit-in-callee";
   case RefusalKind::BarrierInCallee: return "barrier-in-callee";
-  case RefusalKind::BarrierInAsm: return "barrier-in-asm";
+  case RefusalKind::ExitOrBarrierInAsm: return "exit-or-barrier-in-asm";
   case RefusalKind::BarrierRegisterId: return "barrier-register-id";
   case RefusalKind::BarrierReduction: return "barrier-reduction";
   case RefusalKind::NoFreeBarrier: return "no-free-barrier";
@@ -33,7 +33,7 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   switch (Kind) {
   case RefusalKind::ExitInCallee:
   case RefusalKind::BarrierInCallee:
-  case RefusalKind::BarrierInAsm:
+  case RefusalKind::ExitOrBarrierInAsm:
   case RefusalKind::BarrierRegisterId:
   case RefusalKind::BarrierReduction:
   case RefusalKind::NoFreeBarrier:

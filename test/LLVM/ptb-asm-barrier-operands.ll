@@ -4,7 +4,8 @@
 ; the PTB variant is made (the worker loop takes the lowest free id, here
 ; 0); a full-CTA sync whose id is an operand joins the drain like
 ; __syncthreads. An id that is not a constant is `barrier-register-id`, and
-; a barrier inside a longer asm statement in the kernel is `barrier-in-asm`.
+; a barrier or exit inside a longer asm statement in the kernel is
+; `exit-or-barrier-in-asm`.
 ; RUN: %opt -passes=baton-variants %s -S -o %t.ll 2>&1 | FileCheck %s --check-prefix=WARN
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %llc -mcpu=sm_90a %t.ll -o %t.ptx && %ptxas %t.ptx -o /dev/null
@@ -65,6 +66,13 @@ define ptx_kernel void @barrier_among_others(ptr %out) {
   ret void
 }
 
+define ptx_kernel void @exit_among_others(ptr %out, i32 %n) {
+  %x = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  call void asm sideeffect "{\0A\09.reg .pred p;\0A\09setp.ge.u32 p, $0, 100;\0A\09@p exit;\0A\09}", "r"(i32 %n)
+  store i32 %x, ptr %out
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
@@ -73,7 +81,8 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; WARN-NOT: after_an_output
 ; WARN-NOT: guarded_full_sync
 ; WARN: warning: kernel 'register_id' gets no ptb variant: uses a barrier whose id is not a constant below 16 [barrier-register-id]
-; WARN: warning: kernel 'barrier_among_others' gets no ptb variant: has a CTA barrier in inline assembly other than a lone bar/barrier instruction; PTB workers redirect only barriers they can read whole [barrier-in-asm]
+; WARN: warning: kernel 'barrier_among_others' gets no ptb variant: has a CTA barrier in inline assembly other than a lone bar/barrier instruction; PTB workers redirect only barriers they can read whole [exit-or-barrier-in-asm]
+; WARN: warning: kernel 'exit_among_others' gets no ptb variant: calls exit in inline assembly among other PTX; a PTB worker cannot end only its virtual block from there [exit-or-barrier-in-asm]
 
 ; CHECK-LABEL: define ptx_kernel void @register_count__baton_ptb(
 ; CHECK: call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
@@ -94,3 +103,5 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK-NOT: define ptx_kernel void @register_id__baton_ptb(
 ; CHECK-LABEL: define ptx_kernel void @barrier_among_others__baton_slice(
 ; CHECK-NOT: define ptx_kernel void @barrier_among_others__baton_ptb(
+; CHECK-LABEL: define ptx_kernel void @exit_among_others__baton_slice(
+; CHECK-NOT: define ptx_kernel void @exit_among_others__baton_ptb(

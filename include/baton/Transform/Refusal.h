@@ -25,8 +25,8 @@ enum class RefusalKind {
   BlockIdVector,       ///< %ctaid / %nctaid read as a whole vector
   ExitInCallee,        ///< exit inside a device function (PTB only)
   BarrierInCallee,     ///< CTA barrier inside a device function (PTB only)
-  BarrierInAsm,        ///< CTA barrier in inline asm not of one barrier
-                       ///< instruction (LLVM plugin; PTB only)
+  ExitOrBarrierInAsm,  ///< exit or CTA barrier among other inline PTX of
+                       ///< the kernel (LLVM plugin; PTB only)
   BarrierRegisterId,   ///< barrier id held in a register (PTB only)
   BarrierReduction,    ///< bar.red the PTB variant cannot keep (PTB only)
   NoFreeBarrier,       ///< all 16 barriers in use (PTB only)
