@@ -10,6 +10,12 @@
 //    Must be launched with exactly 128 threads.
 //  * adjacent_diff_exit_asm: tail threads leave through an inline-asm `exit;`
 //    BEFORE a __syncthreads() that the remaining threads still execute.
+//  * named_barrier_operands: named_barrier_producer_consumer with each
+//    barrier's id and thread count as asm operands, as CUTLASS writes them
+//    (`bar.sync %0, %1;` :: "n"(id), "r"(count)); the counts are run-time
+//    values (from blockDim.x).
+//  * adjacent_diff_sync_operand: tail threads return before a full-CTA
+//    `bar.sync %0;` :: "n"(0) that the remaining threads still execute.
 //
 // "//@ launch" lines: see elementwise.cu and test/corpus/README.md.
 
@@ -94,3 +100,52 @@ extern "C" __global__ void adjacent_diff_exit_asm(const float* __restrict__ in,
   out[i] = s[threadIdx.x] - prev;
 }
 //@ launch adjacent_diff_exit_asm 1563,1,1 320,1,1 0 in:f32:500001 out:f32:500001 i32:500001
+
+extern "C" __global__ void named_barrier_operands(const float* __restrict__ in,
+                                                  float* __restrict__ out, int n) {
+  __shared__ float tile[PC_TILE];
+  __shared__ float partial[64];
+  __shared__ float tile_max;
+  const int tid = threadIdx.x;
+  const unsigned all = blockDim.x, producers = blockDim.x / 2;
+  const int base = blockIdx.x * PC_TILE;
+  if (tid < 64) {
+    float m = -INFINITY;
+#pragma unroll
+    for (int k = 0; k < PC_TILE / 64; ++k) {
+      const int j = tid + 64 * k;
+      const float v = base + j < n ? in[base + j] : -INFINITY;
+      tile[j] = v;
+      m = fmaxf(m, v);
+    }
+    partial[tid] = m;
+    asm volatile("bar.sync %0, %1;" :: "n"(1), "r"(producers) : "memory");
+    if (tid < 32) {
+      m = fmaxf(partial[tid], partial[tid + 32]);
+      for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+      if (tid == 0) tile_max = m;
+    }
+    asm volatile("bar.arrive %0, %1;" :: "n"(2), "r"(all) : "memory");
+  } else {
+    asm volatile("bar.sync %0, %1;" :: "n"(2), "r"(all) : "memory");
+    const float m = tile_max;
+#pragma unroll
+    for (int k = 0; k < PC_TILE / 64; ++k) {
+      const int j = (tid - 64) + 64 * k;
+      if (base + j < n) out[base + j] = __expf(tile[j] - m);
+    }
+  }
+}
+//@ launch named_barrier_operands 1172,1,1 128,1,1 0 in:f32:300001 out:f32:300001 i32:300001
+
+extern "C" __global__ void adjacent_diff_sync_operand(const float* __restrict__ in,
+                                                      float* __restrict__ out, int n) {
+  __shared__ float s[1024];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  s[threadIdx.x] = in[i];
+  asm volatile("bar.sync %0;" :: "n"(0) : "memory");
+  const float prev = threadIdx.x > 0 ? s[threadIdx.x - 1] : (i > 0 ? in[i - 1] : 0.f);
+  out[i] = s[threadIdx.x] - prev;
+}
+//@ launch adjacent_diff_sync_operand 1563,1,1 320,1,1 0 in:f32:500001 out:f32:500001 i32:500001
