@@ -51,9 +51,36 @@ namespace {
 /// Extern functions whose bodies ptxas supplies and that cannot observe the
 /// block index.
 bool isKnownSafeExternal(StringRef Name) {
-  static constexpr std::array<StringRef, 5> Safe = {
-      "vprintf", "malloc", "free", "__assertfail", "__assert_fail"};
+  // __nvvm_reflect is folded to a constant by the backend's NVVMReflect.
+  static constexpr std::array<StringRef, 6> Safe = {
+      "vprintf",       "malloc",        "free",
+      "__assertfail",  "__assert_fail", "__nvvm_reflect"};
   return is_contained(Safe, Name);
+}
+
+/// A bulk copy that multicasts to the CTAs of a cluster, or copies for a
+/// CTA pair: `.mc` forms, and copies whose multicast flag (the i1 after
+/// their i16 CTA mask and i64 cache hint) is not a constant false, or whose
+/// trailing cta_group operand (tensor copies into shared memory) is not 0.
+bool bulkCopyNeedsCluster(const CallBase &CB, StringRef Name) {
+  if (Name.contains(".mc."))
+    return true;
+  if (!Name.starts_with("llvm.nvvm.cp.async.bulk."))
+    return false;
+  auto IsZero = [](const Value *V) {
+    const auto *C = dyn_cast<ConstantInt>(V);
+    return C && C->isZero();
+  };
+  unsigned N = CB.arg_size();
+  for (unsigned I = 0; I + 2 < N; ++I)
+    if (CB.getArgOperand(I)->getType()->isIntegerTy(16) &&
+        CB.getArgOperand(I + 1)->getType()->isIntegerTy(64) &&
+        CB.getArgOperand(I + 2)->getType()->isIntegerTy(1) &&
+        !IsZero(CB.getArgOperand(I + 2)))
+      return true;
+  return Name.contains(".tensor.g2s.") && N > 0 &&
+         CB.getArgOperand(N - 1)->getType()->isIntegerTy(32) &&
+         !IsZero(CB.getArgOperand(N - 1));
 }
 
 constexpr const char *TensorMemoryPermitMessage =
@@ -246,6 +273,12 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
   }
 
   Function *Callee = CB.getCalledFunction();
+  // A call whose type differs from its callee's declaration still calls
+  // that declaration: judge it as the external call it is.
+  if (auto *Declared = dyn_cast<Function>(CB.getCalledOperand());
+      !Callee && Declared && Declared->isDeclaration() &&
+      !Declared->isIntrinsic())
+    Callee = Declared;
   if (!Callee) {
     for (Function *Target : CG.addressTaken())
       if (CG.readsBlockIndex(*Target))
@@ -256,6 +289,21 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
     for (Function *Target : CG.addressTaken())
       if (CG.isRecursive(*Target))
         return refuseRecursion(F, CB, *Target);
+    // The callee may be a function declared here and defined elsewhere,
+    // whose body cannot be checked.
+    for (Function &Target : *F.getParent())
+      if (Target.isDeclaration() && !Target.isIntrinsic() &&
+          !isKnownSafeExternal(Target.getName()) &&
+          Target.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
+                                 /*IgnoreAssumeLikeCalls=*/true,
+                                 /*IgnoreLLVMUsed=*/true,
+                                 /*IgnoreARCAttachedCall=*/false,
+                                 /*IgnoreCastedDirectCall=*/true))
+        return refuse(RefusalKind::ExternalCall, F, &CB,
+                      "makes an indirect call, and '" +
+                          Target.getName().str() +
+                          "', whose address is taken, is declared but not "
+                          "defined in this module, so it cannot be checked");
     return;
   }
   if (Callee->isIntrinsic()) {
@@ -275,7 +323,7 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
         Name.starts_with("llvm.nvvm.mapa") ||
         Name.starts_with("llvm.nvvm.getctarank") ||
         Name.starts_with("llvm.nvvm.is_explicit_cluster") ||
-        Name.contains("multicast") ||
+        Name.contains("multicast") || bulkCopyNeedsCluster(CB, Name) ||
         Name.starts_with("llvm.nvvm.cp.async.bulk.shared.cta.to.cluster") ||
         (Name.starts_with("llvm.nvvm.tcgen05.") && Name.contains("cg2")))
       return refuse(RefusalKind::Cluster, F, &CB,
@@ -325,6 +373,14 @@ void SafetyChecker::checkKernelAttributes(Function &K) {
     if (K.hasFnAttribute(Name))
       refuse(RefusalKind::Cluster, K, nullptr,
              "is declared with " + Name.str() + " (cluster launch)");
+  if (!K.getReturnType()->isVoidTy()) {
+    std::string Type;
+    raw_string_ostream OS(Type);
+    K.getReturnType()->print(OS);
+    refuse(RefusalKind::ReturnsValue, K, nullptr,
+           "returns a value (" + Type +
+               "), which no launch receives and no variant can return");
+  }
 }
 
 } // namespace

@@ -24,6 +24,7 @@ std::string_view refusalKindName(RefusalKind Kind) {
     return "shared-memory-size";
   case RefusalKind::Recursion: return "recursion";
   case RefusalKind::NameCollision: return "name-collision";
+  case RefusalKind::ReturnsValue: return "returns-value";
   case RefusalKind::Sm1xTarget: return "sm1x-target";
   }
   return "unknown";

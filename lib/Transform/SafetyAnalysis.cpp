@@ -165,6 +165,15 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
       for (uint32_t Target : CG.addressTaken())
         if (CG.isRecursive(Target))
           return refuseRecursion(F, S, Target);
+      // The callee may be a function declared here and defined elsewhere,
+      // whose body cannot be checked.
+      for (uint32_t Target : CG.addressTaken())
+        if (std::string_view Name = M.text(M.Functions[Target].Name);
+            !M.Functions[Target].HasBody && !isKnownSafeExternal(Name))
+          return refuse(RefusalKind::ExternalCall, F, &S,
+                        "makes an indirect call, and '" + std::string(Name) +
+                            "', whose address is taken, is declared but not "
+                            "defined in this module, so it cannot be checked");
       return;
     }
     std::string_view Name = M.text(Callee->Text);

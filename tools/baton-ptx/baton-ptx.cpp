@@ -191,7 +191,7 @@ int main(int argc, char **argv) {
     if (!Limits) {
       std::cerr << "baton-ptx: error: --fit-registers: no occupancy limits "
                    "known for '"
-                << FitArch << "' (expected sm_70 ... sm_120, e.g. sm_90a)\n";
+                << FitArch << "' (expected sm_70 ... sm_121, e.g. sm_90a)\n";
       return 1;
     }
     // A module ptxas cannot assemble still gets its variants, with their

@@ -35,6 +35,7 @@ enum class RefusalKind {
   SharedMemorySize,    ///< shared memory size a PTB launch changes (PTB only)
   Recursion,           ///< a recursive device function is reached (PTB only)
   NameCollision,       ///< a variant's name is already taken
+  ReturnsValue,        ///< a kernel with a return value (LLVM plugin)
   Sm1xTarget,          ///< .target sm_10 to sm_13
 };
 

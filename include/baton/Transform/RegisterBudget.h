@@ -42,7 +42,7 @@ struct SmLimits {
   uint64_t SharedReservedPerBlock = 0; ///< the driver's per-block reserve
 };
 
-/// The limits of sm_<Sm> (70, 75, 80, 86, 87, 89, 90, 100, 103, 120; an
+/// The limits of sm_<Sm> (70, 75, 80, 86, 87, 89, 90, 100, 103, 120, 121; an
 /// `a`/`f` suffix does not change them), or nullopt for one not known.
 std::optional<SmLimits> smLimits(uint32_t Sm);
 

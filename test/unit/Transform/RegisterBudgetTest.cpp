@@ -61,7 +61,11 @@ TEST(RegisterBudgetTest, LimitsPerArchitecture) {
   ASSERT_TRUE(smLimits(89));
   EXPECT_EQ(smLimits(89)->MaxWarps, 48u);
   EXPECT_EQ(smLimits(89)->MaxBlocks, 24u);
+  ASSERT_TRUE(smLimits(121));
+  EXPECT_EQ(smLimits(121)->MaxWarps, smLimits(120)->MaxWarps);
+  EXPECT_EQ(smLimits(121)->SharedBytes, smLimits(120)->SharedBytes);
   EXPECT_FALSE(smLimits(42));
+  EXPECT_FALSE(smLimits(110)); // Thor's warps per SM are not published here
   // Fewer warps per SM, so 26 registers no longer bind on sm_89 at 40.
   EXPECT_EQ(registerBudget(*smLimits(89), 26, {128, 0}), 40u);
 }
