@@ -166,10 +166,6 @@ void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
                       "groups keep the grid-wide synchronisation workspace "
                       "there, NVIDIA's OpenCL its work offsets) and a "
                       "variant's launch does not reproduce");
-  if (Reg == "%ctaid.w" || Reg == "%nctaid.w")
-    return refuse(RefusalKind::BlockIdVector, F, &CB,
-                  "reads " + Reg.str() +
-                      "; only the .x/.y/.z components can be virtualised");
   // The body's %dynamic_smem_size is corrected for the PTB launch's extra
   // bytes; a callee's cannot be, and %total_smem_size is rounded to the
   // allocation unit, so neither can be given its original value.
