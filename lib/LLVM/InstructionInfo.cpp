@@ -54,6 +54,12 @@ static bool asmBarrierOperand(const CallBase &CB, StringRef Text,
     Value = N;
     return true;
   }
+  // `${N}` and `${N:modifier}` name operand N too.
+  if (Text.consume_front("{")) {
+    if (!Text.consume_back("}"))
+      return false;
+    Text = Text.take_until([](char C) { return C == ':'; });
+  }
   if (Text.getAsInteger(10, N))
     return false;
   Value.reset();
@@ -67,8 +73,11 @@ static bool asmBarrierOperand(const CallBase &CB, StringRef Text,
 /// Inline PTX that is exactly one CTA barrier, as CUDA code writes named
 /// barriers: `bar.sync 1, 64;`, `bar.arrive 2, 128;`, `barrier.sync 0;`,
 /// or with operands, `bar.sync 1, %0;` :: "r"(n) (`bar.sync 1, $0` in IR).
-/// The id is known if it is a literal or an operand that is a constant.
+/// The id is known if it is a literal or an operand that is a constant. An
+/// asm statement with a result is not a lone barrier.
 static std::optional<BarrierUse> classifyAsmBarrier(const CallBase &CB) {
+  if (!CB.getType()->isVoidTy())
+    return std::nullopt;
   StringRef Text = singleInstruction(inlineAsmText(CB));
   auto [Opcode, Operands] = Text.split(' ');
   SmallVector<StringRef, 4> Parts;

@@ -12,13 +12,16 @@
 // - Device-side launches and the device runtime API tie child grids to the
 //   parent's blocks.
 // - %smid/%nsmid/%gridid differ between a launch and its resumption.
-// - External and indirect calls hide code that may read the block index.
+// - External and indirect calls hide code that may read the block index,
+//   as does an indirect call while the module takes the address of a
+//   function it only declares.
 // - Inline PTX is opaque to the rewrite: reading %ctaid/%nctaid there cannot
 //   be virtualised (block-id-vector). An asm statement that is exactly one
-//   `exit;`, one barrier with constant operands, or one move of
-//   %dynamic_smem_size is treated like the intrinsic; exits, barriers and
-//   that register mixed with other PTX cannot be redirected to the worker
-//   loop or corrected (PTB only).
+//   `exit;`, one barrier (literal or `$N` operands, no result), or one move
+//   of %dynamic_smem_size is treated like the intrinsic; exits, barriers
+//   and that register mixed with other PTX cannot be redirected to the
+//   worker loop or corrected (PTB only).
+// - A kernel whose IR returns a value has nothing a variant could return.
 // - For PTB only: exits and barriers inside callees, barrier ids that are not
 //   constants, barrier reductions, setmaxnreg, giving up the permit to
 //   allocate tensor memory, the shared memory sizes a PTB launch changes,
@@ -51,36 +54,38 @@ namespace {
 /// Extern functions whose bodies ptxas supplies and that cannot observe the
 /// block index.
 bool isKnownSafeExternal(StringRef Name) {
-  // __nvvm_reflect is folded to a constant by the backend's NVVMReflect.
-  static constexpr std::array<StringRef, 6> Safe = {
-      "vprintf",       "malloc",        "free",
-      "__assertfail",  "__assert_fail", "__nvvm_reflect"};
+  // __nvvm_reflect is folded to a constant by the backend's NVVMReflect;
+  // the __cxa_*_virtual stubs fill vtables' abstract slots and trap.
+  static constexpr std::array<StringRef, 8> Safe = {
+      "vprintf",        "malloc",           "free",
+      "__assertfail",   "__assert_fail",    "__nvvm_reflect",
+      "__cxa_pure_virtual", "__cxa_deleted_virtual"};
   return is_contained(Safe, Name);
 }
 
 /// A bulk copy that multicasts to the CTAs of a cluster, or copies for a
 /// CTA pair: `.mc` forms, and copies whose multicast flag (the i1 after
 /// their i16 CTA mask and i64 cache hint) is not a constant false, or whose
-/// trailing cta_group operand (tensor copies into shared memory) is not 0.
+/// trailing cta_group operand (tensor copies into shared memory) may be 2.
 bool bulkCopyNeedsCluster(const CallBase &CB, StringRef Name) {
   if (Name.contains(".mc."))
     return true;
   if (!Name.starts_with("llvm.nvvm.cp.async.bulk."))
     return false;
-  auto IsZero = [](const Value *V) {
+  auto Is = [](const Value *V, uint64_t Expected) {
     const auto *C = dyn_cast<ConstantInt>(V);
-    return C && C->isZero();
+    return C && C->getValue() == Expected;
   };
   unsigned N = CB.arg_size();
   for (unsigned I = 0; I + 2 < N; ++I)
     if (CB.getArgOperand(I)->getType()->isIntegerTy(16) &&
         CB.getArgOperand(I + 1)->getType()->isIntegerTy(64) &&
         CB.getArgOperand(I + 2)->getType()->isIntegerTy(1) &&
-        !IsZero(CB.getArgOperand(I + 2)))
+        !Is(CB.getArgOperand(I + 2), 0))
       return true;
   return Name.contains(".tensor.g2s.") && N > 0 &&
          CB.getArgOperand(N - 1)->getType()->isIntegerTy(32) &&
-         !IsZero(CB.getArgOperand(N - 1));
+         !Is(CB.getArgOperand(N - 1), 0) && !Is(CB.getArgOperand(N - 1), 1);
 }
 
 constexpr const char *TensorMemoryPermitMessage =
@@ -230,9 +235,10 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
     if (asmHasInstruction(Text, Barrier))
       return IsKernel
                  ? refuse(RefusalKind::ExitOrBarrierInAsm, F, &CB,
-                          "has a CTA barrier in inline assembly other than "
-                          "a lone bar/barrier instruction; PTB workers "
-                          "redirect only barriers they can read whole")
+                          "has a CTA barrier in inline assembly that is not "
+                          "a lone bar/barrier instruction with operands it "
+                          "can read; PTB workers redirect only barriers they "
+                          "can read whole")
                  : refuse(RefusalKind::BarrierInCallee, F, &CB,
                           "has a CTA barrier inside a device function; PTB "
                           "workers redirect barriers in the kernel body "

@@ -59,15 +59,31 @@ std::optional<std::string> assembledRegisters(const fs::path &Ptx,
 } // namespace
 
 bool needsLinking(const ptx::Module &M) {
-  std::set<std::string_view> Defined;
+  // ptxas itself supplies these to a whole program.
+  static constexpr std::string_view Supplied[] = {"vprintf", "malloc", "free",
+                                                  "__assertfail"};
+  std::set<std::string_view> Defined(std::begin(Supplied), std::end(Supplied));
   for (const ptx::Function &F : M.Functions)
     if (F.HasBody)
       Defined.insert(M.text(F.Name));
+  for (const ptx::VarDecl &D : M.Decls)
+    if (!isExtern(M, D.Linkage))
+      for (const ptx::DeclaredName &N : D.Names)
+        Defined.insert(M.text(N.Name));
+  auto Declared = [&](const std::vector<ptx::TextRef> &Linkage) {
+    return std::any_of(Linkage.begin(), Linkage.end(), [&](ptx::TextRef L) {
+      return M.text(L) == ".extern" || M.text(L) == ".weak";
+    });
+  };
   for (const ptx::Function &F : M.Functions)
-    if (!F.HasBody && isExtern(M, F.Linkage) && !Defined.count(M.text(F.Name)))
+    if (!F.HasBody && Declared(F.Linkage) && !Defined.count(M.text(F.Name)))
       return true;
   return std::any_of(M.Decls.begin(), M.Decls.end(), [&](const ptx::VarDecl &D) {
-    return isExtern(M, D.Linkage) && M.text(D.Space) != ".shared";
+    return isExtern(M, D.Linkage) && M.text(D.Space) != ".shared" &&
+           std::any_of(D.Names.begin(), D.Names.end(),
+                       [&](const ptx::DeclaredName &N) {
+                         return !Defined.count(M.text(N.Name));
+                       });
   });
 }
 
@@ -93,9 +109,20 @@ std::optional<std::string> fitRegisters(std::string_view Ptx, const Arch &As,
   std::error_code EC;
   fs::remove(PtxPath, EC);
   fs::remove(CubinPath, EC);
-  if (!Err)
-    Out = budgetsFor(L, std::move(Registers));
-  return Err;
+  if (Err)
+    return Err;
+  RegisterBudgetFn Budgets = budgetsFor(L, std::move(Registers));
+  if (!Relocatable) {
+    Out = std::move(Budgets);
+    return std::nullopt;
+  }
+  // A relocatable cubin counts a kernel's registers without its callees',
+  // which the linker adds: a kernel that calls gets no budget.
+  Out = [Budgets = std::move(Budgets)](std::string_view Kernel,
+                                       const KernelFacts &F) {
+    return F.Calls ? std::nullopt : Budgets(Kernel, F);
+  };
+  return std::nullopt;
 }
 
 } // namespace baton::side

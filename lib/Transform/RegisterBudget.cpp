@@ -40,7 +40,7 @@ std::optional<SmLimits> smLimits(uint32_t Sm) {
   case 103:
     return SmLimits{65536, 64, 32, 228 * KiB, KiB};
   case 120:
-  case 121: // CUDA 13.0's cuda_occupancy.h gives 12.1 the limits of 12.0
+  case 121: // CUDA 13.0's cuda_occupancy.h treats 12.1 as 12.0
     return SmLimits{65536, 48, 32, 100 * KiB, KiB};
   default:
     return std::nullopt;

@@ -41,8 +41,11 @@ namespace {
 /// Extern functions whose bodies ptxas supplies and that cannot observe the
 /// block index.
 bool isKnownSafeExternal(std::string_view Name) {
-  static constexpr std::array<std::string_view, 5> Safe = {
-      "vprintf", "malloc", "free", "__assertfail", "__assert_fail"};
+  // The __cxa_*_virtual stubs fill vtables' abstract slots and trap.
+  static constexpr std::array<std::string_view, 7> Safe = {
+      "vprintf",       "malloc",        "free",
+      "__assertfail",  "__assert_fail", "__cxa_pure_virtual",
+      "__cxa_deleted_virtual"};
   return std::find(Safe.begin(), Safe.end(), Name) != Safe.end();
 }
 

@@ -51,6 +51,33 @@ work:
   ret void
 }
 
+; `${N}` names operand N too; an indirect output (`=*m`) is passed as an
+; argument and counts, a clobber does not.
+define ptx_kernel void @braced_and_indirect(ptr %out, i32 %n) {
+  %x = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  call void asm sideeffect "bar.sync ${0}, ${1};", "n,r,~{memory}"(i32 4, i32 %n)
+  call void asm sideeffect "bar.arrive $1, 64;", "=*m,n"(ptr elementtype(i32) %out, i32 5)
+  store i32 %x, ptr %out
+  ret void
+}
+
+; An asm barrier with a result is not a lone barrier: the PTB drain could not
+; replace it.
+define ptx_kernel void @barrier_with_result(ptr %out, i32 %n) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %past = icmp uge i32 %t, %n
+  br i1 %past, label %early, label %work
+
+early:
+  ret void
+
+work:
+  %r = call i32 asm sideeffect "bar.sync $1;", "=r,n"(i32 0)
+  store i32 %r, ptr %out
+  ret void
+}
+
 define ptx_kernel void @register_id(ptr %out) {
   %x = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
   %id = and i32 %x, 1
@@ -80,8 +107,10 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; WARN-NOT: operand_id_and_count
 ; WARN-NOT: after_an_output
 ; WARN-NOT: guarded_full_sync
+; WARN-NOT: braced_and_indirect
+; WARN: warning: kernel 'barrier_with_result' gets no ptb variant: has a CTA barrier in inline assembly that is not a lone bar/barrier instruction with operands it can read; PTB workers redirect only barriers they can read whole [exit-or-barrier-in-asm]
 ; WARN: warning: kernel 'register_id' gets no ptb variant: uses a barrier whose id is not a constant below 16 [barrier-register-id]
-; WARN: warning: kernel 'barrier_among_others' gets no ptb variant: has a CTA barrier in inline assembly other than a lone bar/barrier instruction; PTB workers redirect only barriers they can read whole [exit-or-barrier-in-asm]
+; WARN: warning: kernel 'barrier_among_others' gets no ptb variant: has a CTA barrier in inline assembly that is not a lone bar/barrier instruction with operands it can read; PTB workers redirect only barriers they can read whole [exit-or-barrier-in-asm]
 ; WARN: warning: kernel 'exit_among_others' gets no ptb variant: calls exit in inline assembly among other PTX; a PTB worker cannot end only its virtual block from there [exit-or-barrier-in-asm]
 
 ; CHECK-LABEL: define ptx_kernel void @register_count__baton_ptb(
@@ -99,6 +128,11 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 ; CHECK: call i1 @llvm.nvvm.barrier.cta.red.and.all(i32 0, i1 false)
 ; CHECK: baton.drain:
 ; CHECK-NEXT: call i1 @llvm.nvvm.barrier.cta.red.and.all(i32 0, i1 true)
+; CHECK-LABEL: define ptx_kernel void @braced_and_indirect__baton_ptb(
+; CHECK: call void @llvm.nvvm.barrier.cta.sync.all(i32 0)
+; CHECK: call void asm sideeffect "bar.sync ${0}, ${1};"
+; CHECK-LABEL: define ptx_kernel void @barrier_with_result__baton_slice(
+; CHECK-NOT: define ptx_kernel void @barrier_with_result__baton_ptb(
 ; CHECK-LABEL: define ptx_kernel void @register_id__baton_slice(
 ; CHECK-NOT: define ptx_kernel void @register_id__baton_ptb(
 ; CHECK-LABEL: define ptx_kernel void @barrier_among_others__baton_slice(

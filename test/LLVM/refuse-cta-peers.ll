@@ -4,8 +4,8 @@
 ; cluster's CTAs, whether the intrinsic's name says so (`.mc`) or its
 ; multicast flag does, and tensor copies for a CTA pair (cta_group 2). A
 ; CTA's own tensor memory (cg1, no permit given up), and copies into the
-; CTA's own shared memory with the multicast flag false, keep both
-; variants.
+; CTA's own shared memory with the multicast flag false (cta_group 0 or 1),
+; keep both variants.
 ; RUN: %opt -passes=baton-variants %s -S -o %t.ll 2>&1 | FileCheck %s --check-prefix=WARN
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %llc -mcpu=sm_100a -mattr=+ptx87 %t.ll -o %t.ptx && %ptxas-path -arch=sm_100a %t.ptx -o /dev/null
@@ -56,6 +56,7 @@ define ptx_kernel void @commit_multicast(i16 %mask) {
 define ptx_kernel void @own_copy(ptr addrspace(7) %dst, ptr addrspace(1) %src, ptr %map, ptr %out) {
   call void @llvm.nvvm.cp.async.bulk.global.to.shared.cluster(ptr addrspace(7) %dst, ptr addrspace(3) @bar, ptr addrspace(1) %src, i32 16, i16 0, i64 0, i1 false, i1 false)
   call void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.1d(ptr addrspace(7) %dst, ptr addrspace(3) @bar, ptr %map, i32 0, i16 0, i64 0, i1 false, i1 false, i32 0)
+  call void @llvm.nvvm.cp.async.bulk.tensor.g2s.tile.1d(ptr addrspace(7) %dst, ptr addrspace(3) @bar, ptr %map, i32 0, i16 0, i64 0, i1 false, i1 false, i32 1)
   %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
   store i32 %b, ptr %out, align 4
   ret void

@@ -1,7 +1,8 @@
 ; A call to a function declared but not defined in the module cannot be
 ; checked: refused, also where the call's type differs from the
 ; declaration's, and for an indirect call where such a function's address is
-; taken. vprintf, malloc, free, __assertfail and __nvvm_reflect are allowed.
+; taken. vprintf, malloc, free, __assertfail and __nvvm_reflect are allowed
+; (and the vtable stubs: indirect-call-vtable-stub.ll).
 ; RUN: %opt -passes=baton-variants %s -S -o %t.ll 2>&1 | FileCheck %s --check-prefix=WARN
 ; RUN: FileCheck %s < %t.ll
 ; RUN: %llc -mcpu=sm_90a %t.ll -o %t.ptx && %ptxas -c %t.ptx -o /dev/null

@@ -23,17 +23,19 @@
 namespace baton::side {
 
 /// Whether \p M can only be assembled as relocatable code (`ptxas -c`), to
-/// be linked with others: it declares an `.extern` function it does not
-/// define, or an `.extern` variable outside shared memory (where `.extern`
-/// only sizes dynamic shared memory).
+/// be linked with others: it declares an `.extern` or `.weak` function it
+/// does not define (other than those ptxas supplies: vprintf, malloc, free,
+/// __assertfail), or an `.extern` variable outside shared memory (where
+/// `.extern` only sizes dynamic shared memory) that it does not define.
 bool needsLinking(const ptx::Module &M);
 
 /// Assembles \p Ptx for \p As with the ptxas in \p CudaBin (as relocatable
 /// code if \p Relocatable, see needsLinking), through the files
 /// \p ScratchStem.ptx and .cubin (removed afterwards), and sets \p Out to
 /// the budgets that keep each kernel's blocks per SM on an SM of limits
-/// \p L. Returns an error message if a file cannot be written, ptxas fails
-/// or the cubin is unreadable.
+/// \p L (relocatable: only for kernels that call nothing, since the cubin
+/// leaves callees' registers to the linker). Returns an error message if a
+/// file cannot be written, ptxas fails or the cubin is unreadable.
 std::optional<std::string> fitRegisters(std::string_view Ptx, const Arch &As,
                                         const SmLimits &L, bool Relocatable,
                                         const std::filesystem::path &CudaBin,
