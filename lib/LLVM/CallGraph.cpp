@@ -11,8 +11,16 @@ namespace baton::ir {
 
 CallGraph::CallGraph(Module &M) {
   for (Function &F : M) {
-    if (F.isDeclaration())
+    if (F.isDeclaration()) {
+      if (!F.isIntrinsic() &&
+          F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
+                            /*IgnoreAssumeLikeCalls=*/true,
+                            /*IgnoreLLVMUsed=*/true,
+                            /*IgnoreARCAttachedCall=*/false,
+                            /*IgnoreCastedDirectCall=*/true))
+        DeclaredAddressTaken.push_back(&F);
       continue;
+    }
     if (F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
                           /*IgnoreAssumeLikeCalls=*/true,
                           /*IgnoreLLVMUsed=*/true))

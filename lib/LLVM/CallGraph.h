@@ -30,12 +30,19 @@ public:
   }
   /// Defined functions whose address is taken (indirect call targets).
   llvm::ArrayRef<llvm::Function *> addressTaken() const { return AddressTaken; }
+  /// Functions declared but not defined here (intrinsics aside) whose
+  /// address is taken: indirect call targets whose bodies are elsewhere. A
+  /// call whose type differs from the declaration's does not count.
+  llvm::ArrayRef<llvm::Function *> declaredAddressTaken() const {
+    return DeclaredAddressTaken;
+  }
 
 private:
   llvm::DenseMap<const llvm::Function *, llvm::SmallVector<llvm::Function *, 4>>
       Callees;
   llvm::DenseSet<const llvm::Function *> CallsIndirectly;
   llvm::SmallVector<llvm::Function *, 4> AddressTaken;
+  llvm::SmallVector<llvm::Function *, 4> DeclaredAddressTaken;
   llvm::DenseSet<const llvm::Function *> Readers;
   mutable llvm::DenseMap<const llvm::Function *, bool> Recursive;
 };

@@ -39,7 +39,6 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <array>
 
 using namespace llvm;
 
@@ -51,16 +50,10 @@ bool isKernel(const Function &F) {
 
 namespace {
 
-/// Extern functions whose bodies ptxas supplies and that cannot observe the
-/// block index.
+/// The externs both front ends accept (Refusal.h), and __nvvm_reflect,
+/// which the backend's NVVMReflect folds to a constant.
 bool isKnownSafeExternal(StringRef Name) {
-  // __nvvm_reflect is folded to a constant by the backend's NVVMReflect;
-  // the __cxa_*_virtual stubs fill vtables' abstract slots and trap.
-  static constexpr std::array<StringRef, 8> Safe = {
-      "vprintf",        "malloc",           "free",
-      "__assertfail",   "__assert_fail",    "__nvvm_reflect",
-      "__cxa_pure_virtual", "__cxa_deleted_virtual"};
-  return is_contained(Safe, Name);
+  return Name == "__nvvm_reflect" || baton::isKnownSafeExternal(Name);
 }
 
 /// A bulk copy that multicasts to the CTAs of a cluster, or copies for a
@@ -293,17 +286,11 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
         return refuseRecursion(F, CB, *Target);
     // The callee may be a function declared here and defined elsewhere,
     // whose body cannot be checked.
-    for (Function &Target : *F.getParent())
-      if (Target.isDeclaration() && !Target.isIntrinsic() &&
-          !isKnownSafeExternal(Target.getName()) &&
-          Target.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
-                                 /*IgnoreAssumeLikeCalls=*/true,
-                                 /*IgnoreLLVMUsed=*/true,
-                                 /*IgnoreARCAttachedCall=*/false,
-                                 /*IgnoreCastedDirectCall=*/true))
+    for (Function *Target : CG.declaredAddressTaken())
+      if (!isKnownSafeExternal(Target->getName()))
         return refuse(RefusalKind::ExternalCall, F, &CB,
                       "makes an indirect call, and '" +
-                          Target.getName().str() +
+                          Target->getName().str() +
                           "', whose address is taken, is declared but not "
                           "defined in this module, so it cannot be checked");
     return;

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <set>
 #include <vector>
@@ -17,9 +18,11 @@ namespace baton::side {
 
 namespace {
 
-bool isExtern(const ptx::Module &M, const std::vector<ptx::TextRef> &Linkage) {
+/// Whether \p Linkage holds one of \p Words (".extern", ".weak", ...).
+bool hasLinkage(const ptx::Module &M, const std::vector<ptx::TextRef> &Linkage,
+                std::initializer_list<std::string_view> Words) {
   return std::any_of(Linkage.begin(), Linkage.end(), [&](ptx::TextRef L) {
-    return M.text(L) == ".extern";
+    return std::find(Words.begin(), Words.end(), M.text(L)) != Words.end();
   });
 }
 
@@ -67,19 +70,16 @@ bool needsLinking(const ptx::Module &M) {
     if (F.HasBody)
       Defined.insert(M.text(F.Name));
   for (const ptx::VarDecl &D : M.Decls)
-    if (!isExtern(M, D.Linkage))
+    if (!hasLinkage(M, D.Linkage, {".extern"}))
       for (const ptx::DeclaredName &N : D.Names)
         Defined.insert(M.text(N.Name));
-  auto Declared = [&](const std::vector<ptx::TextRef> &Linkage) {
-    return std::any_of(Linkage.begin(), Linkage.end(), [&](ptx::TextRef L) {
-      return M.text(L) == ".extern" || M.text(L) == ".weak";
-    });
-  };
   for (const ptx::Function &F : M.Functions)
-    if (!F.HasBody && Declared(F.Linkage) && !Defined.count(M.text(F.Name)))
+    if (!F.HasBody && hasLinkage(M, F.Linkage, {".extern", ".weak"}) &&
+        !Defined.count(M.text(F.Name)))
       return true;
   return std::any_of(M.Decls.begin(), M.Decls.end(), [&](const ptx::VarDecl &D) {
-    return isExtern(M, D.Linkage) && M.text(D.Space) != ".shared" &&
+    return hasLinkage(M, D.Linkage, {".extern"}) &&
+           M.text(D.Space) != ".shared" &&
            std::any_of(D.Names.begin(), D.Names.end(),
                        [&](const ptx::DeclaredName &N) {
                          return !Defined.count(M.text(N.Name));

@@ -1,6 +1,9 @@
 //===- Refusal.cpp - Why a kernel gets no variant -------------------------===//
 #include "baton/Transform/Refusal.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace baton {
 
 std::string_view refusalKindName(RefusalKind Kind) {
@@ -46,6 +49,14 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   default:
     return false;
   }
+}
+
+bool isKnownSafeExternal(std::string_view Name) {
+  static constexpr std::string_view Safe[] = {
+      "vprintf",       "malloc",        "free",
+      "__assertfail",  "__assert_fail", "__cxa_pure_virtual",
+      "__cxa_deleted_virtual"};
+  return std::find(std::begin(Safe), std::end(Safe), Name) != std::end(Safe);
 }
 
 std::string recursionMessage(std::string_view Callee) {

@@ -29,25 +29,11 @@
 #include "InstructionInfo.h"
 #include "baton/PTX/Printer.h"
 
-#include <algorithm>
-#include <array>
-
 namespace baton::detail {
 
 using namespace ptx;
 
 namespace {
-
-/// Extern functions whose bodies ptxas supplies and that cannot observe the
-/// block index.
-bool isKnownSafeExternal(std::string_view Name) {
-  // The __cxa_*_virtual stubs fill vtables' abstract slots and trap.
-  static constexpr std::array<std::string_view, 7> Safe = {
-      "vprintf",       "malloc",        "free",
-      "__assertfail",  "__assert_fail", "__cxa_pure_virtual",
-      "__cxa_deleted_virtual"};
-  return std::find(Safe.begin(), Safe.end(), Name) != Safe.end();
-}
 
 class SafetyChecker {
 public:

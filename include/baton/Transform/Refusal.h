@@ -43,6 +43,12 @@ enum class RefusalKind {
 std::string_view refusalKindName(RefusalKind Kind);
 /// True if the kind only rules out the PTB variant.
 bool refusalIsPtbOnly(RefusalKind Kind);
+/// Extern functions a kernel may call without `external-call`, in both
+/// front ends: ptxas supplies their bodies (vprintf, malloc, free,
+/// __assertfail, __assert_fail), or they fill vtables' abstract slots and
+/// trap (__cxa_pure_virtual, __cxa_deleted_virtual); none can observe the
+/// block index.
+bool isKnownSafeExternal(std::string_view Name);
 /// The `recursion` refusal's message for a call to \p Callee. Both front
 /// ends use it: the cause is ptxas's, measured, not either front end's.
 std::string recursionMessage(std::string_view Callee);
