@@ -17,8 +17,9 @@ Systems, each in fresh processes:
   baton-alone    training alone under baton.torch.enable("best-effort"):
                  first with no latency-critical client (launches not
                  routed: the cost of the hooks), then schedule="always"
-                 (kernels of 30 us or more routed, the default; then every
-                 kernel): the cost of variants and scheduler
+                 (kernels of min_route_us or more routed, 100 us by
+                 default; then every kernel): the cost of variants and
+                 scheduler
   baton          both jobs in one process: training thread
                  enable("best-effort"), inference thread
                  enable("latency-critical"), each request in a
@@ -176,7 +177,8 @@ def train_alone(args):
                 trainer.trainer.stamps[n:])
             result[name + "_issue_ms"] = issue_ms(trainer.trainer.issue_s[k:])
 
-        baton.torch.set_schedule("always")  # kernels of 30 us and more
+        baton.torch.set_schedule("always")  # kernels of min_route_us and more
+        result["min_route_us"] = baton.torch.report()["min_route_us"]
         phase("routed")
         baton.triton.set_routing(True, min_route_us=0)  # every kernel
         phase("routed_all")
@@ -369,6 +371,7 @@ def orchestrate(args):
                 ta["baton_not_routed"] = trained["steps_per_s"]
                 ta["baton_routed"] = trained["routed_steps_per_s"]
                 ta["baton_routed_all"] = trained["routed_all_steps_per_s"]
+                ta["min_route_us"] = trained["min_route_us"]
                 for key, field in (("baton_not_routed", "issue_ms"),
                                    ("baton_routed", "routed_issue_ms"),
                                    ("baton_routed_all", "routed_all_issue_ms")):
@@ -422,10 +425,11 @@ def print_table(results):
     print(f"\n==== torch colocation ({results['train']} training, {size} "
           f"size) ====")
     if ref:
+        routed = f"enable, kernels >= {ta.get('min_route_us', 0):g} us routed"
         for key, what in (("default", "PyTorch defaults, no Baton"),
                           ("settings", "Baton's Inductor settings, no Baton"),
                           ("baton_not_routed", "baton.torch.enable, nothing routed"),
-                          ("baton_routed", "enable, kernels >= 30 us routed"),
+                          ("baton_routed", routed),
                           ("baton_routed_all", "enable, every kernel routed")):
             if key in ta:
                 issue = ta.get(key + "_issue_ms")

@@ -549,7 +549,8 @@ class Report(dict):
     def __str__(self) -> str:
         lines = [f"baton.torch: {self.get('priority_threads')}, schedule="
                  f"{self.get('schedule')}, best-effort launches routed: "
-                 f"{self.get('routing')}"]
+                 f"{self.get('routing')} (kernels of "
+                 f"{self.get('min_route_us', 0):g} us and more; 0: all)"]
         ks = self.get("kernels", [])
         ready = [k for k in ks if k["state"] == "ready"]
         lines.append(f"Triton kernels: {len(ks)} seen, {len(ready)} with "
@@ -598,6 +599,7 @@ def report(profile: Optional[dict] = None,
     r["priority_threads"] = {"best-effort": len(_S.be_threads),
                              "latency-critical": len(_S.lc_threads)}
     r["routing"] = _bt._STATE.route_be
+    r["min_route_us"] = _bt._STATE.min_route_us  # set_routing(min_route_us=)
     r["settings"] = dict(_S.applied_settings)
     r["settings_missing"] = list(_S.missing_settings)
     r["kernels"] = _bt.kernels(launched_since)

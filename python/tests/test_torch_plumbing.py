@@ -328,6 +328,15 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertIn("baton.torch:", str(r))
         btorch.disable()
 
+    def test_report_gives_the_shortest_kernel_routed(self):
+        btorch.enable("best-effort")
+        self.assertEqual(btorch.report()["min_route_us"], 100.0)
+        bt.set_routing(False, min_route_us=250)
+        r = btorch.report()
+        self.assertEqual(r["min_route_us"], 250.0)
+        self.assertIn("kernels of 250 us and more", str(r))
+        btorch.disable()
+
     def test_latency_critical_process_elsewhere_turns_routing_on(self):
         btorch.enable("best-effort")
         self.assertIsNone(btorch._S.remote_watch)  # BATON_SHARE=0
