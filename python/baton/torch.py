@@ -340,7 +340,7 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
       even where cuBLAS is faster (0.87-0.88x of PyTorch's defaults for
       the large GPT on the H100); "library" leaves them to Inductor's
       usual choice (cuBLAS: full speed, but they bypass Baton and are
-      gated at launch grain only); "long" sends only products expected to
+      held back at kernel grain only); "long" sends only products expected to
       take $BATON_TORCH_LONG_GEMM_US (300) or more in cuBLAS to Triton
       and lets the fastest kernel do the shorter ones (see _gemm).
     attention: "triton" routes scaled_dot_product_attention to Triton
@@ -618,7 +618,7 @@ def report(profile: Optional[dict] = None,
                           "replayed in a graph are not routed")
         if _S.attention != "triton" and torch.backends.cuda.flash_sdp_enabled():
             bypass.append("scaled_dot_product_attention: flash / memory-"
-                          "efficient / cuDNN kernels (gated at launch grain "
+                          "efficient / cuDNN kernels (held back at kernel grain "
                           "only; attention='triton' routes it to Triton)")
     except Exception:
         pass
@@ -627,7 +627,7 @@ def report(profile: Optional[dict] = None,
     if captured:
         bypass.append(f"CUDA graphs: {captured} Triton launches were captured "
                       "into graphs as the original kernels; their replays "
-                      "are not routed (gated at launch grain only; bracket "
+                      "are not routed (held back at kernel grain only; bracket "
                       "latency-critical replays with latency_critical())")
     bypass.append("cuBLAS/cuDNN kernels of ops no Triton template covers "
                   "(convolution backward, eager code, the optimizer unless "
