@@ -8,7 +8,9 @@
 #                                   # (check_graphs.py); 30 kinds of
 #                                   # Inductor kernel (check_ops.py);
 #                                   # Triton loads next to paused
-#                                   # training (check_loads.py)
+#                                   # training (check_loads.py); requests
+#                                   # next to a queue of kernels that
+#                                   # bypass Baton (check_bypass.py)
 #   bench/torch/run.sh zoo          # the loss check over models of timm,
 #                                   # torchvision and transformers (zoo.py)
 #   bench/torch/run.sh bench [ARGS] # colocation benchmark (GPT training);
@@ -62,6 +64,8 @@ if [[ $what == check || $what == all ]]; then
   step ops 540 "$out/ops.log" "$python" bench/torch/check_ops.py \
     --out "$out"
   step loads 330 "$out/loads.log" "$python" bench/torch/check_loads.py \
+    --out "$out"
+  step bypass 120 "$out/bypass.log" "$python" bench/torch/check_bypass.py \
     --out "$out"
 fi
 

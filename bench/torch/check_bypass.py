@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""GPU check: latency-critical work waits for at most one kernel that
+bypasses Baton.
+
+Kernels Baton cannot pause (cuBLAS, cuDNN, ATen's own) run as they are on
+the training job's stream; no gate sits in front of each launch. What keeps
+a latency-critical request from waiting behind a queue of them is that
+enable("latency-critical") gives its thread a stream of its own, of the
+highest priority: the training stream runs its kernels one after another,
+and the GPU dispatches the request's blocks ahead of those of a kernel
+still queued, so the request waits for the blocks of the one that runs
+(docs/torch.md, "What bypasses Baton"). This check measures that.
+
+  queued-products  a best-effort thread (enable("best-effort")) keeps
+                   --depth cuBLAS products (--size square, fp16, eager:
+                   they bypass Baton) queued on its stream. The
+                   latency-critical thread (enable("latency-critical"))
+                   issues small requests (four products and ReLUs of
+                   512 x 512), each in a latency_critical() bracket, at
+                   gaps of 2-5 ms. Three phases: the requests alone; next
+                   to the queue; and, as the control, next to the queue
+                   but on the training stream itself, which is what a
+                   request without a stream of its own waits for. Passes
+                   if the p99 next to the queue is within the p99 alone
+                   plus one product's time (and 0.25 ms for the host), the
+                   control's median waited for at least four products (the
+                   queue was deep and the measurement sees it), the queue
+                   held at least half of --depth while requests ran, and
+                   Baton took every bracket.
+
+Prints one line per scenario and exits 0 only if every scenario passed; 77
+(skipped) without PyTorch or a CUDA device.
+
+  python3 bench/torch/check_bypass.py [--out DIR] [--size 8192] [--depth 24]
+                                      [--requests 200] [--timeout 300]
+
+Needs PYTHONPATH with the built package (bench/torch/run.sh sets it).
+"""
+
+import argparse
+import collections
+import random
+import sys
+import threading
+import time
+
+try:
+    import torch
+except ImportError:  # a CI machine: ctest shows the skip
+    print("SKIPPED: PyTorch is not installed", flush=True)
+    sys.exit(77)
+
+import scenarios
+
+
+def log(msg):
+    print(f"[bypass {time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class ProductQueue(threading.Thread):
+    """The best-effort thread: keeps `depth` products queued on its stream,
+    each followed by an event, and waits for the oldest before issuing
+    more."""
+
+    def __init__(self, size, depth):
+        super().__init__(daemon=True)
+        self.size, self.depth = size, depth
+        self.ready = threading.Event()
+        self.stop = threading.Event()
+        self.error = None
+        self.stream = None
+        self.launched = 0
+        self._lock = threading.Lock()
+        self._pending = collections.deque()  # events of issued products
+
+    def queued(self):
+        """Products issued and not yet complete."""
+        with self._lock:
+            return sum(1 for e in self._pending if not e.query())
+
+    def run(self):
+        try:
+            import baton.torch
+            baton.torch.enable("best-effort", inductor=False)
+            self.stream = torch.cuda.current_stream()
+            a = torch.randn(self.size, self.size, device="cuda",
+                            dtype=torch.float16) / self.size ** 0.5
+            b, c = torch.randn_like(a), torch.empty_like(a)
+            torch.mm(a, b, out=c)
+            self.stream.synchronize()
+            self.ready.set()
+            while not self.stop.is_set():
+                with self._lock:
+                    full = len(self._pending) >= self.depth
+                    oldest = self._pending[0] if full else None
+                if oldest is not None:
+                    oldest.synchronize()
+                    with self._lock:
+                        self._pending.popleft()
+                    continue
+                torch.mm(a, b, out=c)
+                done = torch.cuda.Event()
+                done.record()
+                with self._lock:
+                    self._pending.append(done)
+                self.launched += 1
+            self.stream.synchronize()
+        except Exception as e:  # reported by the scenario
+            import traceback
+            traceback.print_exc()
+            self.error = f"{type(e).__name__}: {e}"
+            self.ready.set()
+
+
+def product_ms(size, repeats=10):
+    """One product's time alone, on a stream of its own."""
+    a = torch.randn(size, size, device="cuda", dtype=torch.float16)
+    b, c = torch.randn_like(a), torch.empty_like(a)
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        torch.mm(a, b, out=c)
+        start, end = torch.cuda.Event(True), torch.cuda.Event(True)
+        start.record()
+        for _ in range(repeats):
+            torch.mm(a, b, out=c)
+        end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / repeats
+
+
+def queued_products(args):
+    import baton.torch
+    # Before CUDA starts: this thread is latency-critical, on a stream of
+    # the highest priority.
+    baton.torch.enable("latency-critical", inductor=False)
+    lc_stream = torch.cuda.current_stream()
+    x = torch.randn(512, 512, device="cuda", dtype=torch.float16)
+    w = torch.randn_like(x) / 512 ** 0.5
+
+    def request():
+        y = x
+        for _ in range(4):
+            y = torch.relu(y @ w)
+        return y
+
+    rng = random.Random(1)
+    queue = None
+
+    def serve(stream, bracket, count):
+        latencies, depths = [], []
+        for _ in range(count):
+            time.sleep(rng.uniform(0.002, 0.005))
+            depths.append(queue.queued() if queue else 0)
+            start = time.perf_counter()
+            with torch.cuda.stream(stream):
+                if bracket:
+                    with baton.torch.latency_critical():
+                        request()  # the bracket waits for the stream
+                else:
+                    request()
+                    stream.synchronize()
+            latencies.append((time.perf_counter() - start) * 1e3)
+        return latencies, depths
+
+    for _ in range(20):
+        serve(lc_stream, True, 1)
+    product = product_ms(args.size)
+    log(f"one {args.size}^3 fp16 product: {product:.3f} ms")
+    alone, _ = serve(lc_stream, True, args.requests)
+    queue = ProductQueue(args.size, args.depth)
+    queue.start()
+    queue.ready.wait()
+    if queue.error:
+        return False, {"error": "best-effort thread: " + queue.error}
+    deadline = time.time() + 30
+    while queue.queued() < args.depth - 1 and time.time() < deadline:
+        time.sleep(0.001)
+    beside, depths = serve(lc_stream, True, args.requests)
+    control, control_depths = serve(queue.stream, False,
+                                    max(args.requests // 4, 20))
+    queue.stop.set()
+    queue.join()
+    report = baton.torch.report()
+    brackets = report.get("scheduler", {}).get("brackets", 0)
+
+    def summary(values):
+        return {"p50_ms": percentile(values, 0.5),
+                "p99_ms": percentile(values, 0.99), "max_ms": max(values)}
+
+    detail = {"product_ms": product, "size": args.size, "depth": args.depth,
+              "alone": summary(alone), "beside_queue": summary(beside),
+              "control_same_stream": summary(control),
+              "mean_queued_beside": sum(depths) / len(depths),
+              "mean_queued_control": (sum(control_depths) /
+                                      len(control_depths)),
+              "products_launched": queue.launched, "brackets": brackets}
+    bound = detail["alone"]["p99_ms"] + product + 0.25
+    checks = {
+        "p99 beside the queue within alone's p99 + one product":
+            detail["beside_queue"]["p99_ms"] <= bound,
+        "the control waited for at least four products":
+            detail["control_same_stream"]["p50_ms"] >=
+            detail["alone"]["p50_ms"] + 4 * product,
+        "the queue held at least half its depth":
+            detail["mean_queued_beside"] >= args.depth / 2,
+        "Baton took every bracket": brackets >= 2 * args.requests,
+    }
+    detail["bound_ms"] = bound
+    detail["checks"] = checks
+    log(f"alone p99 {detail['alone']['p99_ms']:.3f} ms; beside "
+        f"{detail['mean_queued_beside']:.1f} queued products p99 "
+        f"{detail['beside_queue']['p99_ms']:.3f} ms (bound {bound:.3f}), max "
+        f"{detail['beside_queue']['max_ms']:.3f}; control on the training "
+        f"stream p50 {detail['control_same_stream']['p50_ms']:.3f} ms")
+    for what, ok in checks.items():
+        log(f"{'ok  ' if ok else 'FAIL'} {what}")
+    return all(checks.values()), detail
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--size", type=int, default=8192)
+    p.add_argument("--depth", type=int, default=24)
+    p.add_argument("--requests", type=int, default=200)
+    # The parent only: a scenario's process enables Baton before CUDA starts.
+    if "--run" not in sys.argv and not torch.cuda.is_available():
+        print("SKIPPED: no CUDA device", flush=True)
+        return 77
+    return scenarios.main(p, {"queued-products": queued_products}, "bypass",
+                          300, log)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
