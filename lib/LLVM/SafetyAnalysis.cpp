@@ -11,7 +11,8 @@
 //   launch control hands over.
 // - Device-side launches and the device runtime API tie child grids to the
 //   parent's blocks.
-// - %smid/%nsmid/%gridid differ between a launch and its resumption.
+// - %smid/%nsmid/%gridid differ between a launch and its resumption, and
+//   %current_graph_exec names a device graph a variant's launch is not in.
 // - External and indirect calls hide code that may read the block index,
 //   as does an indirect call while the module takes the address of a
 //   function it only declares.
@@ -36,6 +37,7 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -153,6 +155,12 @@ void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
     return refuse(RefusalKind::HardwareId, F, &CB,
                   "reads " + Reg.str() +
                       ", which differs between a launch and its resumption");
+  if (Reg == "%current_graph_exec")
+    return refuse(RefusalKind::HardwareId, F, &CB,
+                  "reads " + Reg.str() +
+                      ", the device graph the launch belongs to, which a variant's launch "
+                      "(made by the scheduler, in no graph) does not "
+                      "reproduce");
   if (Reg.starts_with("%cluster") || Reg.starts_with("%nclusterid") ||
       Reg == "%is_explicit_cluster")
     return refuse(RefusalKind::Cluster, F, &CB,
@@ -175,7 +183,8 @@ void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
 
 void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
                                    bool IsKernel) {
-  for (StringRef Reg : {"%smid", "%nsmid", "%gridid", "%total_smem_size"})
+  for (StringRef Reg : {"%smid", "%nsmid", "%gridid", "%current_graph_exec",
+                        "%total_smem_size"})
     if (asmReadsRegister(Text, Reg))
       checkRegister(F, CB, Reg, IsKernel);
   if (asmReadsRegister(Text, "%dynamic_smem_size")) {
@@ -349,9 +358,20 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
 }
 
 void SafetyChecker::checkFunction(Function &F, bool IsKernel) {
-  for (Instruction &I : instructions(F))
+  for (Instruction &I : instructions(F)) {
     if (auto *CB = dyn_cast<CallBase>(&I))
       checkCall(F, *CB, IsKernel);
+    // The PTB variant hoists the entry block's allocas of constant size out
+    // of its loop (VariantCommon.cpp); any other alloca of the kernel body
+    // would take more stack in every virtual block. A callee's is given
+    // back when it returns.
+    if (auto *AI = dyn_cast<AllocaInst>(&I);
+        AI && IsKernel &&
+        (AI->getParent() != &F.getEntryBlock() ||
+         !isa<ConstantInt>(AI->getArraySize())))
+      refuse(RefusalKind::DynamicStack, F, AI,
+             std::string(DynamicStackMessage));
+  }
   if (const Instruction *Wait = findGridWideWait(F))
     refuse(RefusalKind::GridSync, F, Wait, std::string(GridWideWaitMessage));
 }

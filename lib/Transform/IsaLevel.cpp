@@ -74,6 +74,29 @@ void raiseTarget(Module &M, Item &Target, IsaLevel Need) {
 
 } // namespace
 
+IsaLevel moduleIsaLevel(const Module &M) {
+  IsaLevel Level;
+  if (auto Version = directiveIndex(M, ".version")) {
+    std::string_view Text = M.text(M.Items[*Version].Text);
+    auto [MajorAt, Major] = numberAt(Text, 0);
+    size_t Dot = MajorAt == std::string_view::npos ? MajorAt
+                                                     : Text.find('.', MajorAt);
+    if (Dot != std::string_view::npos) {
+      Level.Major = Major;
+      Level.Minor = numberAt(Text, Dot).second;
+    }
+  }
+  if (auto Target = directiveIndex(M, ".target"))
+    if (auto Sm = smNumber(M.text(M.Items[*Target].Text)))
+      Level.Sm = Sm->second;
+  return Level;
+}
+
+bool hasAddressSize32(const Module &M) {
+  auto Size = directiveIndex(M, ".address_size");
+  return Size && numberAt(M.text(M.Items[*Size].Text), 0).second == 32;
+}
+
 bool targetsSm1x(const Module &M) {
   auto Target = directiveIndex(M, ".target");
   if (!Target)

@@ -29,6 +29,13 @@ inline constexpr IsaLevel SliceIsaLevel{2, 2, 20};
 /// %dynamic_smem_size (PTX 4.1).
 inline constexpr IsaLevel PtbIsaLevel{6, 0, 30};
 
+/// The module's `.version` and the sm number of its `.target`; 0 for what
+/// it does not say (or says in a form not read here).
+IsaLevel moduleIsaLevel(const ptx::Module &M);
+
+/// True if the module says `.address_size 32`.
+bool hasAddressSize32(const ptx::Module &M);
+
 /// True if the module's `.target` is sm_10 to sm_13, whose meaning no target
 /// the variants need keeps.
 bool targetsSm1x(const ptx::Module &M);

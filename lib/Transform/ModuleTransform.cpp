@@ -10,6 +10,7 @@
 
 #include "CallGraph.h"
 #include "IsaLevel.h"
+#include "ParamSpace.h"
 #include "SafetyAnalysis.h"
 #include "Variants.h"
 
@@ -141,6 +142,8 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
     for (const DeclaredName &N : D.Names)
       Existing.insert(M.text(N.Name));
   const bool Sm1x = targetsSm1x(M);
+  const bool Address32 = hasAddressSize32(M);
+  const uint64_t ParamLimit = paramSpaceLimit(M);
 
   const uint32_t NumOriginal = static_cast<uint32_t>(M.Functions.size());
   for (uint32_t K = 0; K < NumOriginal; ++K) {
@@ -169,6 +172,21 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
           "sm_20 or later, where its floating-point rules (f32 subnormals "
           "flushed, mad.f32 without rounding, f64 mapped to f32) no longer "
           "hold"));
+    if (Address32)
+      KR.Refusals.push_back(refusalAt(
+          M, RefusalKind::AddressSize32, Kernel, nullptr,
+          "the module addresses memory with 32 bits (.address_size 32), and "
+          "the variants' task pointer is a 64-bit global address"));
+    if (auto Bytes = paramBytes(M, Kernel);
+        Bytes && paramBytesWithTask(*Bytes) > ParamLimit)
+      KR.Refusals.push_back(refusalAt(
+          M, RefusalKind::ParamSpace, Kernel, nullptr,
+          "takes " + std::to_string(*Bytes) +
+              " bytes of parameters; with the variants' 8-byte task pointer "
+              "after them that is " +
+              std::to_string(paramBytesWithTask(*Bytes)) +
+              ", more than the " + std::to_string(ParamLimit) +
+              " bytes ptxas allows a kernel of this .version and .target"));
     for (const std::string &Name : namesAddedFor(KR.Name)) {
       if (Existing.count(Name)) {
         KR.Refusals.push_back(

@@ -26,6 +26,9 @@ std::string_view refusalKindName(RefusalKind Kind) {
   case RefusalKind::SharedMemorySize:
     return "shared-memory-size";
   case RefusalKind::Recursion: return "recursion";
+  case RefusalKind::DynamicStack: return "dynamic-stack";
+  case RefusalKind::ParamSpace: return "param-space";
+  case RefusalKind::AddressSize32: return "address-size-32";
   case RefusalKind::NameCollision: return "name-collision";
   case RefusalKind::ReturnsValue: return "returns-value";
   case RefusalKind::Sm1xTarget: return "sm1x-target";
@@ -45,6 +48,7 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   case RefusalKind::TensorMemoryPermit:
   case RefusalKind::SharedMemorySize:
   case RefusalKind::Recursion:
+  case RefusalKind::DynamicStack:
     return true;
   default:
     return false;

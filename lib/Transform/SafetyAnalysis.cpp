@@ -11,7 +11,8 @@
 //   (clusterlaunchcontrol.try_cancel) hands over.
 // - Device-side launches and the device runtime API (cudaLaunchDevice, ...)
 //   tie child grids to the parent's blocks.
-// - %smid/%nsmid/%gridid differ between a launch and its resumption.
+// - %smid/%nsmid/%gridid differ between a launch and its resumption, and
+//   %current_graph_exec names a device graph a variant's launch is not in.
 // - External and indirect calls hide code that may read the block index.
 // - For PTB only: exits and barriers inside callees cannot be redirected to
 //   the worker loop, barrier ids in registers and bar.red cannot be
@@ -20,7 +21,9 @@
 //   memory cannot allocate it for the next one, and a callee reading the
 //   dynamic shared memory size, or any read of %total_smem_size, would see
 //   the PTB launch's larger allocation. ptxas miscompiles a recursive callee
-//   inside the worker's loop (measured; docs/refusals.md, recursion).
+//   inside the worker's loop (measured; docs/refusals.md, recursion). Stack
+//   a kernel body allocates at run time (alloca) is given back only when
+//   the kernel returns, which a worker does once, after all its blocks.
 //
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
@@ -78,6 +81,12 @@ void SafetyChecker::checkSymbol(const Function &F, const Statement &S,
     return refuse(RefusalKind::HardwareId, F, &S,
                   "reads " + std::string(Name) +
                       ", which differs between a launch and its resumption");
+  if (Name == "%current_graph_exec")
+    return refuse(RefusalKind::HardwareId, F, &S,
+                  "reads " + std::string(Name) +
+                      ", the device graph the launch belongs to, which a variant's launch "
+                      "(made by the scheduler, in no graph) does not "
+                      "reproduce");
   if (Name.starts_with("%cluster") || Name.starts_with("%nclusterid") ||
       Name == "%is_explicit_cluster")
     return refuse(RefusalKind::Cluster, F, &S,
@@ -187,6 +196,12 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
                         "module, so it cannot be checked");
     return;
   }
+
+  // A callee's alloca is given back when it returns; the kernel body's only
+  // when the kernel does.
+  if (IsKernel && Base == "alloca")
+    return refuse(RefusalKind::DynamicStack, F, &S,
+                  std::string(DynamicStackMessage));
 
   if (!IsKernel && Base == "exit")
     return refuse(RefusalKind::ExitInCallee, F, &S,

@@ -19,7 +19,7 @@ enum class RefusalKind {
   GridSync,            ///< cooperative-launch grid synchronisation
   Cluster,             ///< thread-block cluster registers, barriers, launch
   DynamicParallelism,  ///< device-side launches / device runtime API
-  HardwareId,          ///< %smid, %nsmid, %gridid read by the kernel
+  HardwareId,          ///< %smid, %nsmid, %gridid, %current_graph_exec read
   ExternalCall,        ///< call to a function whose body is not in the module
   IndirectCall,        ///< call through a pointer that may read the block id
   BlockIdVector,       ///< %ctaid / %nctaid read as a whole vector
@@ -34,6 +34,10 @@ enum class RefusalKind {
   TensorMemoryPermit,  ///< tcgen05.relinquish_alloc_permit (PTB only)
   SharedMemorySize,    ///< shared memory size a PTB launch changes (PTB only)
   Recursion,           ///< a recursive device function is reached (PTB only)
+  DynamicStack,        ///< stack allocated at run time in the kernel body
+                       ///< (alloca; PTB only)
+  ParamSpace,          ///< parameters leave no room for the task pointer
+  AddressSize32,       ///< .address_size 32: the task pointer is 64-bit
   NameCollision,       ///< a variant's name is already taken
   ReturnsValue,        ///< a kernel with a return value (LLVM plugin)
   Sm1xTarget,          ///< .target sm_10 to sm_13
@@ -52,6 +56,12 @@ bool isKnownSafeExternal(std::string_view Name);
 /// The `recursion` refusal's message for a call to \p Callee. Both front
 /// ends use it: the cause is ptxas's, measured, not either front end's.
 std::string recursionMessage(std::string_view Callee);
+/// The `dynamic-stack` refusal's message, in both front ends.
+inline constexpr std::string_view DynamicStackMessage =
+    "allocates stack memory at run time (alloca) in the kernel body; only "
+    "the kernel's return gives it back, and a PTB worker runs the body once "
+    "per virtual block without returning, so its stack would grow with "
+    "every block until it overflows";
 /// The `grid-sync` refusal's message for a grid-wide barrier written by
 /// hand (a wait for a global counter to reach a number computed from the
 /// grid size), in both front ends.
