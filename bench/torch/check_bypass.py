@@ -162,8 +162,12 @@ def queued_products(args):
                     with baton.torch.latency_critical():
                         request()  # the bracket waits for the stream
                 else:
+                    # The request's own end: a sync of the stream would
+                    # also wait for products queued after it.
+                    done = torch.cuda.Event()
                     request()
-                    stream.synchronize()
+                    done.record()
+                    done.synchronize()
             latencies.append((time.perf_counter() - start) * 1e3)
         return latencies, depths
 
@@ -185,6 +189,8 @@ def queued_products(args):
                                     max(args.requests // 4, 20))
     queue.stop.set()
     queue.join()
+    if queue.error:
+        return False, {"error": "best-effort thread: " + queue.error}
     report = baton.torch.report()
     brackets = report.get("scheduler", {}).get("brackets", 0)
 
@@ -226,8 +232,12 @@ def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument("--size", type=int, default=8192)
-    p.add_argument("--depth", type=int, default=24)
+    p.add_argument("--depth", type=int, default=24,
+                   help="products kept queued (at least 8: the control must "
+                   "wait for four)")
     p.add_argument("--requests", type=int, default=200)
+    if p.parse_known_args()[0].depth < 8:
+        p.error("--depth must be at least 8")
     # The parent only: a scenario's process enables Baton before CUDA starts.
     if "--run" not in sys.argv and not torch.cuda.is_available():
         print("SKIPPED: no CUDA device", flush=True)

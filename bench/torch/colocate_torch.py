@@ -425,7 +425,8 @@ def print_table(results):
     print(f"\n==== torch colocation ({results['train']} training, {size} "
           f"size) ====")
     if ref:
-        routed = f"enable, kernels >= {ta.get('min_route_us', 0):g} us routed"
+        routed = (f"enable, kernels >= {ta['min_route_us']:g} us routed"
+                  if "min_route_us" in ta else "enable, default kernels routed")
         for key, what in (("default", "PyTorch defaults, no Baton"),
                           ("settings", "Baton's Inductor settings, no Baton"),
                           ("baton_not_routed", "baton.torch.enable, nothing routed"),

@@ -1,6 +1,6 @@
 """Runs a GPU check's scenarios, each in a process of its own (a hang or a
 broken CUDA context stays in that process), and prints one line per
-scenario. Shared by check_graphs.py and check_loads.py.
+scenario. Shared by check_graphs.py, check_loads.py and check_bypass.py.
 
 A check builds its argparse parser with its own options, then calls
 main(parser, functions, tag): `functions` maps a scenario's name to a

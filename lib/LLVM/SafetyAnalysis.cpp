@@ -34,13 +34,15 @@
 #include "GridWideWait.h"
 #include "InstructionInfo.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/CallingConv.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
-
 
 using namespace llvm;
 
@@ -157,10 +159,7 @@ void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
                       ", which differs between a launch and its resumption");
   if (Reg == "%current_graph_exec")
     return refuse(RefusalKind::HardwareId, F, &CB,
-                  "reads " + Reg.str() +
-                      ", the device graph the launch belongs to, which a variant's launch "
-                      "(made by the scheduler, in no graph) does not "
-                      "reproduce");
+                  std::string(CurrentGraphExecMessage));
   if (Reg.starts_with("%cluster") || Reg.starts_with("%nclusterid") ||
       Reg == "%is_explicit_cluster")
     return refuse(RefusalKind::Cluster, F, &CB,
@@ -376,6 +375,40 @@ void SafetyChecker::checkFunction(Function &F, bool IsKernel) {
     refuse(RefusalKind::GridSync, F, Wait, std::string(GridWideWaitMessage));
 }
 
+/// Bytes of parameter space \p K's arguments take in its PTX: each at its
+/// alignment, a byval aggregate by its own type (and at least its `align`).
+uint64_t paramBytes(const Function &K) {
+  const DataLayout &DL = K.getParent()->getDataLayout();
+  uint64_t Bytes = 0;
+  for (const Argument &A : K.args()) {
+    Type *ByVal = A.getParamByValType();
+    Type *T = ByVal ? ByVal : A.getType();
+    Align At = DL.getABITypeAlign(T);
+    if (ByVal)
+      At = std::max(At, A.getParamAlign().valueOrOne());
+    Bytes = alignTo(Bytes, At) + DL.getTypeAllocSize(T).getFixedValue();
+  }
+  return Bytes;
+}
+
+/// The PTX ISA version and sm number llc will write \p K for, from the
+/// target features and CPU clang gives it ("+ptx85", "sm_90a"); 0 for what
+/// they do not say, which keeps the smaller parameter limit.
+std::array<unsigned, 3> ptxLevel(const Function &K) {
+  unsigned Ptx = 0, Sm = 0;
+  StringRef Features = K.getFnAttribute("target-features").getValueAsString();
+  for (StringRef Feature : split(Features, ',')) {
+    unsigned Value = 0;
+    if (Feature.consume_front("+ptx") && !Feature.getAsInteger(10, Value))
+      Ptx = std::max(Ptx, Value);
+  }
+  StringRef Cpu = K.getFnAttribute("target-cpu").getValueAsString();
+  if (Cpu.consume_front("sm_") &&
+      Cpu.take_while([](char C) { return isDigit(C); }).getAsInteger(10, Sm))
+    Sm = 0;
+  return {Ptx / 10, Ptx % 10, Sm};
+}
+
 void SafetyChecker::checkKernelAttributes(Function &K) {
   for (StringRef Name : {"nvvm.cluster_dim", "nvvm.maxclusterrank",
                          "nvvm.blocksareclusters"})
@@ -390,6 +423,13 @@ void SafetyChecker::checkKernelAttributes(Function &K) {
            "returns a value (" + Type +
                "), which no launch receives and no variant can return");
   }
+  // The variants append an 8-byte task pointer to the parameters; past the
+  // limit ptxas puts on them the module would not assemble.
+  auto [Major, Minor, Sm] = ptxLevel(K);
+  uint64_t Limit = kernelParamSpaceLimit(Major, Minor, Sm);
+  if (uint64_t Bytes = paramBytes(K); paramBytesWithTask(Bytes) > Limit)
+    refuse(RefusalKind::ParamSpace, K, nullptr,
+           paramSpaceMessage(Bytes, Limit));
 }
 
 } // namespace

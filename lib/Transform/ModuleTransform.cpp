@@ -177,16 +177,19 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
           M, RefusalKind::AddressSize32, Kernel, nullptr,
           "the module addresses memory with 32 bits (.address_size 32), and "
           "the variants' task pointer is a 64-bit global address"));
-    if (auto Bytes = paramBytes(M, Kernel);
-        Bytes && paramBytesWithTask(*Bytes) > ParamLimit)
+    auto Bytes = paramBytes(M, Kernel);
+    if (auto *Unread = std::get_if<std::string_view>(&Bytes))
       KR.Refusals.push_back(refusalAt(
           M, RefusalKind::ParamSpace, Kernel, nullptr,
-          "takes " + std::to_string(*Bytes) +
-              " bytes of parameters; with the variants' 8-byte task pointer "
-              "after them that is " +
-              std::to_string(paramBytesWithTask(*Bytes)) +
-              ", more than the " + std::to_string(ParamLimit) +
-              " bytes ptxas allows a kernel of this .version and .target"));
+          "declares parameter '" + std::string(*Unread) +
+              "' in a form whose size is not known here, so whether the "
+              "variants' 8-byte task pointer fits the parameter space is "
+              "not known"));
+    else if (uint64_t Taken = std::get<uint64_t>(Bytes);
+             paramBytesWithTask(Taken) > ParamLimit)
+      KR.Refusals.push_back(refusalAt(M, RefusalKind::ParamSpace, Kernel,
+                                      nullptr,
+                                      paramSpaceMessage(Taken, ParamLimit)));
     for (const std::string &Name : namesAddedFor(KR.Name)) {
       if (Existing.count(Name)) {
         KR.Refusals.push_back(

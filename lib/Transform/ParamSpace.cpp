@@ -1,9 +1,11 @@
-//===- ParamSpace.cpp - Room for the task pointer among the parameters ----===//
+//===- ParamSpace.cpp - A kernel's parameter space -----------------------===//
 #include "ParamSpace.h"
 
 #include "IsaLevel.h"
+#include "baton/Transform/Refusal.h"
 
 #include <charconv>
+#include <optional>
 
 namespace baton::detail {
 
@@ -11,14 +13,13 @@ using namespace ptx;
 
 namespace {
 
-/// Bytes of one element of a parameter's fundamental or opaque type.
+/// Bytes of one element of a parameter's type; 0 for the opaque types,
+/// which ptxas keeps outside the parameter space.
 std::optional<uint64_t> typeBytes(std::string_view Type) {
+  if (Type == ".texref" || Type == ".samplerref" || Type == ".surfref")
+    return 0;
   if (Type.size() < 3 || Type[0] != '.')
     return std::nullopt;
-  if (Type == ".texref" || Type == ".samplerref" || Type == ".surfref")
-    return 8;
-  if (Type == ".f16x2" || Type == ".bf16x2")
-    return 4;
   char Kind = Type[1];
   if (Kind != 'b' && Kind != 'u' && Kind != 's' && Kind != 'f')
     return std::nullopt;
@@ -32,23 +33,26 @@ std::optional<uint64_t> typeBytes(std::string_view Type) {
   return Value / 8;
 }
 
-/// The product of the dimensions in `[4][8]`; 1 for none.
+std::string_view trimmed(std::string_view Text) {
+  size_t Begin = Text.find_first_not_of(" \t\r\n");
+  if (Begin == std::string_view::npos)
+    return {};
+  size_t End = Text.find_last_not_of(" \t\r\n");
+  return Text.substr(Begin, End - Begin + 1);
+}
+
+/// The element count of `[N]`; 1 for no suffix. Kernel parameters have at
+/// most one dimension (ptxas rejects more).
 std::optional<uint64_t> elementCount(std::string_view Suffix) {
-  uint64_t Count = 1;
-  while (!Suffix.empty()) {
-    if (Suffix.front() != '[')
-      return std::nullopt;
-    size_t Close = Suffix.find(']');
-    if (Close == std::string_view::npos)
-      return std::nullopt;
-    uint64_t Dim = 0;
-    auto [End, Error] =
-        std::from_chars(Suffix.data() + 1, Suffix.data() + Close, Dim);
-    if (Error != std::errc() || End != Suffix.data() + Close || Dim == 0)
-      return std::nullopt;
-    Count *= Dim;
-    Suffix.remove_prefix(Close + 1);
-  }
+  Suffix = trimmed(Suffix);
+  if (Suffix.empty())
+    return 1;
+  if (Suffix.front() != '[' || Suffix.back() != ']')
+    return std::nullopt;
+  std::optional<uint64_t> Count =
+      parseIntegerLiteral(trimmed(Suffix.substr(1, Suffix.size() - 2)));
+  if (!Count || *Count == 0)
+    return std::nullopt;
   return Count;
 }
 
@@ -58,44 +62,37 @@ uint64_t roundUp(uint64_t Value, uint64_t Align) {
 
 } // namespace
 
-std::optional<uint64_t> paramBytes(const Module &M, const Function &F) {
+std::variant<uint64_t, std::string_view> paramBytes(const Module &M,
+                                                    const Function &F) {
   uint64_t Offset = 0;
   for (const Param &P : F.Params) {
     std::optional<uint64_t> Element, Align;
-    bool Pointee = false; // an .align after .ptr is the pointee's
     for (size_t I = 0; I < P.Qualifiers.size(); ++I) {
       std::string_view Q = M.text(P.Qualifiers[I]);
-      if (Q == ".ptr") {
-        Pointee = true;
-      } else if (Q == ".align" && I + 1 < P.Qualifiers.size()) {
-        std::string_view N = M.text(P.Qualifiers[++I]);
-        uint64_t Value = 0;
-        if (std::from_chars(N.data(), N.data() + N.size(), Value).ec !=
-            std::errc())
-          return std::nullopt;
-        if (!Pointee)
+      if (Q == ".align" && I + 1 < P.Qualifiers.size()) {
+        std::optional<uint64_t> Value =
+            parseIntegerLiteral(M.text(P.Qualifiers[++I]));
+        if (!Value)
+          return M.text(P.Name);
+        // ptxas aligns a parameter by an .align before its type; one after
+        // it (the pointee's, after .ptr) does not move the parameter.
+        if (!Element)
           Align = Value;
-      } else if (auto Bytes = typeBytes(Q)) {
-        Element = Bytes;
+      } else if (!Element) {
+        Element = typeBytes(Q);
       }
     }
     std::optional<uint64_t> Count = elementCount(M.text(P.Suffix));
     if (!Element || !Count)
-      return std::nullopt;
+      return M.text(P.Name);
     Offset = roundUp(Offset, Align.value_or(*Element)) + *Element * *Count;
   }
   return Offset;
 }
 
-uint64_t paramBytesWithTask(uint64_t KernelBytes) {
-  return roundUp(KernelBytes, 8) + 8;
-}
-
 uint64_t paramSpaceLimit(const Module &M) {
   IsaLevel Level = moduleIsaLevel(M);
-  bool Large = Level.Sm >= 70 &&
-               (Level.Major > 8 || (Level.Major == 8 && Level.Minor >= 1));
-  return Large ? 32764 : 4096;
+  return kernelParamSpaceLimit(Level.Major, Level.Minor, Level.Sm);
 }
 
 } // namespace baton::detail

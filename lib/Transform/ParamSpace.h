@@ -1,10 +1,8 @@
-//===- ParamSpace.h - Room for the task pointer among the parameters -*- C++ -*-===//
+//===- ParamSpace.h - A kernel's parameter space ---------------*- C++ -*-===//
 //
-// Each variant takes the kernel's parameters and one more, the 8-byte task
-// pointer, after them. ptxas limits a kernel's parameter space: 32,764 bytes
-// from PTX ISA 8.1 on sm_70 and later, 4,096 bytes before (what CUDA
-// documented then; ptxas 13.0 allows 4,352). A kernel that fits only
-// without the task pointer gets no variants: the module would not assemble.
+// Each variant takes the kernel's parameters and the 8-byte task pointer
+// after them; a kernel that fits ptxas's limit only without it gets no
+// variants (baton::kernelParamSpaceLimit, Refusal.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_TRANSFORM_PARAMSPACE_H
@@ -13,18 +11,18 @@
 #include "baton/PTX/AST.h"
 
 #include <cstdint>
-#include <optional>
+#include <string_view>
+#include <variant>
 
 namespace baton::detail {
 
-/// Bytes of parameter space \p F's parameters take, each at its alignment
-/// (`.align N` before the type, else the type's size); nullopt if a
-/// parameter's type or dimensions cannot be read.
-std::optional<uint64_t> paramBytes(const ptx::Module &M,
-                                   const ptx::Function &F);
-
-/// The same with the task pointer appended: what a variant takes.
-uint64_t paramBytesWithTask(uint64_t KernelBytes);
+/// Bytes of parameter space \p F's parameters take, as ptxas counts them:
+/// each at its alignment (an `.align N` before the type, else the type's
+/// size), an array by its one dimension, opaque `.texref`, `.samplerref`
+/// and `.surfref` parameters none. Otherwise the name of the first
+/// parameter whose size cannot be read.
+std::variant<uint64_t, std::string_view> paramBytes(const ptx::Module &M,
+                                                    const ptx::Function &F);
 
 /// The most parameter space a kernel of \p M may take, by its `.version`
 /// and `.target`.

@@ -63,6 +63,25 @@ bool isKnownSafeExternal(std::string_view Name) {
   return std::find(std::begin(Safe), std::end(Safe), Name) != std::end(Safe);
 }
 
+uint64_t kernelParamSpaceLimit(unsigned PtxMajor, unsigned PtxMinor,
+                               unsigned Sm) {
+  bool Large = Sm >= 70 && (PtxMajor > 8 || (PtxMajor == 8 && PtxMinor >= 1));
+  return Large ? 32764 : 4096;
+}
+
+uint64_t paramBytesWithTask(uint64_t KernelBytes) {
+  return (KernelBytes + 7) / 8 * 8 + 8;
+}
+
+std::string paramSpaceMessage(uint64_t KernelBytes, uint64_t Limit) {
+  return "takes " + std::to_string(KernelBytes) +
+         " bytes of parameters; with the variants' 8-byte task pointer "
+         "after them that is " +
+         std::to_string(paramBytesWithTask(KernelBytes)) + ", more than the " +
+         std::to_string(Limit) +
+         " bytes a kernel of its PTX version and target may take";
+}
+
 std::string recursionMessage(std::string_view Callee) {
   return "calls '" + std::string(Callee) +
          "', which is recursive; ptxas miscompiles recursive calls inside a "

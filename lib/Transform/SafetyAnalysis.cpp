@@ -83,10 +83,7 @@ void SafetyChecker::checkSymbol(const Function &F, const Statement &S,
                       ", which differs between a launch and its resumption");
   if (Name == "%current_graph_exec")
     return refuse(RefusalKind::HardwareId, F, &S,
-                  "reads " + std::string(Name) +
-                      ", the device graph the launch belongs to, which a variant's launch "
-                      "(made by the scheduler, in no graph) does not "
-                      "reproduce");
+                  std::string(CurrentGraphExecMessage));
   if (Name.starts_with("%cluster") || Name.starts_with("%nclusterid") ||
       Name == "%is_explicit_cluster")
     return refuse(RefusalKind::Cluster, F, &S,

@@ -329,6 +329,11 @@ class TorchPlumbingTest(unittest.TestCase):
         btorch.disable()
 
     def test_report_gives_the_shortest_kernel_routed(self):
+        # The default, where the environment does not set it (setUp's
+        # patch of the environment restores it).
+        for name in ("BATON_ROUTE_MIN_US", "BATON_PREEMPTION_BOUND_US"):
+            os.environ.pop(name, None)
+        bt._reset()
         btorch.enable("best-effort")
         self.assertEqual(btorch.report()["min_route_us"], 100.0)
         bt.set_routing(False, min_route_us=250)

@@ -56,12 +56,30 @@ bool isKnownSafeExternal(std::string_view Name);
 /// The `recursion` refusal's message for a call to \p Callee. Both front
 /// ends use it: the cause is ptxas's, measured, not either front end's.
 std::string recursionMessage(std::string_view Callee);
+/// The `hardware-id` refusal's message for %current_graph_exec, in both
+/// front ends.
+inline constexpr std::string_view CurrentGraphExecMessage =
+    "reads %current_graph_exec, the device graph the launch belongs to, "
+    "which a variant's launch (made by the scheduler, in no graph) does not "
+    "reproduce";
 /// The `dynamic-stack` refusal's message, in both front ends.
 inline constexpr std::string_view DynamicStackMessage =
     "allocates stack memory at run time (alloca) in the kernel body; only "
     "the kernel's return gives it back, and a PTB worker runs the body once "
     "per virtual block without returning, so its stack would grow with "
     "every block until it overflows";
+/// The most parameter space a kernel may take, by the PTX ISA version its
+/// code is for and its target sm_<Sm>: 32,764 bytes from PTX 8.1 on sm_70
+/// and later, 4,096 otherwise (the limit CUDA documented before 12.1; ptxas
+/// 13.0 accepts 4,352 there). Both front ends use it.
+uint64_t kernelParamSpaceLimit(unsigned PtxMajor, unsigned PtxMinor,
+                               unsigned Sm);
+/// Bytes a variant's parameters take: the kernel's, then the 8-byte task
+/// pointer at the next multiple of 8.
+uint64_t paramBytesWithTask(uint64_t KernelBytes);
+/// The `param-space` refusal's message for a kernel whose parameters take
+/// \p KernelBytes, under \p Limit.
+std::string paramSpaceMessage(uint64_t KernelBytes, uint64_t Limit);
 /// The `grid-sync` refusal's message for a grid-wide barrier written by
 /// hand (a wait for a global counter to reach a number computed from the
 /// grid size), in both front ends.

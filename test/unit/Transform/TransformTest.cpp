@@ -210,11 +210,12 @@ TEST(PtbDrain, UsedWhereThreadsMayPartBeforeABarrier) {
   EXPECT_NE(printModule(*M).find("barrier.red.and.pred"), std::string::npos);
 }
 
-// A kernel's parameter space, as ptxas counts it: each parameter at its own
-// alignment (an .align after .ptr is the pointee's), arrays by every
-// dimension. The variants append an 8-byte task pointer; a kernel left
-// without room for it gets no variants (param-space), one with room both.
-TEST(Transform, ParamSpaceCountsEachParameterAtItsOwnAlignment) {
+// A kernel's parameter space, as ptxas counts it: each parameter at the
+// alignment an .align before its type gives (one after .ptr is the
+// pointee's), opaque .texref parameters none, sizes in any integer form. The
+// variants append an 8-byte task pointer; a kernel left without room for it
+// gets no variants (param-space), one with room both.
+TEST(Transform, ParamSpaceCountsEachParameterAsPtxasDoes) {
   const std::string V81 = ".version 8.1\n.target sm_90\n.address_size 64\n";
   auto Kernel = [](const std::string &Name, const std::string &Params) {
     return ".visible .entry " + Name + "(" + Params +
@@ -225,9 +226,10 @@ TEST(Transform, ParamSpaceCountsEachParameterAtItsOwnAlignment) {
       // 4, then 8 at 8 (not at 128), then 32736 at 16: 32752 + 8 fits.
       Kernel("pointee_align", ".param .u32 a, .param .u64 .ptr .global "
                               ".align 128 p, .param .align 4 .b8 b[32736]") +
-      // 2 x 16376 = 32752 fits; 2 x 16377 = 32754 does not (32768).
-      Kernel("two_dims_fit", ".param .align 8 .b8 m[2][16376]") +
-      Kernel("two_dims_over", ".param .align 8 .b8 m[2][16377]") +
+      // 32752 + 8 fits, and a .texref takes nothing.
+      Kernel("opaque", ".param .align 8 .b8 m[32752], .param .texref t") +
+      // 0x7ff8 = 32760: with the pointer, 32768.
+      Kernel("hex_over", ".param .align 8 .b8 m[0x7ff8]") +
       // 8, then a .b128 at 16: 32 bytes.
       Kernel("wide", ".param .u64 a, .param .b128 w");
   auto M = parse(Src);
@@ -242,7 +244,7 @@ TEST(Transform, ParamSpaceCountsEachParameterAtItsOwnAlignment) {
   EXPECT_FALSE(Over.SliceMade || Over.PtbMade);
   ASSERT_EQ(Over.Refusals.size(), 1u);
   EXPECT_EQ(Over.Refusals[0].Kind, RefusalKind::ParamSpace);
-  EXPECT_NE(Over.Refusals[0].Message.find("takes 32754 bytes"),
+  EXPECT_NE(Over.Refusals[0].Message.find("takes 32760 bytes"),
             std::string::npos)
       << Over.Refusals[0].Message;
 }
