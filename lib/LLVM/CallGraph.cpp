@@ -10,7 +10,13 @@ using namespace llvm;
 namespace baton::ir {
 
 CallGraph::CallGraph(Module &M) {
+  constexpr unsigned SharedAddressSpace = 3; // NVPTX's
+  for (GlobalVariable &G : M.globals())
+    if (G.isDeclaration() && G.getAddressSpace() != SharedAddressSpace)
+      DeclaredElsewhere.push_back(&G);
   for (Function &F : M) {
+    if (F.isDeclaration() && !F.isIntrinsic())
+      DeclaredElsewhere.push_back(&F);
     if (F.isDeclaration()) {
       if (!F.isIntrinsic() &&
           F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,

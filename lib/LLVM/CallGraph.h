@@ -36,6 +36,13 @@ public:
   llvm::ArrayRef<llvm::Function *> declaredAddressTaken() const {
     return DeclaredAddressTaken;
   }
+  /// Symbols declared here for another module to define: functions
+  /// (intrinsics aside) and global variables outside shared memory, where
+  /// an external array only sizes dynamic shared memory. In a module linked
+  /// with others, an indirect call may reach their code.
+  llvm::ArrayRef<const llvm::GlobalValue *> declaredElsewhere() const {
+    return DeclaredElsewhere;
+  }
 
 private:
   llvm::DenseMap<const llvm::Function *, llvm::SmallVector<llvm::Function *, 4>>
@@ -43,6 +50,7 @@ private:
   llvm::DenseSet<const llvm::Function *> CallsIndirectly;
   llvm::SmallVector<llvm::Function *, 4> AddressTaken;
   llvm::SmallVector<llvm::Function *, 4> DeclaredAddressTaken;
+  llvm::SmallVector<const llvm::GlobalValue *, 4> DeclaredElsewhere;
   llvm::DenseSet<const llvm::Function *> Readers;
   mutable llvm::DenseMap<const llvm::Function *, bool> Recursive;
 };

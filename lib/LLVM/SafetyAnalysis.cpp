@@ -293,7 +293,8 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
       if (CG.isRecursive(*Target))
         return refuseRecursion(F, CB, *Target);
     // The callee may be a function declared here and defined elsewhere,
-    // whose body cannot be checked.
+    // whose body cannot be checked; in a module linked with others, any
+    // function of theirs.
     for (Function *Target : CG.declaredAddressTaken())
       if (!isKnownSafeExternal(Target->getName()))
         return refuse(RefusalKind::ExternalCall, F, &CB,
@@ -301,6 +302,13 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
                           Target->getName().str() +
                           "', whose address is taken, is declared but not "
                           "defined in this module, so it cannot be checked");
+    for (const GlobalValue *Elsewhere : CG.declaredElsewhere())
+      if (!isKnownSafeExternal(Elsewhere->getName()))
+        return refuse(RefusalKind::ExternalCall, F, &CB,
+                      "makes an indirect call in a module linked with others "
+                      "('" + Elsewhere->getName().str() +
+                          "' is declared here and defined elsewhere), so the "
+                          "call may reach code that cannot be checked");
     return;
   }
   if (Callee->isIntrinsic()) {

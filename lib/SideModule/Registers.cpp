@@ -7,9 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
-#include <initializer_list>
 #include <iterator>
-#include <set>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -17,14 +15,6 @@ namespace fs = std::filesystem;
 namespace baton::side {
 
 namespace {
-
-/// Whether \p Linkage holds one of \p Words (".extern", ".weak", ...).
-bool hasLinkage(const ptx::Module &M, const std::vector<ptx::TextRef> &Linkage,
-                std::initializer_list<std::string_view> Words) {
-  return std::any_of(Linkage.begin(), Linkage.end(), [&](ptx::TextRef L) {
-    return std::find(Words.begin(), Words.end(), M.text(L)) != Words.end();
-  });
-}
 
 /// Adds the register count of every function of \p Ptx, assembled for
 /// \p Arch into \p Cubin, to \p Out.
@@ -60,32 +50,6 @@ std::optional<std::string> assembledRegisters(const fs::path &Ptx,
 }
 
 } // namespace
-
-bool needsLinking(const ptx::Module &M) {
-  // ptxas itself supplies these to a whole program.
-  static constexpr std::string_view Supplied[] = {"vprintf", "malloc", "free",
-                                                  "__assertfail"};
-  std::set<std::string_view> Defined(std::begin(Supplied), std::end(Supplied));
-  for (const ptx::Function &F : M.Functions)
-    if (F.HasBody)
-      Defined.insert(M.text(F.Name));
-  for (const ptx::VarDecl &D : M.Decls)
-    if (!hasLinkage(M, D.Linkage, {".extern"}))
-      for (const ptx::DeclaredName &N : D.Names)
-        Defined.insert(M.text(N.Name));
-  for (const ptx::Function &F : M.Functions)
-    if (!F.HasBody && hasLinkage(M, F.Linkage, {".extern", ".weak"}) &&
-        !Defined.count(M.text(F.Name)))
-      return true;
-  return std::any_of(M.Decls.begin(), M.Decls.end(), [&](const ptx::VarDecl &D) {
-    return hasLinkage(M, D.Linkage, {".extern"}) &&
-           M.text(D.Space) != ".shared" &&
-           std::any_of(D.Names.begin(), D.Names.end(),
-                       [&](const ptx::DeclaredName &N) {
-                         return !Defined.count(M.text(N.Name));
-                       });
-  });
-}
 
 std::optional<std::string> fitRegisters(std::string_view Ptx, const Arch &As,
                                         const SmLimits &L, bool Relocatable,

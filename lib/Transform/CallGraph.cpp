@@ -2,6 +2,8 @@
 #include "CallGraph.h"
 
 #include "InstructionInfo.h"
+#include "baton/Transform/Linkage.h"
+#include "baton/Transform/Refusal.h"
 
 #include <algorithm>
 
@@ -9,7 +11,9 @@ namespace baton::detail {
 
 using namespace ptx;
 
-CallGraph::CallGraph(const Module &M) : M(M), Nodes(M.Functions.size()) {
+CallGraph::CallGraph(const Module &M)
+    : M(M), Nodes(M.Functions.size()),
+      DefinedElsewhere(symbolDefinedElsewhere(M, isKnownSafeExternal)) {
   for (uint32_t F = 0; F < M.Functions.size(); ++F) {
     std::string_view Name = M.text(M.Functions[F].Name);
     auto [It, Inserted] = ByName.try_emplace(Name, F);

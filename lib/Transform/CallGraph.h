@@ -11,6 +11,7 @@
 
 #include "baton/PTX/AST.h"
 
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -35,6 +36,12 @@ public:
   bool readsBlockIndex(uint32_t F) const { return ReadsBlockIndex[F]; }
   bool hasIndirectCall(uint32_t F) const { return Nodes[F].HasIndirectCall; }
   const std::vector<uint32_t> &addressTaken() const { return AddressTaken; }
+  /// A symbol the module leaves to code it is linked with, where an
+  /// indirect call may lead (baton::symbolDefinedElsewhere; the known-safe
+  /// externals of Refusal.h aside); nullopt for a whole program.
+  std::optional<std::string_view> definedElsewhere() const {
+    return DefinedElsewhere;
+  }
 
 private:
   struct Node {
@@ -49,6 +56,7 @@ private:
   std::vector<Node> Nodes;
   std::vector<uint32_t> AddressTaken;
   std::vector<bool> ReadsBlockIndex;
+  std::optional<std::string_view> DefinedElsewhere;
   // Visit marks for reachableFrom, stamped with a fresh epoch per query so a
   // query costs what it visits, not the size of the module.
   mutable std::vector<uint32_t> VisitedIn;

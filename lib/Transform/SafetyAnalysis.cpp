@@ -161,7 +161,8 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
         if (CG.isRecursive(Target))
           return refuseRecursion(F, S, Target);
       // The callee may be a function declared here and defined elsewhere,
-      // whose body cannot be checked.
+      // whose body cannot be checked; in a module linked with others, any
+      // function of theirs.
       for (uint32_t Target : CG.addressTaken())
         if (std::string_view Name = M.text(M.Functions[Target].Name);
             !M.Functions[Target].HasBody && !isKnownSafeExternal(Name))
@@ -169,6 +170,12 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
                         "makes an indirect call, and '" + std::string(Name) +
                             "', whose address is taken, is declared but not "
                             "defined in this module, so it cannot be checked");
+      if (std::optional<std::string_view> Elsewhere = CG.definedElsewhere())
+        return refuse(RefusalKind::ExternalCall, F, &S,
+                      "makes an indirect call in a module linked with others "
+                      "('" + std::string(*Elsewhere) +
+                          "' is declared here and defined elsewhere), so the "
+                          "call may reach code that cannot be checked");
       return;
     }
     std::string_view Name = M.text(Callee->Text);

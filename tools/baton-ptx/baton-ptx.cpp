@@ -13,6 +13,7 @@
 #include "baton/PTX/Printer.h"
 #include "baton/SideModule/Builder.h"
 #include "baton/SideModule/Registers.h"
+#include "baton/Transform/Linkage.h"
 #include "baton/Transform/Report.h"
 #include "baton/Transform/Transform.h"
 
@@ -113,7 +114,7 @@ std::optional<std::string> fitRegisters(const std::string &Source,
            std::string(std::strerror(errno));
   fs::path Dir = Template;
   std::optional<std::string> Err = baton::side::fitRegisters(
-      Source, *As, Limits, baton::side::needsLinking(M), CudaBin,
+      Source, *As, Limits, baton::symbolDefinedElsewhere(M).has_value(), CudaBin,
       Dir / "module", Out);
   fs::remove_all(Dir, EC);
   return Err;

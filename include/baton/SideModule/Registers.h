@@ -22,15 +22,9 @@
 
 namespace baton::side {
 
-/// Whether \p M can only be assembled as relocatable code (`ptxas -c`), to
-/// be linked with others: it declares an `.extern` or `.weak` function it
-/// does not define (other than those ptxas supplies: vprintf, malloc, free,
-/// __assertfail), or an `.extern` variable outside shared memory (where
-/// `.extern` only sizes dynamic shared memory) that it does not define.
-bool needsLinking(const ptx::Module &M);
-
 /// Assembles \p Ptx for \p As with the ptxas in \p CudaBin (as relocatable
-/// code if \p Relocatable, see needsLinking), through the files
+/// code if \p Relocatable: the module declares symbols other modules
+/// define, baton::symbolDefinedElsewhere), through the files
 /// \p ScratchStem.ptx and .cubin (removed afterwards), and sets \p Out to
 /// the budgets that keep each kernel's blocks per SM on an SM of limits
 /// \p L (relocatable: only for kernels that call nothing, since the cubin
