@@ -22,6 +22,21 @@ static StringRef singleInstruction(StringRef Text) {
   return Text.contains_insensitive(";") || Text.contains('\n') ? "" : Text;
 }
 
+/// The special register that inline asm of exactly one 32-bit move reads
+/// into its result (`mov.u32 $0, %ctaid.x;`, as CUDA code and Triton up to
+/// 3.2 write such reads), or "".
+static StringRef loneMoveSource(const CallBase &CB) {
+  if (!CB.isInlineAsm() || !CB.getType()->isIntegerTy(32))
+    return "";
+  StringRef Text = singleInstruction(inlineAsmText(CB));
+  size_t Space = Text.find_first_of(" \t");
+  StringRef Opcode = Text.take_front(Space);
+  auto [Dest, Source] = Text.drop_front(Opcode.size()).split(',');
+  if ((Opcode != "mov.u32" && Opcode != "mov.b32") || Dest.trim() != "$0")
+    return "";
+  return Source.trim();
+}
+
 /// The call argument that inline asm operand \p Number (`$0`, `$1`, ...)
 /// names, or null for an output returned by value (which has none). Asm
 /// operands count outputs, then inputs, in constraint order; only inputs
@@ -166,6 +181,16 @@ std::optional<BarrierUse> classifyBarrier(const CallBase &CB) {
 }
 
 std::optional<unsigned> blockIndexRegister(const CallBase &CB) {
+  if (CB.isInlineAsm()) {
+    static constexpr StringRef Registers[] = {"%ctaid.x",  "%ctaid.y",
+                                              "%ctaid.z",  "%nctaid.x",
+                                              "%nctaid.y", "%nctaid.z"};
+    StringRef Source = loneMoveSource(CB);
+    for (unsigned R = 0; R < 6; ++R)
+      if (Source == Registers[R])
+        return R;
+    return std::nullopt;
+  }
   switch (CB.getIntrinsicID()) {
   case Intrinsic::nvvm_read_ptx_sreg_ctaid_x: return 0;
   case Intrinsic::nvvm_read_ptx_sreg_ctaid_y: return 1;
@@ -184,16 +209,9 @@ bool isExit(const CallBase &CB) {
 }
 
 bool readsDynamicSharedSize(const CallBase &CB) {
-  if (CB.isInlineAsm()) {
-    // CUDA code reads it as asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(x)).
-    StringRef Text = singleInstruction(inlineAsmText(CB));
-    size_t Space = Text.find_first_of(" \t");
-    StringRef Opcode = Text.take_front(Space);
-    auto [Dest, Source] = Text.drop_front(Opcode.size()).split(',');
-    return (Opcode == "mov.u32" || Opcode == "mov.b32") &&
-           Dest.trim() == "$0" && Source.trim() == "%dynamic_smem_size" &&
-           CB.getType()->isIntegerTy(32);
-  }
+  // CUDA code reads it as asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(x)).
+  if (CB.isInlineAsm())
+    return loneMoveSource(CB) == "%dynamic_smem_size";
   return CB.getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size;
 }
 

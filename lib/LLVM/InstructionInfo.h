@@ -32,7 +32,9 @@ struct BarrierUse {
 };
 std::optional<BarrierUse> classifyBarrier(const llvm::CallBase &CB);
 
-/// Block-index special registers: 0-2 are %ctaid.x/y/z, 3-5 %nctaid.x/y/z.
+/// Block-index special registers: 0-2 are %ctaid.x/y/z, 3-5 %nctaid.x/y/z,
+/// read through the intrinsic or by inline PTX that is exactly one 32-bit
+/// move (`mov.u32 $0, %ctaid.x;`).
 std::optional<unsigned> blockIndexRegister(const llvm::CallBase &CB);
 
 /// llvm.nvvm.exit, or inline PTX that is exactly `exit;`.

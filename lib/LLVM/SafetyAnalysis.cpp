@@ -210,10 +210,11 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
            "reads %envreg in inline assembly, which the driver sets for each "
            "launch (cooperative groups keep the grid-wide synchronisation "
            "workspace there) and a variant's launch does not reproduce");
-  if (asmReadsRegister(Text, "%ctaid") || asmReadsRegister(Text, "%nctaid"))
+  if ((asmReadsRegister(Text, "%ctaid") || asmReadsRegister(Text, "%nctaid")) &&
+      !blockIndexRegister(CB))
     refuse(RefusalKind::BlockIdVector, F, &CB,
-           "reads %ctaid or %nctaid in inline assembly, which cannot be "
-           "virtualised");
+           "reads %ctaid or %nctaid in inline assembly other than one move "
+           "of a component into the result, which cannot be virtualised");
   if (asmHasInstruction(Text, "setmaxnreg"))
     refuse(RefusalKind::RegisterReallocation, F, &CB,
            "reallocates registers with setmaxnreg, which a PTB worker would "
