@@ -313,15 +313,12 @@ Function *PtbBuilder::build() {
   Value *DSmem = B.CreateIntrinsic(
       Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size, {}, {}, nullptr,
       "baton.dsmem");
-  Value *Raw =
-      B.CreateGEP(B.getInt8Ty(), &DynamicShared,
-                  B.CreateSub(DSmem, B.getInt32(BATON_PTB_STATE_BYTES)));
-  Type *IndexTy =
-      S.F->getDataLayout().getIndexType(DynamicShared.getType());
-  Slot = B.CreateIntrinsic(Intrinsic::ptrmask,
-                           {DynamicShared.getType(), IndexTy},
-                           {Raw, ConstantInt::get(IndexTy, -16)}, nullptr,
-                           "baton.slot");
+  // The array is 16-aligned, so rounding the offset down rounds the
+  // address; an offset keeps the code free of the pointer's width, which
+  // the module's data layout and llc's (-nvptx-short-ptr) may disagree on.
+  Value *Offset = B.CreateAnd(
+      B.CreateSub(DSmem, B.getInt32(BATON_PTB_STATE_BYTES)), B.getInt32(-16));
+  Slot = B.CreateGEP(B.getInt8Ty(), &DynamicShared, Offset, "baton.slot");
   ClaimAddr = B.CreateConstInBoundsGEP1_32(
       B.getInt8Ty(), Slot, BATON_PTB_CLAIM_OFFSET, "baton.claim.addr");
   ViewAddr = B.CreateConstInBoundsGEP1_32(

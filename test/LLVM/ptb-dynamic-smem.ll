@@ -7,6 +7,11 @@
 ; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
 ; RUN: %opt -passes=baton-variants %s -o %t.bc
 ; RUN: %llc -mcpu=sm_90a %t.bc -o %t.ptx && %ptxas %t.ptx -o /dev/null
+; Triton's data layout (no 32-bit shared pointers in it) with llc's
+; -nvptx-short-ptr, as Triton runs it: the slot's address does not depend
+; on which width the pointer has (an llvm.ptrmask did, and llc rejected it).
+; RUN: sed -e 's/^target datalayout = .*/target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"/' %s | %opt -passes=baton-variants -o %t.short.bc
+; RUN: %llc -mcpu=sm_90a -nvptx-short-ptr %t.short.bc -o %t.short.ptx && %ptxas %t.short.ptx -o /dev/null
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
@@ -34,8 +39,8 @@ declare i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK-LABEL: define ptx_kernel void @uses_dyn__baton_ptb(
 ; CHECK: %baton.dsmem = call i32 @llvm.nvvm.read.ptx.sreg.dynamic_smem_size()
 ; CHECK-NEXT: [[OFF:%.*]] = sub i32 %baton.dsmem, 64
-; CHECK-NEXT: [[RAW:%.*]] = getelementptr i8, ptr addrspace(3) @baton_dynamic_smem, i32 [[OFF]]
-; CHECK-NEXT: %baton.slot = call ptr addrspace(3) @llvm.ptrmask.p3.i64(ptr addrspace(3) [[RAW]], i64 -16)
+; CHECK-NEXT: [[ALIGNED:%.*]] = and i32 [[OFF]], -16
+; CHECK-NEXT: %baton.slot = getelementptr i8, ptr addrspace(3) @baton_dynamic_smem, i32 [[ALIGNED]]
 ; CHECK-NEXT: %baton.claim.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 32
 ; CHECK-NEXT: %baton.view.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 40
 ; CHECK-NEXT: %baton.grid.addr = getelementptr inbounds i8, ptr addrspace(3) %baton.slot, i32 48
