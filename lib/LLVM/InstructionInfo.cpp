@@ -26,7 +26,9 @@ static StringRef singleInstruction(StringRef Text) {
 /// into its result (`mov.u32 $0, %ctaid.x;`, as CUDA code and Triton up to
 /// 3.2 write such reads), or "".
 static StringRef loneMoveSource(const CallBase &CB) {
-  if (!CB.isInlineAsm() || !CB.getType()->isIntegerTy(32))
+  // An asm goto (callbr) is not rewritten like a call: it stays opaque.
+  if (!isa<CallInst>(CB) || !CB.isInlineAsm() ||
+      !CB.getType()->isIntegerTy(32))
     return "";
   StringRef Text = singleInstruction(inlineAsmText(CB));
   size_t Space = Text.find_first_of(" \t");

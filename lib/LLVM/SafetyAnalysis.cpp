@@ -366,6 +366,15 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
 }
 
 void SafetyChecker::checkFunction(Function &F, bool IsKernel) {
+  // A weak (or linkonce, common) body may be replaced by another module's
+  // at link time: what is checked here need not be what runs. ODR linkage
+  // promises the same body everywhere.
+  if (!IsKernel && F.isInterposable())
+    refuse(RefusalKind::ExternalCall, F, nullptr,
+           "reaches '" + F.getName().str() +
+               "', whose linkage lets another module's definition replace "
+               "it when linked, so the body checked here need not be the "
+               "one that runs");
   for (Instruction &I : instructions(F)) {
     if (auto *CB = dyn_cast<CallBase>(&I))
       checkCall(F, *CB, IsKernel);

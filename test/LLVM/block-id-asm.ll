@@ -28,6 +28,19 @@ define ptx_kernel void @asm_ctaid_in_callee(ptr %p) {
   ret void
 }
 
+; An asm goto (callbr) is not a call the variants rewrite: refused, though
+; its PTX is the same one move.
+define ptx_kernel void @asm_goto_ctaid(ptr %p) {
+entry:
+  %x = callbr i32 asm "mov.u32 $0, %ctaid.x;", "=r,!i"()
+          to label %fall [label %skip]
+fall:
+  store i32 %x, ptr %p
+  br label %skip
+skip:
+  ret void
+}
+
 define ptx_kernel void @asm_ctaid_compound(ptr %p) {
   %x = call i32 asm "{ .reg .u32 t; mov.u32 t, %ctaid.x; add.u32 $0, t, 1; }", "=r"()
   store i32 %x, ptr %p
@@ -36,11 +49,13 @@ define ptx_kernel void @asm_ctaid_compound(ptr %p) {
 
 ; WARN-NOT: 'asm_ctaid'
 ; WARN-NOT: 'asm_ctaid_in_callee'
+; WARN: warning: kernel 'asm_goto_ctaid' gets no variants: reads %ctaid or %nctaid in inline assembly other than one move of a component into the result, which cannot be virtualised [block-id-vector]
 ; WARN: warning: kernel 'asm_ctaid_compound' gets no variants: reads %ctaid or %nctaid in inline assembly other than one move of a component into the result, which cannot be virtualised [block-id-vector]
 ; CHECK-LABEL: define ptx_kernel void @asm_ctaid(
 ; CHECK: asm "mov.u32 $0, %ctaid.x;"
 ; CHECK-LABEL: define internal i32 @block_y(
 ; CHECK: asm "mov.u32 $0, %ctaid.y;"
+; CHECK-NOT: @asm_goto_ctaid__baton
 ; CHECK-NOT: @asm_ctaid_compound__baton
 ; CHECK-LABEL: define ptx_kernel void @asm_ctaid__baton_slice(
 ; CHECK: %s = add i32 %baton.ctaid.x, %baton.nctaid.y
