@@ -44,11 +44,8 @@ import sys
 import threading
 import time
 
-try:
-    import torch
-except ImportError:  # a CI machine: ctest shows the skip
-    print("SKIPPED: PyTorch is not installed", flush=True)
-    sys.exit(77)
+import needs_torch  # noqa: F401 (skipped without PyTorch)
+import torch
 
 import scenarios
 
