@@ -4,6 +4,8 @@
 #include <charconv>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace baton::detail {
 
@@ -42,14 +44,22 @@ std::optional<std::pair<size_t, unsigned>> smNumber(std::string_view Text) {
   return Number;
 }
 
-void raiseVersion(Module &M, Item &Version, IsaLevel Need) {
-  std::string_view Text = M.text(Version.Text);
+/// The major and minor numbers of a `.version` directive's text.
+std::optional<std::pair<unsigned, unsigned>>
+versionNumbers(std::string_view Text) {
   auto [MajorAt, Major] = numberAt(Text, 0);
   size_t Dot = MajorAt == std::string_view::npos ? MajorAt
                                                    : Text.find('.', MajorAt);
   if (Dot == std::string_view::npos)
+    return std::nullopt;
+  return std::pair{Major, numberAt(Text, Dot).second};
+}
+
+void raiseVersion(Module &M, Item &Version, IsaLevel Need) {
+  auto Numbers = versionNumbers(M.text(Version.Text));
+  if (!Numbers)
     return;
-  unsigned Minor = numberAt(Text, Dot).second;
+  auto [Major, Minor] = *Numbers;
   if (Major > Need.Major || (Major == Need.Major && Minor >= Need.Minor))
     return;
   std::string Raised = ".version ";
@@ -76,16 +86,9 @@ void raiseTarget(Module &M, Item &Target, IsaLevel Need) {
 
 IsaLevel moduleIsaLevel(const Module &M) {
   IsaLevel Level;
-  if (auto Version = directiveIndex(M, ".version")) {
-    std::string_view Text = M.text(M.Items[*Version].Text);
-    auto [MajorAt, Major] = numberAt(Text, 0);
-    size_t Dot = MajorAt == std::string_view::npos ? MajorAt
-                                                     : Text.find('.', MajorAt);
-    if (Dot != std::string_view::npos) {
-      Level.Major = Major;
-      Level.Minor = numberAt(Text, Dot).second;
-    }
-  }
+  if (auto Version = directiveIndex(M, ".version"))
+    if (auto Numbers = versionNumbers(M.text(M.Items[*Version].Text)))
+      std::tie(Level.Major, Level.Minor) = *Numbers;
   if (auto Target = directiveIndex(M, ".target"))
     if (auto Sm = smNumber(M.text(M.Items[*Target].Text)))
       Level.Sm = Sm->second;
