@@ -15,11 +15,11 @@ CallGraph::CallGraph(Module &M) {
     if (G.isDeclaration() && G.getAddressSpace() != SharedAddressSpace)
       DeclaredElsewhere.push_back(&G);
   for (Function &F : M) {
-    if (F.isDeclaration() && !F.isIntrinsic())
-      DeclaredElsewhere.push_back(&F);
     if (F.isDeclaration()) {
-      if (!F.isIntrinsic() &&
-          F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
+      if (F.isIntrinsic())
+        continue;
+      DeclaredElsewhere.push_back(&F);
+      if (F.hasAddressTaken(nullptr, /*IgnoreCallbackUses=*/false,
                             /*IgnoreAssumeLikeCalls=*/true,
                             /*IgnoreLLVMUsed=*/true,
                             /*IgnoreARCAttachedCall=*/false,

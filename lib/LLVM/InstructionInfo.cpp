@@ -204,6 +204,10 @@ std::optional<unsigned> blockIndexRegister(const CallBase &CB) {
   }
 }
 
+bool isHoistableAlloca(const AllocaInst &AI, const BasicBlock &Entry) {
+  return AI.getParent() == &Entry && isa<ConstantInt>(AI.getArraySize());
+}
+
 bool isExit(const CallBase &CB) {
   if (CB.isInlineAsm())
     return singleInstruction(inlineAsmText(CB)) == "exit";

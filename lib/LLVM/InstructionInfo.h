@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Instructions.h"
 
 #include <cstdint>
 #include <optional>
@@ -36,6 +37,13 @@ std::optional<BarrierUse> classifyBarrier(const llvm::CallBase &CB);
 /// read through the intrinsic or by inline PTX that is exactly one 32-bit
 /// move (`mov.u32 $0, %ctaid.x;`).
 std::optional<unsigned> blockIndexRegister(const llvm::CallBase &CB);
+
+/// An alloca the PTB variant moves out of its loop: one of the kernel's
+/// entry block \p Entry (the body's first block, once the variant puts its
+/// own in front), of a size known at compile time. Any other alloca of the
+/// kernel would take more stack in every virtual block (dynamic-stack).
+bool isHoistableAlloca(const llvm::AllocaInst &AI,
+                       const llvm::BasicBlock &Entry);
 
 /// llvm.nvvm.exit, or inline PTX that is exactly `exit;`.
 bool isExit(const llvm::CallBase &CB);

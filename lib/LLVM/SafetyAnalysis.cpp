@@ -378,14 +378,9 @@ void SafetyChecker::checkFunction(Function &F, bool IsKernel) {
   for (Instruction &I : instructions(F)) {
     if (auto *CB = dyn_cast<CallBase>(&I))
       checkCall(F, *CB, IsKernel);
-    // The PTB variant hoists the entry block's allocas of constant size out
-    // of its loop (VariantCommon.cpp); any other alloca of the kernel body
-    // would take more stack in every virtual block. A callee's is given
-    // back when it returns.
+    // A callee's alloca is given back when it returns.
     if (auto *AI = dyn_cast<AllocaInst>(&I);
-        AI && IsKernel &&
-        (AI->getParent() != &F.getEntryBlock() ||
-         !isa<ConstantInt>(AI->getArraySize())))
+        AI && IsKernel && !isHoistableAlloca(*AI, F.getEntryBlock()))
       refuse(RefusalKind::DynamicStack, F, AI,
              std::string(DynamicStackMessage));
   }

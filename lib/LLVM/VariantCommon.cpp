@@ -1,6 +1,8 @@
 //===- VariantCommon.cpp - Pieces shared by the slice and PTB variants ----===//
 #include "Variants.h"
 
+#include "InstructionInfo.h"
+
 #include "baton/task.h"
 
 #include "llvm/IR/Module.h"
@@ -91,8 +93,7 @@ VariantShell addVariantFunction(const VariantRequest &R, VariantKind Kind) {
   S.Entry = BasicBlock::Create(Ctx, "baton.entry", S.F, S.BodyEntry);
   // Static allocas stay in the entry block: the PTB body runs in a loop.
   for (Instruction &I : make_early_inc_range(*S.BodyEntry))
-    if (auto *AI = dyn_cast<AllocaInst>(&I);
-        AI && isa<ConstantInt>(AI->getArraySize()))
+    if (auto *AI = dyn_cast<AllocaInst>(&I); AI && isHoistableAlloca(*AI, *S.BodyEntry))
       AI->moveBefore(*S.Entry, S.Entry->end());
   return S;
 }
