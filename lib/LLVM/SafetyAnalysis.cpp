@@ -306,10 +306,7 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
     for (const GlobalValue *Elsewhere : CG.declaredElsewhere())
       if (!isKnownSafeExternal(Elsewhere->getName()))
         return refuse(RefusalKind::ExternalCall, F, &CB,
-                      "makes an indirect call in a module linked with others "
-                      "('" + Elsewhere->getName().str() +
-                          "' is declared here and defined elsewhere), so the "
-                          "call may reach code that cannot be checked");
+                      linkedModuleCallMessage(Elsewhere->getName()));
     return;
   }
   if (Callee->isIntrinsic()) {

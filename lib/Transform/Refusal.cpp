@@ -82,6 +82,13 @@ std::string paramSpaceMessage(uint64_t KernelBytes, uint64_t Limit) {
          " bytes a kernel of its PTX version and target may take";
 }
 
+std::string linkedModuleCallMessage(std::string_view Symbol) {
+  return "makes an indirect call in a module linked with others ('" +
+         std::string(Symbol) +
+         "' is declared here and defined elsewhere), so the call may reach "
+         "code that cannot be checked";
+}
+
 std::string recursionMessage(std::string_view Callee) {
   return "calls '" + std::string(Callee) +
          "', which is recursive; ptxas miscompiles recursive calls inside a "

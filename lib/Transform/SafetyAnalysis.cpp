@@ -172,10 +172,7 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
                             "defined in this module, so it cannot be checked");
       if (std::optional<std::string_view> Elsewhere = CG.definedElsewhere())
         return refuse(RefusalKind::ExternalCall, F, &S,
-                      "makes an indirect call in a module linked with others "
-                      "('" + std::string(*Elsewhere) +
-                          "' is declared here and defined elsewhere), so the "
-                          "call may reach code that cannot be checked");
+                      linkedModuleCallMessage(*Elsewhere));
       return;
     }
     std::string_view Name = M.text(Callee->Text);

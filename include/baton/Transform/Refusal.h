@@ -56,6 +56,9 @@ bool isKnownSafeExternal(std::string_view Name);
 /// The `recursion` refusal's message for a call to \p Callee. Both front
 /// ends use it: the cause is ptxas's, measured, not either front end's.
 std::string recursionMessage(std::string_view Callee);
+/// The `external-call` refusal's message for an indirect call in a module
+/// that declares \p Symbol for another module to define, in both front ends.
+std::string linkedModuleCallMessage(std::string_view Symbol);
 /// The `hardware-id` refusal's message for %current_graph_exec, in both
 /// front ends.
 inline constexpr std::string_view CurrentGraphExecMessage =
