@@ -17,7 +17,8 @@ settings and the same compiled kernels:
      i.e. run as a PTB or slice variant;
   3. preempted: the same again while another thread opens and closes
      latency-critical brackets every few hundred microseconds, so that
-     routed kernels are paused and resumed mid-flight.
+     routed kernels are paused and resumed mid-flight, and, with the bypass
+     gate on, the kernels that bypass Baton wait during each bracket.
 
 The losses of every step and the final parameters must be identical, bit
 for bit, across the three. It prints and writes (OUT/check-<model>.json)
@@ -85,12 +86,16 @@ def log(msg):
 
 class Storm:
     """Latency-critical brackets opened and closed at random, 100-800 us
-    each, from another thread: routed kernels are paused and resumed."""
+    each, from another thread: routed kernels are paused and resumed, and,
+    with the bypass gate on (as a latency-critical thread next to training
+    turns it on), the kernels that bypass Baton wait during each bracket."""
 
     def __init__(self):
         self.stop = threading.Event()
         self.brackets = 0
         self.thread = threading.Thread(target=self.run, daemon=True)
+        self.gate = "off: baton._core has no bypass gate"
+        self.gated = 0
 
     def run(self):
         rng = random.Random(7)
@@ -102,12 +107,19 @@ class Storm:
             time.sleep(rng.uniform(1e-4, 8e-4))
 
     def __enter__(self):
+        if _core.HAS_BYPASS_GATE:
+            why = _core.bypass_gate_start(baton.torch._cupti_path(), 100e3)
+            self.gate = "on" if not why else "off: " + why
+            self.gated = _core.bypass_gate_stats()["gated"]
         self.thread.start()
         return self
 
     def __exit__(self, *exc):
         self.stop.set()
         self.thread.join()
+        if _core.HAS_BYPASS_GATE:
+            self.gated = _core.bypass_gate_stats()["gated"] - self.gated
+            _core.bypass_gate_stop()
 
 
 def run_steps(step, data, steps):
@@ -227,9 +239,10 @@ def check_model(name, args):
             with Storm() as storm:
                 losses = run_steps(step, data, args.steps)
             brackets = storm.brackets
+            gate = f", bypass gate {storm.gate} ({storm.gated} launches held)"
         else:
             losses = run_steps(step, data, args.steps)
-            brackets = 0
+            brackets, gate = 0, ""
         after = _core.stats()
         baton.torch.set_schedule("never")
         delta = {k: after[k] - before[k] for k in after}
@@ -242,7 +255,7 @@ def check_model(name, args):
             f"parameters {'==' if same_params else '!='}; routed launches "
             f"{delta['best_effort']} ({delta['originals']} as originals), "
             f"pauses {delta['pauses']}, resumes {delta['resumes']}, "
-            f"brackets {brackets}")
+            f"brackets {brackets}{gate}")
         if not same_loss:
             for i, (a, b) in enumerate(zip(reference.tolist(), losses.tolist())):
                 if a != b:

@@ -107,6 +107,7 @@ class _State:
         self.exit_registered = False
         self.remote_lc = False          # another process is latency-critical
         self.remote_watch = None
+        self.bypass_gate = "not started"  # "on", or why it is off
 
 
 _S = _State()
@@ -426,9 +427,50 @@ def enable(priority: Optional[str] = None, *, slo_ms: Optional[float] = None,
             if not _S.be_threads:
                 _bt.set_thread_class(_bt.LATENCY_CRITICAL, default=True)
             _bt.set_routing(_bt._STATE.route_be, grace_us=grace_us)
+        if _S.be_threads and _S.lc_threads:
+            _start_bypass_gate()
         _update_routing()
     if priority == LATENCY_CRITICAL and warm_up:
         _warm_up_libraries()
+
+
+def _cupti_path() -> str:
+    """PyTorch's CUPTI (the nvidia-cuda-cupti wheel), else the toolkit's;
+    '' to leave the choice to the loader."""
+    roots = [os.path.join(p, "nvidia", sub, "lib") for p in sys.path
+             for sub in ("cu13", "cuda_cupti")]
+    home = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or \
+        "/usr/local/cuda"
+    roots += [os.path.join(home, "lib64"), os.path.join(home, "extras",
+                                                         "CUPTI", "lib64")]
+    for root in roots:
+        path = os.path.join(root, "libcupti.so.13")
+        if os.path.exists(path):
+            return path
+    return ""
+
+
+def _start_bypass_gate() -> None:
+    """With BATON_BYPASS_GATE=1, kernels that bypass Baton wait on the
+    device while a latency-critical bracket is open (python/src/BypassGate.h):
+    started once the process has both classes of threads (a process of one
+    class leaves CUPTI to profilers). Off by default: in its one measured
+    torch pair (H200, fifty-third session) it cost training throughput
+    without a p99 gain (docs/torch.md, "What bypasses Baton")."""
+    if _S.bypass_gate == "on":
+        return
+    if not _core.HAS_BYPASS_GATE:
+        _S.bypass_gate = "off: baton._core was built without CUPTI's headers"
+        return
+    if os.environ.get("BATON_BYPASS_GATE", "0") != "1":
+        _S.bypass_gate = "off: BATON_BYPASS_GATE is not 1"
+        return
+    max_ms = float(os.environ.get("BATON_BE_GATE_MAX_MS", "100"))
+    why = _core.bypass_gate_start(_cupti_path(), max_ms * 1000.0)
+    _S.bypass_gate = "on" if not why else "off: " + why
+    if why:
+        _warn("kernels that bypass Baton are not held back while "
+              f"latency-critical work runs: {why}")
 
 
 def _warm_up_libraries() -> None:
@@ -637,6 +679,9 @@ def report(profile: Optional[dict] = None,
         r["bypass_profile"] = profile
     if _core.HAS_RUNTIME and _core.router_running():
         r["scheduler"] = _core.stats()
+    r["bypass_gate"] = {"state": _S.bypass_gate}
+    if _core.HAS_BYPASS_GATE:
+        r["bypass_gate"].update(_core.bypass_gate_stats())
     r["cache"] = _bt.default_cache().stats()
     notes = []
     if _S.cuda_env_note:
@@ -663,12 +708,21 @@ def profile_bypass(step: Callable[[], Any], steps: int = 1) -> dict:
     from torch.profiler import ProfilerActivity, profile
 
     torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(steps):
-            step()
-        if _core.HAS_RUNTIME and _core.router_running():
-            _core.synchronize()
-        torch.cuda.synchronize()
+    # CUPTI takes one subscriber: the profiler's, for the profiled steps.
+    gate_on = _S.bypass_gate == "on"
+    if gate_on:
+        _core.bypass_gate_stop()
+        _S.bypass_gate = "stopped"
+    try:
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(steps):
+                step()
+            if _core.HAS_RUNTIME and _core.router_running():
+                _core.synchronize()
+            torch.cuda.synchronize()
+    finally:
+        if gate_on:
+            _start_bypass_gate()
     triton_names = {k["name"] for k in _bt.kernels()}
     kernels = []
     for e in prof.events():

@@ -744,13 +744,18 @@ def set_thread_class(cls: int, thread: Optional[int] = None,
     class `cls`; with default=True, `cls` becomes the class of threads that
     have none."""
     st = _STATE
+    gate_class = "latency-critical" if cls == LATENCY_CRITICAL else "best-effort"
     if default:
         st.default_class = cls
+        if _core.HAS_BYPASS_GATE:
+            _core.bypass_gate_default_class(gate_class)
         return
     ident = threading.get_ident() if thread is None else thread
     table = dict(st.thread_class)  # copy-on-write: readers take no lock
     table[ident] = cls
     st.thread_class = table
+    if _core.HAS_BYPASS_GATE:
+        _core.bypass_gate_thread_class(ident, gate_class)
 
 
 def clear_thread_class(thread: Optional[int] = None) -> None:
@@ -759,6 +764,8 @@ def clear_thread_class(thread: Optional[int] = None) -> None:
     table = dict(st.thread_class)
     table.pop(ident, None)
     st.thread_class = table
+    if _core.HAS_BYPASS_GATE:
+        _core.bypass_gate_thread_class(ident, "none")
 
 
 def kernels(launched_since: Optional[float] = None) -> list:

@@ -23,6 +23,9 @@
 #include "baton/Transform/Transform.h"
 #include "baton/task.h"
 
+#ifdef BATON_PYTHON_BYPASS_GATE
+#include "BypassGate.h"
+#endif
 #ifdef BATON_PYTHON_RUNTIME
 #include "Router.h"
 #include "baton/Capture.h"
@@ -303,6 +306,62 @@ void bindRouter(py::module_ &M) {
 }
 #endif
 
+#ifdef BATON_PYTHON_BYPASS_GATE
+using baton::python::BypassGate;
+
+BypassGate::ThreadClass gateClass(const std::string &Class) {
+  if (Class == "best-effort")
+    return BypassGate::ThreadClass::BestEffort;
+  if (Class == "latency-critical")
+    return BypassGate::ThreadClass::LatencyCritical;
+  if (Class == "none")
+    return BypassGate::ThreadClass::None;
+  throw py::value_error("thread class must be 'best-effort', "
+                        "'latency-critical' or 'none', not '" + Class + "'");
+}
+
+void bindBypassGate(py::module_ &M) {
+  M.def("bypass_gate_start", [](const std::string &CuptiPath,
+                                double MaxHoldUs) {
+        py::gil_scoped_release NoGil;
+        Router::get();
+        return BypassGate::start(
+            CuptiPath, std::chrono::microseconds(int64_t(MaxHoldUs)));
+      },
+      py::arg("cupti_path") = "", py::arg("max_hold_us") = 100000.0,
+      "Starts the gate that holds kernels bypassing Baton back on the "
+      "device while a latency-critical bracket is open, for at most "
+      "max_hold_us (BypassGate.h). Returns '' if it is on, else why not.");
+  M.def("bypass_gate_stop", [] {
+        py::gil_scoped_release NoGil;
+        BypassGate::stop();
+      },
+      "Stops the gate (CUPTI allows one subscriber: a profiler needs it).");
+  M.def("bypass_gate_thread_class", [](uint64_t Thread,
+                                       const std::string &Class) {
+        BypassGate::setThreadClass(Thread, gateClass(Class));
+      },
+      py::arg("thread"), py::arg("cls"),
+      "The class of the thread with ident `thread` for the gate: "
+      "'best-effort' (gated), 'latency-critical' or 'none' (the default "
+      "class).");
+  M.def("bypass_gate_default_class", [](const std::string &Class) {
+        BypassGate::setDefaultClass(gateClass(Class));
+      },
+      py::arg("cls"), "The class of threads that have none.");
+  M.def("bypass_gate_stats", [] {
+        baton::python::BypassGateStats S = BypassGate::stats();
+        py::dict D;
+        D["on"] = S.On;
+        D["why_off"] = S.Why;
+        D["gated"] = S.Gated;
+        D["holds"] = S.Holds;
+        D["expired"] = S.Expired;
+        return D;
+      });
+}
+#endif
+
 } // namespace
 
 PYBIND11_MODULE(_core, M) {
@@ -339,5 +398,11 @@ PYBIND11_MODULE(_core, M) {
   bindRouter(M);
 #else
   M.attr("HAS_RUNTIME") = false;
+#endif
+#ifdef BATON_PYTHON_BYPASS_GATE
+  M.attr("HAS_BYPASS_GATE") = true;
+  bindBypassGate(M);
+#else
+  M.attr("HAS_BYPASS_GATE") = false;
 #endif
 }

@@ -7,6 +7,9 @@
 //===----------------------------------------------------------------------===//
 #include "Router.h"
 
+#ifdef BATON_PYTHON_BYPASS_GATE
+#include "BypassGate.h"
+#endif
 #include "LaunchRouter.h"
 #include "baton/Capture.h"
 #include "baton/share.h"
@@ -167,9 +170,30 @@ struct Router::Impl {
       Driver.CtxSetCurrent(LR.runtime().context());
   }
 
+  /// A bracket opened (BracketMutex held).
+  void opened() {
+    if (Open.fetch_add(1, std::memory_order_release) == 0)
+      holdBypassing();
+  }
+
+  /// A bracket closed (BracketMutex held).
   void closed() {
-    Open.fetch_sub(1, std::memory_order_release);
+    if (Open.fetch_sub(1, std::memory_order_release) == 1)
+      releaseBypassing();
     Closed.notify_all();
+  }
+
+  /// Kernels that bypass Baton wait on the device from the first open
+  /// bracket to the last close (BypassGate.h).
+  static void holdBypassing() {
+#ifdef BATON_PYTHON_BYPASS_GATE
+    BypassGate::hold();
+#endif
+  }
+  static void releaseBypassing() {
+#ifdef BATON_PYTHON_BYPASS_GATE
+    BypassGate::release();
+#endif
   }
 
   /// When the lease of the last open bracket ends (BracketMutex held); the
@@ -422,7 +446,7 @@ uint64_t Router::lcBegin(uint32_t Sms) {
   std::lock_guard Lock(P->BracketMutex);
   ++P->Brackets;
   P->Explicit.emplace(Id, Impl::ExplicitBracket{Steady::now(), P->announce()});
-  P->Open.fetch_add(1, std::memory_order_release);
+  P->opened();
   return Id;
 }
 
@@ -453,7 +477,7 @@ bool Router::lcTouch(CUstream Stream, uint32_t Sms,
   P->AutoRenewedAt = P->LastTouch;
   P->AutoWork = P->LR.service().beginExternal(Sms);
   ++P->AutoBrackets;
-  P->Open.fetch_add(1, std::memory_order_release);
+  P->opened();
   if (!P->Watcher.joinable())
     P->Watcher = std::thread([this] { P->watch(); });
   P->BracketChanged.notify_one();

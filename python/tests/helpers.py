@@ -272,6 +272,28 @@ class FakeCore:
         self.capture_on_submit = False  # submit finds the stream capturing
         self.bind_errors = []     # bind_image raises these, one a call
         self.holds = []           # hold_for_load / release_hold calls
+        self.HAS_BYPASS_GATE = True
+        self.gate_starts = []     # bypass_gate_start calls
+        self.gate_why = ""        # ... and their answer
+        self.gate_classes = []    # (thread or "default", class)
+        self.gate_on = False
+
+    def bypass_gate_start(self, cupti_path, max_hold_us):
+        self.gate_starts.append(max_hold_us)
+        self.gate_on = not self.gate_why
+        return self.gate_why
+
+    def bypass_gate_stop(self):
+        self.gate_on = False
+
+    def bypass_gate_thread_class(self, thread, cls):
+        self.gate_classes.append((thread, cls))
+
+    def bypass_gate_default_class(self, cls):
+        self.gate_classes.append(("default", cls))
+
+    def bypass_gate_stats(self):
+        return {"on": self.gate_on, "gated": 0, "holds": 0, "expired": 0}
 
     def hold_for_load(self, patience_us):
         self.holds.append(("hold", patience_us))

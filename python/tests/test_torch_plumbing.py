@@ -157,7 +157,8 @@ class TorchPlumbingTest(unittest.TestCase):
         for k in ("CUDA_MODULE_LOADING", "CUDA_DEVICE_MAX_CONNECTIONS",
                   "BATON_TORCH", "BATON_TORCH_SCHEDULE", "BATON_LC_GRACE_US",
                   "BATON_TORCH_MATMULS", "BATON_LC_WARM_UP",
-                  "BATON_TORCH_LONG_GEMM_US"):
+                  "BATON_TORCH_LONG_GEMM_US", "BATON_BYPASS_GATE",
+                  "BATON_BE_GATE_MAX_MS"):
             os.environ.pop(k, None)
         os.environ["BATON_SHARE"] = "0"  # no registry watcher thread
 
@@ -216,6 +217,64 @@ class TorchPlumbingTest(unittest.TestCase):
         # The LC job does not change the routing settings of the BE job.
         self.assertEqual(self.config.max_autotune_gemm_backends, "ATEN,TRITON")
         self.assertEqual(bt._STATE.default_class, bt.BEST_EFFORT)
+        btorch.disable()
+
+    def test_bypass_gate_follows_the_thread_classes(self):
+        os.environ["BATON_BYPASS_GATE"] = "1"
+        btorch.enable("best-effort")
+        trainer = threading.get_ident()
+        self.assertEqual(self.core.gate_starts, [])  # no LC work to gate for
+        seen = {}
+
+        def inference():
+            btorch.enable("latency-critical", warm_up=False)
+            seen["ident"] = threading.get_ident()
+            seen["report"] = btorch.report()["bypass_gate"]
+            btorch.disable()
+
+        t = threading.Thread(target=inference)
+        t.start()
+        t.join()
+        # Started once, bounded as the host gate is (BATON_BE_GATE_MAX_MS).
+        self.assertEqual(self.core.gate_starts, [100000.0])
+        self.assertEqual(seen["report"]["state"], "on")
+        self.assertTrue(seen["report"]["on"])
+        classes = self.core.gate_classes
+        self.assertIn((trainer, "best-effort"), classes)
+        self.assertIn(("default", "best-effort"), classes)
+        self.assertIn((seen["ident"], "latency-critical"), classes)
+        self.assertEqual(classes[-1], (seen["ident"], "none"))  # disable()
+        btorch.disable()
+
+    def test_bypass_gate_off_is_reported(self):
+        def in_thread(fn):
+            t = threading.Thread(target=fn)
+            t.start()
+            t.join()
+
+        def inference():
+            btorch.enable("latency-critical", warm_up=False)
+            self.states.append(btorch.report()["bypass_gate"]["state"])
+            btorch.disable()
+
+        self.states = []
+        in_thread(inference)  # nothing to gate: a process of one class
+        self.assertEqual(self.core.gate_starts, [])
+        btorch.enable("best-effort")
+        in_thread(inference)  # off by default
+        self.assertEqual(self.core.gate_starts, [])
+        btorch.disable()
+        btorch._S = btorch._State()
+        btorch._S.exit_registered = True
+        self.core.gate_why = "CUPTI has another subscriber"
+        os.environ["BATON_BE_GATE_MAX_MS"] = "20"
+        os.environ["BATON_BYPASS_GATE"] = "1"
+        btorch.enable("best-effort")
+        in_thread(inference)  # says why, on stderr
+        self.assertEqual(self.core.gate_starts, [20000.0])
+        self.assertEqual(self.states, [
+            "not started", "off: BATON_BYPASS_GATE is not 1",
+            "off: CUPTI has another subscriber"])
         btorch.disable()
 
     def test_latency_critical_thread_warms_its_libraries_up_first(self):

@@ -1,0 +1,409 @@
+//===- BypassGate.cpp - Unrouted kernels wait while LC work runs ----------===//
+//
+// See BypassGate.h. Locks: Gate::Mutex guards the hold (the word's state and
+// the timer); ClassMutex the thread classes; NameMutex the cache of which
+// functions are Baton variants. The CUPTI callback takes the last two only,
+// never while calling the driver.
+//
+//===----------------------------------------------------------------------===//
+#include "BypassGate.h"
+
+#include "LaunchRouter.h"
+#include "baton/Capture.h"
+#include "baton/task.h"
+
+#include <cupti.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <dlfcn.h>
+#include <mutex>
+#include <optional>
+#include <pthread.h>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
+
+using namespace baton;
+using namespace baton::python;
+using Steady = std::chrono::steady_clock;
+
+namespace {
+
+/// The CUPTI entry points the gate uses, from the library start() loaded.
+struct Cupti {
+  decltype(&::cuptiSubscribe) Subscribe = nullptr;
+  decltype(&::cuptiUnsubscribe) Unsubscribe = nullptr;
+  decltype(&::cuptiEnableCallback) EnableCallback = nullptr;
+  decltype(&::cuptiGetResultString) ResultString = nullptr;
+
+  /// Empty on success, else why not.
+  std::string load(const std::string &Path) {
+    // PyTorch's copy if it is loaded: one CUPTI per process.
+    void *Lib = dlopen("libcupti.so.13", RTLD_NOW | RTLD_NOLOAD);
+    if (!Lib && !Path.empty())
+      Lib = dlopen(Path.c_str(), RTLD_NOW);
+    if (!Lib)
+      Lib = dlopen("libcupti.so.13", RTLD_NOW);
+    if (!Lib)
+      return std::string("CUPTI (libcupti.so.13) cannot be loaded: ") +
+             dlerror();
+    Subscribe = reinterpret_cast<decltype(Subscribe)>(dlsym(Lib, "cuptiSubscribe"));
+    Unsubscribe =
+        reinterpret_cast<decltype(Unsubscribe)>(dlsym(Lib, "cuptiUnsubscribe"));
+    EnableCallback = reinterpret_cast<decltype(EnableCallback)>(
+        dlsym(Lib, "cuptiEnableCallback"));
+    ResultString = reinterpret_cast<decltype(ResultString)>(
+        dlsym(Lib, "cuptiGetResultString"));
+    if (!Subscribe || !Unsubscribe || !EnableCallback || !ResultString)
+      return "the loaded CUPTI lacks the callback API";
+    return {};
+  }
+
+  std::string message(CUptiResult R) const {
+    const char *S = nullptr;
+    ResultString(R, &S);
+    return S ? S : "CUPTI error " + std::to_string(int(R));
+  }
+};
+
+/// The driver calls the gate makes, resolved as the Router resolves its own.
+struct GateDriver {
+  CUresult (*MemHostAlloc)(void **, size_t, unsigned) = nullptr;
+  CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned) = nullptr;
+  CUresult (*StreamWaitValue32)(CUstream, CUdeviceptr, cuuint32_t,
+                                unsigned) = nullptr;
+  CUresult (*FuncGetName)(const char **, CUfunction) = nullptr;
+  CUresult (*CtxPushCurrent)(CUcontext) = nullptr;
+  CUresult (*CtxPopCurrent)(CUcontext *) = nullptr;
+
+  std::string load() {
+    void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    auto *GetProc = Lib ? reinterpret_cast<decltype(&::cuGetProcAddress)>(
+                              dlsym(Lib, "cuGetProcAddress_v2"))
+                        : nullptr;
+    if (!GetProc)
+      return "libcuda.so.1 cannot be used";
+    std::string Missing;
+    auto Resolve = [&](const char *Name, auto &Fn) {
+      void *P = nullptr;
+      CUdriverProcAddressQueryResult Found;
+      if (GetProc(Name, &P, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
+                  &Found) != CUDA_SUCCESS ||
+          Found != CU_GET_PROC_ADDRESS_SUCCESS || !P)
+        Missing = Name;
+      Fn = reinterpret_cast<std::remove_reference_t<decltype(Fn)>>(P);
+    };
+    Resolve("cuMemHostAlloc", MemHostAlloc);
+    Resolve("cuMemHostGetDevicePointer", MemHostGetDevicePointer);
+    Resolve("cuStreamWaitValue32", StreamWaitValue32);
+    Resolve("cuFuncGetName", FuncGetName);
+    Resolve("cuCtxPushCurrent", CtxPushCurrent);
+    Resolve("cuCtxPopCurrent", CtxPopCurrent);
+    return Missing.empty() ? std::string() : "libcuda.so.1 lacks " + Missing;
+  }
+};
+
+/// The launches the gate sees: every kernel and graph launch entry point.
+constexpr CUpti_driver_api_trace_cbid LaunchCallbacks[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+
+/// What a launch callback needs of the launch: its stream (as the caller
+/// named it), whether a null stream is the per-thread one, and its kernel
+/// (null for graphs).
+struct SeenLaunch {
+  CUstream Stream = nullptr;
+  bool PerThread = false;
+  CUfunction Function = nullptr;
+};
+
+std::optional<SeenLaunch> launchOf(CUpti_CallbackId Id, const void *Params) {
+  switch (Id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
+    auto *P = static_cast<const cuLaunchKernel_params *>(Params);
+    return SeenLaunch{P->hStream, false, P->f};
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+    auto *P = static_cast<const cuLaunchKernel_ptsz_params *>(Params);
+    return SeenLaunch{P->hStream, true, P->f};
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx: {
+    auto *P = static_cast<const cuLaunchKernelEx_params *>(Params);
+    return SeenLaunch{P->config ? P->config->hStream : nullptr, false, P->f};
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz: {
+    auto *P = static_cast<const cuLaunchKernelEx_ptsz_params *>(Params);
+    return SeenLaunch{P->config ? P->config->hStream : nullptr, true, P->f};
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel: {
+    auto *P = static_cast<const cuLaunchCooperativeKernel_params *>(Params);
+    return SeenLaunch{P->hStream, false, P->f};
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz: {
+    auto *P =
+        static_cast<const cuLaunchCooperativeKernel_ptsz_params *>(Params);
+    return SeenLaunch{P->hStream, true, P->f};
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch: {
+    auto *P = static_cast<const cuGraphLaunch_params *>(Params);
+    return SeenLaunch{P->hStream, false, nullptr};
+  }
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz: {
+    auto *P = static_cast<const cuGraphLaunch_ptsz_params *>(Params);
+    return SeenLaunch{P->hStream, true, nullptr};
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+bool endsWith(std::string_view S, std::string_view Suffix) {
+  return S.size() >= Suffix.size() &&
+         S.substr(S.size() - Suffix.size()) == Suffix;
+}
+
+struct Gate {
+  Cupti Api;
+  GateDriver Driver;
+  CUcontext Context = nullptr;
+  volatile uint32_t *Word = nullptr; ///< mapped host memory, never freed
+  CUdeviceptr WordOnDevice = 0;
+  CUpti_SubscriberHandle Subscriber = nullptr;
+  std::atomic<bool> On{false};
+  std::string Why = "not started";
+
+  std::mutex Mutex;
+  std::condition_variable Changed;
+  bool Held = false;        ///< a bracket is open (whether or not expired)
+  Steady::time_point Since; ///< when the current hold began
+  std::chrono::microseconds MaxHold{100000};
+  std::thread Timer;
+
+  std::mutex ClassMutex;
+  std::unordered_map<uint64_t, BypassGate::ThreadClass> Classes;
+  BypassGate::ThreadClass DefaultClass = BypassGate::ThreadClass::None;
+  std::atomic<uint64_t> ClassEpoch{1};
+
+  std::mutex NameMutex;
+  std::unordered_map<CUfunction, bool> IsVariant;
+
+  std::atomic<uint64_t> Gated{0}, Holds{0}, Expired{0};
+
+  void setWord(uint32_t V) {
+    if (Word) {
+      *Word = V;
+      std::atomic_thread_fence(std::memory_order_seq_cst);
+    }
+  }
+
+  BypassGate::ThreadClass classOfThisThread() {
+    thread_local uint64_t SeenEpoch = 0;
+    thread_local BypassGate::ThreadClass Mine = BypassGate::ThreadClass::None;
+    uint64_t Epoch = ClassEpoch.load(std::memory_order_acquire);
+    if (Epoch != SeenEpoch) {
+      std::lock_guard Lock(ClassMutex);
+      auto It = Classes.find(uint64_t(pthread_self()));
+      Mine = It != Classes.end() ? It->second : DefaultClass;
+      SeenEpoch = ClassEpoch.load(std::memory_order_relaxed);
+    }
+    return Mine;
+  }
+
+  bool isVariant(CUfunction F) {
+    {
+      std::lock_guard Lock(NameMutex);
+      if (auto It = IsVariant.find(F); It != IsVariant.end())
+        return It->second;
+    }
+    const char *Name = nullptr;
+    // The variants, and the runtime's own kernel that ends each PTB run
+    // (runtime/RuntimeKernels.h), which a pause must not wait behind.
+    bool Variant = Driver.FuncGetName(&Name, F) == CUDA_SUCCESS && Name &&
+                   (endsWith(Name, BATON_SLICE_SUFFIX) ||
+                    endsWith(Name, BATON_PTB_SUFFIX) ||
+                    std::string_view(Name) == "baton_finalize");
+    std::lock_guard Lock(NameMutex);
+    IsVariant.emplace(F, Variant);
+    return Variant;
+  }
+
+  void onLaunch(CUpti_CallbackId Id, const CUpti_CallbackData *Data) {
+    if (Data->callbackSite != CUPTI_API_ENTER || Data->context != Context ||
+        classOfThisThread() != BypassGate::ThreadClass::BestEffort)
+      return;
+    std::optional<SeenLaunch> L = launchOf(Id, Data->functionParams);
+    if (!L || (L->Function && isVariant(L->Function)))
+      return;
+    CUstream S = L->Stream ? L->Stream
+                           : (L->PerThread ? CU_STREAM_PER_THREAD
+                                           : CU_STREAM_LEGACY);
+    // A capture would record the wait into the program's graph.
+    if (streamCapturing(S))
+      return;
+    if (Driver.StreamWaitValue32(S, WordOnDevice, 0,
+                                 CU_STREAM_WAIT_VALUE_EQ) == CUDA_SUCCESS)
+      Gated.fetch_add(1, std::memory_order_relaxed);
+  }
+
+  static void CUPTIAPI callback(void *User, CUpti_CallbackDomain Domain,
+                                CUpti_CallbackId Id, const void *Data) {
+    auto *G = static_cast<Gate *>(User);
+    if (Domain != CUPTI_CB_DOMAIN_DRIVER_API ||
+        !G->On.load(std::memory_order_acquire))
+      return;
+    try {
+      G->onLaunch(Id, static_cast<const CUpti_CallbackData *>(Data));
+    } catch (...) {
+      // Nothing may leave a driver callback; the launch runs ungated.
+    }
+  }
+
+  /// Ends holds that reach their bound.
+  void time() {
+    std::unique_lock Lock(Mutex);
+    for (;;) {
+      Changed.wait(Lock, [&] { return Held; });
+      auto Began = Since;
+      if (Changed.wait_until(Lock, Began + MaxHold,
+                             [&] { return !Held || Since != Began; }))
+        continue;
+      if (On.load()) {
+        setWord(0);
+        Expired.fetch_add(1, std::memory_order_relaxed);
+      }
+      Changed.wait(Lock, [&] { return !Held || Since != Began; });
+    }
+  }
+
+  /// Empty on success, else why the gate is off (Mutex held).
+  std::string startLocked(const std::string &CuptiPath) {
+    if (On.load())
+      return {};
+    LaunchRouter *LR = LaunchRouter::get();
+    if (!LR)
+      return "the runtime is not running";
+    if (!Word) {
+      if (std::string E = Driver.load(); !E.empty())
+        return E;
+      Context = LR->runtime().context();
+      if (Driver.CtxPushCurrent(Context) != CUDA_SUCCESS)
+        return "cannot use the scheduler's context";
+      void *Host = nullptr;
+      CUresult R = Driver.MemHostAlloc(&Host, sizeof(uint32_t),
+                                       CU_MEMHOSTALLOC_DEVICEMAP |
+                                           CU_MEMHOSTALLOC_PORTABLE);
+      if (R == CUDA_SUCCESS)
+        R = Driver.MemHostGetDevicePointer(&WordOnDevice, Host, 0);
+      CUcontext Popped;
+      Driver.CtxPopCurrent(&Popped);
+      if (R != CUDA_SUCCESS)
+        return "cannot map the gate's word (cuMemHostAlloc)";
+      Word = static_cast<volatile uint32_t *>(Host);
+      *Word = 0;
+    }
+    if (!Api.Subscribe)
+      if (std::string E = Api.load(CuptiPath); !E.empty())
+        return E;
+    if (CUptiResult R = Api.Subscribe(&Subscriber, &Gate::callback, this);
+        R != CUPTI_SUCCESS) {
+      Subscriber = nullptr;
+      return "CUPTI has another subscriber (a profiler or CUDA tool): " +
+             Api.message(R);
+    }
+    for (auto Id : LaunchCallbacks)
+      if (CUptiResult R = Api.EnableCallback(1, Subscriber,
+                                             CUPTI_CB_DOMAIN_DRIVER_API, Id);
+          R != CUPTI_SUCCESS) {
+        Api.Unsubscribe(Subscriber);
+        Subscriber = nullptr;
+        return "CUPTI cannot call back on launches: " + Api.message(R);
+      }
+    if (!Timer.joinable())
+      Timer = std::thread([this] { time(); });
+    setWord(Held ? 1 : 0);
+    On.store(true, std::memory_order_release);
+    return {};
+  }
+};
+
+Gate &gate() {
+  static Gate *G = new Gate; // never destroyed: CUPTI may call back at exit
+  return *G;
+}
+
+} // namespace
+
+std::string BypassGate::start(const std::string &CuptiPath,
+                              std::chrono::microseconds MaxHold) {
+  Gate &G = gate();
+  std::lock_guard Lock(G.Mutex);
+  G.MaxHold = MaxHold;
+  std::string Why = G.startLocked(CuptiPath);
+  G.Why = Why;
+  return Why;
+}
+
+void BypassGate::stop() {
+  Gate &G = gate();
+  std::lock_guard Lock(G.Mutex);
+  if (!G.On.load())
+    return;
+  G.On.store(false, std::memory_order_release);
+  G.Api.Unsubscribe(G.Subscriber);
+  G.Subscriber = nullptr;
+  G.setWord(0);
+  G.Why = "stopped";
+}
+
+void BypassGate::setThreadClass(uint64_t Thread, ThreadClass Class) {
+  Gate &G = gate();
+  std::lock_guard Lock(G.ClassMutex);
+  if (Class == ThreadClass::None)
+    G.Classes.erase(Thread);
+  else
+    G.Classes[Thread] = Class;
+  G.ClassEpoch.fetch_add(1, std::memory_order_release);
+}
+
+void BypassGate::setDefaultClass(ThreadClass Class) {
+  Gate &G = gate();
+  std::lock_guard Lock(G.ClassMutex);
+  G.DefaultClass = Class;
+  G.ClassEpoch.fetch_add(1, std::memory_order_release);
+}
+
+void BypassGate::hold() {
+  Gate &G = gate();
+  std::lock_guard Lock(G.Mutex);
+  G.Held = true;
+  G.Since = Steady::now();
+  if (G.On.load()) {
+    G.setWord(1);
+    G.Holds.fetch_add(1, std::memory_order_relaxed);
+  }
+  G.Changed.notify_all();
+}
+
+void BypassGate::release() {
+  Gate &G = gate();
+  std::lock_guard Lock(G.Mutex);
+  G.Held = false;
+  G.setWord(0);
+  G.Changed.notify_all();
+}
+
+BypassGateStats BypassGate::stats() {
+  Gate &G = gate();
+  std::lock_guard Lock(G.Mutex);
+  return {G.On.load(), G.On.load() ? std::string() : G.Why, G.Gated.load(),
+          G.Holds.load(), G.Expired.load()};
+}

@@ -1,0 +1,80 @@
+//===- BypassGate.h - Unrouted kernels wait while LC work runs --*- C++ -*-===//
+//
+// Kernels Baton does not route (cuBLAS, cuDNN, ATen's own, Triton kernels
+// run as originals, CUDA graphs) cannot be paused once they run, and a
+// stream priority only orders the blocks of kernels already eligible: a
+// best-effort kernel queued before a latency-critical request can still
+// take the SMs between two of the request's kernels. The gate holds them
+// back at launch granularity, on the device:
+//
+//  * CUPTI calls it on entry to every kernel and graph launch the process
+//    makes through the driver (cuLaunchKernel, cuLaunchKernelEx,
+//    cuLaunchCooperativeKernel and their _ptsz forms, cuGraphLaunch).
+//  * For a launch by a best-effort thread (setThreadClass; threads with no
+//    class take the default class), of anything but a Baton variant (those
+//    pause by themselves) and the runtime's baton_finalize, in the
+//    scheduler's context, on a stream that is not capturing a graph, it first queues on the launch's stream a wait
+//    (cuStreamWaitValue32) for a word in mapped host memory to be 0.
+//  * The word is 1 while a latency-critical bracket of the process is open
+//    (hold() / release(), from the Router), for at most the hold's bound:
+//    a best-effort stream stops before its next unrouted kernel, so the
+//    latency-critical work waits for at most the one such kernel already
+//    running on it. Past the bound the word returns to 0 until the next
+//    bracket: a stream held longer than that would block a module load or
+//    a stream creation of the process, or a latency-critical request that
+//    itself waits for best-effort work (docs/scheduling.md, "Deadlocks
+//    avoided").
+//
+// CUPTI is loaded at start() (dlopen; PyTorch's copy if it is loaded
+// already) and allows one subscriber per process: with a profiler or a
+// CUDA tool attached, start() says so and the gate stays off.
+//
+//===----------------------------------------------------------------------===//
+#ifndef BATON_PYTHON_BYPASSGATE_H
+#define BATON_PYTHON_BYPASSGATE_H
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace baton::python {
+
+struct BypassGateStats {
+  bool On = false;
+  std::string Why;       ///< why the gate is off (empty while on)
+  uint64_t Gated = 0;    ///< launches that were queued behind the word
+  uint64_t Holds = 0;    ///< brackets that set the word
+  uint64_t Expired = 0;  ///< holds that reached their bound
+};
+
+class BypassGate {
+public:
+  /// Subscribes to CUPTI (the library at \p CuptiPath if non-empty, else
+  /// one already loaded, else libcupti.so.13 from the loader's path) and
+  /// enables the launch callbacks. Holds last at most \p MaxHold. Returns
+  /// an empty string on success, else why the gate is off. Needs the
+  /// Router's runtime. Idempotent while on.
+  static std::string start(const std::string &CuptiPath,
+                           std::chrono::microseconds MaxHold);
+  /// Unsubscribes (the word returns to 0; streams waiting on it go on).
+  static void stop();
+
+  /// The class of launches from the thread with id \p Thread (its
+  /// pthread_t, as Python's threading.get_ident()).
+  enum class ThreadClass : uint8_t { None, BestEffort, LatencyCritical };
+  static void setThreadClass(uint64_t Thread, ThreadClass Class);
+  /// The class of threads that have none (None: they are not gated).
+  static void setDefaultClass(ThreadClass Class);
+
+  /// A latency-critical bracket opened while none was open: the word
+  /// becomes 1 (if the gate is on) for at most the hold's bound.
+  static void hold();
+  /// The last open bracket closed: the word becomes 0.
+  static void release();
+
+  static BypassGateStats stats();
+};
+
+} // namespace baton::python
+
+#endif // BATON_PYTHON_BYPASSGATE_H
