@@ -702,7 +702,11 @@ def profile_bypass(step: Callable[[], Any], steps: int = 1) -> dict:
     attention, ATen kernels): what bypasses Baton. max_unrouted_run is the
     longest run of kernels between two Baton launches (other kernels and
     Triton kernels that ran as originals): how many kernels that cannot be
-    paused latency-critical work may find queued ahead of it."""
+    paused latency-critical work may find queued ahead of it.
+
+    The bypass gate (BATON_BYPASS_GATE=1) stops while the profiler runs;
+    PyTorch's profiler keeps CUPTI once it has used it, so the gate then
+    stays off (report()["bypass_gate"] says why)."""
     import torch
     from torch.autograd import DeviceType
     from torch.profiler import ProfilerActivity, profile
