@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "BypassGate.h"
 
+#include "DriverEntry.h"
 #include "LaunchRouter.h"
 #include "baton/Capture.h"
 #include "baton/task.h"
@@ -68,7 +69,7 @@ struct Cupti {
   }
 };
 
-/// The driver calls the gate makes, resolved as the Router resolves its own.
+/// The driver calls the gate makes (DriverEntry.h).
 struct GateDriver {
   CUresult (*MemHostAlloc)(void **, size_t, unsigned) = nullptr;
   CUresult (*MemHostGetDevicePointer)(CUdeviceptr *, void *, unsigned) = nullptr;
@@ -78,30 +79,17 @@ struct GateDriver {
   CUresult (*CtxPushCurrent)(CUcontext) = nullptr;
   CUresult (*CtxPopCurrent)(CUcontext *) = nullptr;
 
-  std::string load() {
-    void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    auto *GetProc = Lib ? reinterpret_cast<decltype(&::cuGetProcAddress)>(
-                              dlsym(Lib, "cuGetProcAddress_v2"))
-                        : nullptr;
-    if (!GetProc)
-      return "libcuda.so.1 cannot be used";
-    std::string Missing;
-    auto Resolve = [&](const char *Name, auto &Fn) {
-      void *P = nullptr;
-      CUdriverProcAddressQueryResult Found;
-      if (GetProc(Name, &P, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
-                  &Found) != CUDA_SUCCESS ||
-          Found != CU_GET_PROC_ADDRESS_SUCCESS || !P)
-        Missing = Name;
-      Fn = reinterpret_cast<std::remove_reference_t<decltype(Fn)>>(P);
-    };
-    Resolve("cuMemHostAlloc", MemHostAlloc);
-    Resolve("cuMemHostGetDevicePointer", MemHostGetDevicePointer);
-    Resolve("cuStreamWaitValue32", StreamWaitValue32);
-    Resolve("cuFuncGetName", FuncGetName);
-    Resolve("cuCtxPushCurrent", CtxPushCurrent);
-    Resolve("cuCtxPopCurrent", CtxPopCurrent);
-    return Missing.empty() ? std::string() : "libcuda.so.1 lacks " + Missing;
+  /// Empty on success, else why not.
+  std::string load() try {
+    resolveDriverEntry("cuMemHostAlloc", MemHostAlloc);
+    resolveDriverEntry("cuMemHostGetDevicePointer", MemHostGetDevicePointer);
+    resolveDriverEntry("cuStreamWaitValue32", StreamWaitValue32);
+    resolveDriverEntry("cuFuncGetName", FuncGetName);
+    resolveDriverEntry("cuCtxPushCurrent", CtxPushCurrent);
+    resolveDriverEntry("cuCtxPopCurrent", CtxPopCurrent);
+    return {};
+  } catch (const std::runtime_error &E) {
+    return E.what();
   }
 };
 
@@ -166,11 +154,6 @@ std::optional<SeenLaunch> launchOf(CUpti_CallbackId Id, const void *Params) {
   }
 }
 
-bool endsWith(std::string_view S, std::string_view Suffix) {
-  return S.size() >= Suffix.size() &&
-         S.substr(S.size() - Suffix.size()) == Suffix;
-}
-
 struct Gate {
   Cupti Api;
   GateDriver Driver;
@@ -227,10 +210,12 @@ struct Gate {
     const char *Name = nullptr;
     // The variants, and the runtime's own kernel that ends each PTB run
     // (runtime/RuntimeKernels.h), which a pause must not wait behind.
-    bool Variant = Driver.FuncGetName(&Name, F) == CUDA_SUCCESS && Name &&
-                   (endsWith(Name, BATON_SLICE_SUFFIX) ||
-                    endsWith(Name, BATON_PTB_SUFFIX) ||
-                    std::string_view(Name) == "baton_finalize");
+    bool Variant = false;
+    if (Driver.FuncGetName(&Name, F) == CUDA_SUCCESS && Name) {
+      std::string_view N(Name);
+      Variant = N.ends_with(BATON_SLICE_SUFFIX) ||
+                N.ends_with(BATON_PTB_SUFFIX) || N == "baton_finalize";
+    }
     std::lock_guard Lock(NameMutex);
     IsVariant.emplace(F, Variant);
     return Variant;

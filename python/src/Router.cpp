@@ -10,6 +10,7 @@
 #ifdef BATON_PYTHON_BYPASS_GATE
 #include "BypassGate.h"
 #endif
+#include "DriverEntry.h"
 #include "LaunchRouter.h"
 #include "baton/Capture.h"
 #include "baton/share.h"
@@ -20,14 +21,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <thread>
-#include <type_traits>
 #include <unistd.h>
 #include <unordered_map>
 
@@ -38,11 +37,8 @@ using Steady = std::chrono::steady_clock;
 
 namespace {
 
-/// The driver calls the router makes itself (the runtime's table is
-/// private to it): stream queries for the bracket watcher, events for
-/// kernel timing. libcuda.so.1 is loaded already (the runtime opened it);
-/// entry points are resolved for this header's CUDA version, as the
-/// runtime resolves its own.
+/// The driver calls the router makes itself (DriverEntry.h): stream
+/// queries for the bracket watcher, events for kernel timing.
 struct RouterDriver {
   CUresult (*StreamQuery)(CUstream) = nullptr;
   CUresult (*CtxSetCurrent)(CUcontext) = nullptr;
@@ -54,32 +50,14 @@ struct RouterDriver {
   CUresult (*EventElapsedTime)(float *, CUevent, CUevent) = nullptr;
 
   RouterDriver() {
-    void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (!Lib)
-      Lib = dlopen("libcuda.so.1", RTLD_NOW);
-    auto *GetProc = Lib ? reinterpret_cast<decltype(&::cuGetProcAddress)>(
-                              dlsym(Lib, "cuGetProcAddress_v2"))
-                        : nullptr;
-    if (!GetProc)
-      throw std::runtime_error("baton: libcuda.so.1 cannot be used");
-    auto Resolve = [&](const char *Name, auto &Fn) {
-      void *P = nullptr;
-      CUdriverProcAddressQueryResult Found;
-      if (GetProc(Name, &P, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT,
-                  &Found) != CUDA_SUCCESS ||
-          Found != CU_GET_PROC_ADDRESS_SUCCESS || !P)
-        throw std::runtime_error(std::string("baton: libcuda.so.1 lacks ") +
-                                 Name);
-      Fn = reinterpret_cast<std::remove_reference_t<decltype(Fn)>>(P);
-    };
-    Resolve("cuStreamQuery", StreamQuery);
-    Resolve("cuCtxSetCurrent", CtxSetCurrent);
-    Resolve("cuCtxGetCurrent", CtxGetCurrent);
-    Resolve("cuEventCreate", EventCreate);
-    Resolve("cuEventDestroy", EventDestroy);
-    Resolve("cuEventRecord", EventRecord);
-    Resolve("cuEventQuery", EventQuery);
-    Resolve("cuEventElapsedTime", EventElapsedTime);
+    resolveDriverEntry("cuStreamQuery", StreamQuery);
+    resolveDriverEntry("cuCtxSetCurrent", CtxSetCurrent);
+    resolveDriverEntry("cuCtxGetCurrent", CtxGetCurrent);
+    resolveDriverEntry("cuEventCreate", EventCreate);
+    resolveDriverEntry("cuEventDestroy", EventDestroy);
+    resolveDriverEntry("cuEventRecord", EventRecord);
+    resolveDriverEntry("cuEventQuery", EventQuery);
+    resolveDriverEntry("cuEventElapsedTime", EventElapsedTime);
   }
 };
 
