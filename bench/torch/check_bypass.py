@@ -29,8 +29,9 @@ kernel starts during a request: it waits for the one kernel that runs
                    as much; the control's median waited for at least four
                    products (the queue was deep and the measurement sees
                    it); the queue held at least half of --depth while
-                   requests ran; Baton took every bracket, and the gate
-                   held every product back.
+                   requests ran; Baton took every bracket; and the gate
+                   was on, set in every bracket and queued a wait before
+                   every product.
   ungated          the same with the gate off (the default): what
                    the stream priority alone gives, for comparison. Passes
                    if the measurement is valid (control, depth, brackets);
@@ -242,8 +243,10 @@ def queued(args, gated):
                 detail["beside_queue"]["p99_ms"] <= bound,
             "every request beside the queue within alone's max + one product":
                 detail["beside_queue"]["max_ms"] <= max_bound,
-            "the gate held every product back":
+            "the gate was on, set in every bracket, and queued a wait "
+            "before every product":
                 gate.get("on", False) and
+                gate.get("holds", 0) >= args.requests and
                 gate.get("gated", 0) >= queue.launched,
         })
     else:

@@ -527,6 +527,9 @@ def disable() -> None:
                 _bt.LATENCY_CRITICAL if _S.lc_threads else _bt.BEST_EFFORT,
                 default=True)
         _update_routing()
+        if _S.bypass_gate == "on" and not (_S.be_threads and _S.lc_threads):
+            _core.bypass_gate_stop()  # CUPTI back to profilers
+            _S.bypass_gate = "stopped: the process no longer has both classes"
         if not _S.be_threads and not _S.lc_threads and _S.installed:
             _bt.set_routing(False)
             _restore_settings()

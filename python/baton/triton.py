@@ -686,6 +686,8 @@ def uninstall() -> None:
         st.route_be = False
         st.thread_class.clear()
         st.default_class = BEST_EFFORT
+        if _core.HAS_BYPASS_GATE:
+            _core.bypass_gate_clear_classes()
         st.driver.launcher_cls = st.base_launcher_cls
         knobs.runtime.kernel_load_end_hook.remove(_load_hook)
         if hasattr(knobs.runtime, "kernel_load_start_hook"):

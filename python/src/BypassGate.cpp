@@ -50,15 +50,19 @@ struct Cupti {
     if (!Lib)
       return std::string("CUPTI (libcupti.so.13) cannot be loaded: ") +
              dlerror();
-    Subscribe = reinterpret_cast<decltype(Subscribe)>(dlsym(Lib, "cuptiSubscribe"));
-    Unsubscribe =
+    Cupti Loaded;
+    Loaded.Subscribe =
+        reinterpret_cast<decltype(Subscribe)>(dlsym(Lib, "cuptiSubscribe"));
+    Loaded.Unsubscribe =
         reinterpret_cast<decltype(Unsubscribe)>(dlsym(Lib, "cuptiUnsubscribe"));
-    EnableCallback = reinterpret_cast<decltype(EnableCallback)>(
+    Loaded.EnableCallback = reinterpret_cast<decltype(EnableCallback)>(
         dlsym(Lib, "cuptiEnableCallback"));
-    ResultString = reinterpret_cast<decltype(ResultString)>(
+    Loaded.ResultString = reinterpret_cast<decltype(ResultString)>(
         dlsym(Lib, "cuptiGetResultString"));
-    if (!Subscribe || !Unsubscribe || !EnableCallback || !ResultString)
+    if (!Loaded.Subscribe || !Loaded.Unsubscribe || !Loaded.EnableCallback ||
+        !Loaded.ResultString)
       return "the loaded CUPTI lacks the callback API";
+    *this = Loaded;
     return {};
   }
 
@@ -298,6 +302,8 @@ struct Gate {
     if (!Api.Subscribe)
       if (std::string E = Api.load(CuptiPath); !E.empty())
         return E;
+    if (!Timer.joinable())
+      Timer = std::thread([this] { time(); });
     if (CUptiResult R = Api.Subscribe(&Subscriber, &Gate::callback, this);
         R != CUPTI_SUCCESS) {
       Subscriber = nullptr;
@@ -312,10 +318,11 @@ struct Gate {
         Subscriber = nullptr;
         return "CUPTI cannot call back on launches: " + Api.message(R);
       }
-    if (!Timer.joinable())
-      Timer = std::thread([this] { time(); });
-    setWord(Held ? 1 : 0);
+    // Restarted within a bracket (profile_bypass stops the gate): the hold
+    // goes on only within its bound, which the timer keeps.
+    setWord(Held && Steady::now() - Since < MaxHold ? 1 : 0);
     On.store(true, std::memory_order_release);
+    Changed.notify_all();
     return {};
   }
 };
@@ -356,6 +363,14 @@ void BypassGate::setThreadClass(uint64_t Thread, ThreadClass Class) {
     G.Classes.erase(Thread);
   else
     G.Classes[Thread] = Class;
+  G.ClassEpoch.fetch_add(1, std::memory_order_release);
+}
+
+void BypassGate::clearThreadClasses() {
+  Gate &G = gate();
+  std::lock_guard Lock(G.ClassMutex);
+  G.Classes.clear();
+  G.DefaultClass = ThreadClass::None;
   G.ClassEpoch.fetch_add(1, std::memory_order_release);
 }
 

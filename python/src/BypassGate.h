@@ -15,12 +15,14 @@
 //    pause by themselves) and the runtime's baton_finalize, in the
 //    scheduler's context, on a stream that is not capturing a graph, it first queues on the launch's stream a wait
 //    (cuStreamWaitValue32) for a word in mapped host memory to be 0.
-//  * The word is 1 while a latency-critical bracket of the process is open
-//    (hold() / release(), from the Router), for at most the hold's bound:
-//    a best-effort stream stops before its next unrouted kernel, so the
-//    latency-critical work waits for at most the one such kernel already
-//    running on it. Past the bound the word returns to 0 until the next
-//    bracket: a stream held longer than that would block a module load or
+//  * The word is 1 from the moment a latency-critical bracket of the
+//    process opens while none is (hold(), from the Router) until the last
+//    one closes (release()), for at most the hold's bound: a best-effort
+//    stream stops before its next unrouted kernel (a CUDA graph counts as
+//    one), so the latency-critical work waits for at most the one already
+//    running on it. Brackets that overlap or follow each other without a
+//    gap are one hold. Past the bound the word returns to 0 until the next
+//    hold: a stream held longer than that would block a module load or
 //    a stream creation of the process, or a latency-critical request that
 //    itself waits for best-effort work (docs/scheduling.md, "Deadlocks
 //    avoided").
@@ -65,6 +67,8 @@ public:
   static void setThreadClass(uint64_t Thread, ThreadClass Class);
   /// The class of threads that have none (None: they are not gated).
   static void setDefaultClass(ThreadClass Class);
+  /// Forgets every thread's class; the default becomes None.
+  static void clearThreadClasses();
 
   /// A latency-critical bracket opened while none was open: the word
   /// becomes 1 (if the gate is on) for at most the hold's bound.

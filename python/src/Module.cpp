@@ -349,6 +349,8 @@ void bindBypassGate(py::module_ &M) {
         BypassGate::setDefaultClass(gateClass(Class));
       },
       py::arg("cls"), "The class of threads that have none.");
+  M.def("bypass_gate_clear_classes", [] { BypassGate::clearThreadClasses(); },
+        "Forgets every thread's class; the default becomes 'none'.");
   M.def("bypass_gate_stats", [] {
         baton::python::BypassGateStats S = BypassGate::stats();
         py::dict D;

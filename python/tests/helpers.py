@@ -292,6 +292,9 @@ class FakeCore:
     def bypass_gate_default_class(self, cls):
         self.gate_classes.append(("default", cls))
 
+    def bypass_gate_clear_classes(self):
+        self.gate_classes.append(("clear",))
+
     def bypass_gate_stats(self):
         return {"on": self.gate_on, "gated": 0, "holds": 0, "expired": 0}
 

@@ -243,8 +243,13 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertIn((trainer, "best-effort"), classes)
         self.assertIn(("default", "best-effort"), classes)
         self.assertIn((seen["ident"], "latency-critical"), classes)
-        self.assertEqual(classes[-1], (seen["ident"], "none"))  # disable()
+        self.assertIn((seen["ident"], "none"), classes)  # disable()
+        # One class left: CUPTI goes back to profilers.
+        self.assertFalse(self.core.gate_on)
+        self.assertTrue(btorch.report()["bypass_gate"]["state"]
+                        .startswith("stopped"))
         btorch.disable()
+        self.assertEqual(classes[-1], ("clear",))  # uninstall()
 
     def test_bypass_gate_off_is_reported(self):
         def in_thread(fn):
