@@ -617,6 +617,12 @@ class Report(dict):
                          + ("Triton" if g["triton_only"] else "fastest"))
         for b in self.get("bypass", []):
             lines.append(f"bypasses Baton: {b}")
+        gate = self.get("bypass_gate")
+        if gate:
+            held = (f": {gate['gated']} launches behind it, {gate['holds']} "
+                    f"holds ({gate['expired']} at the bound)"
+                    if "gated" in gate else "")
+            lines.append(f"bypass gate {gate['state']}{held}")
         prof = self.get("bypass_profile")
         if prof:
             lines.append(

@@ -230,6 +230,7 @@ class TorchPlumbingTest(unittest.TestCase):
             btorch.enable("latency-critical", warm_up=False)
             seen["ident"] = threading.get_ident()
             seen["report"] = btorch.report()["bypass_gate"]
+            seen["text"] = str(btorch.report())
             btorch.disable()
 
         t = threading.Thread(target=inference)
@@ -239,6 +240,8 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertEqual(self.core.gate_starts, [100000.0])
         self.assertEqual(seen["report"]["state"], "on")
         self.assertTrue(seen["report"]["on"])
+        self.assertIn("bypass gate on: 0 launches behind it, 0 holds (0 at "
+                      "the bound)", seen["text"])
         classes = self.core.gate_classes
         self.assertIn((trainer, "best-effort"), classes)
         self.assertIn(("default", "best-effort"), classes)
