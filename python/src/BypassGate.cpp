@@ -1,14 +1,15 @@
 //===- BypassGate.cpp - Unrouted kernels wait while LC work runs ----------===//
 //
-// See BypassGate.h. Locks: Gate::Mutex guards the hold (the word's state and
-// the timer); ClassMutex the thread classes; NameMutex the cache of which
-// functions are Baton variants. The CUPTI callback takes the last two only,
-// never while calling the driver.
+// See BypassGate.h. Locks: StartMutex serialises start() and stop(); the
+// GateHold its own state (GateHold.h); ClassMutex the thread classes;
+// NameMutex the cache of which functions are Baton variants. The CUPTI
+// callback takes the last two only, never while calling the driver.
 //
 //===----------------------------------------------------------------------===//
 #include "BypassGate.h"
 
 #include "DriverEntry.h"
+#include "GateHold.h"
 #include "LaunchRouter.h"
 #include "baton/Capture.h"
 #include "baton/task.h"
@@ -16,19 +17,16 @@
 #include <cupti.h>
 
 #include <atomic>
-#include <condition_variable>
 #include <cstring>
 #include <dlfcn.h>
 #include <mutex>
 #include <optional>
 #include <pthread.h>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 
 using namespace baton;
 using namespace baton::python;
-using Steady = std::chrono::steady_clock;
 
 namespace {
 
@@ -165,15 +163,12 @@ struct Gate {
   volatile uint32_t *Word = nullptr; ///< mapped host memory, never freed
   CUdeviceptr WordOnDevice = 0;
   CUpti_SubscriberHandle Subscriber = nullptr;
+  /// Subscribed: launches are gated (read by the callback).
   std::atomic<bool> On{false};
-  std::string Why = "not started";
-
-  std::mutex Mutex;
-  std::condition_variable Changed;
-  bool Held = false;        ///< a bracket is open (whether or not expired)
-  Steady::time_point Since; ///< when the current hold began
-  std::chrono::microseconds MaxHold{100000};
-  std::thread Timer;
+  std::string Why = "not started"; ///< with StartMutex
+  std::mutex StartMutex;           ///< start() and stop()
+  /// When the word is set (GateHold.h).
+  GateHold Hold{[this](uint32_t V) { setWord(V); }};
 
   std::mutex ClassMutex;
   std::unordered_map<uint64_t, BypassGate::ThreadClass> Classes;
@@ -183,7 +178,7 @@ struct Gate {
   std::mutex NameMutex;
   std::unordered_map<CUfunction, bool> IsVariant;
 
-  std::atomic<uint64_t> Gated{0}, Holds{0}, Expired{0};
+  std::atomic<uint64_t> Gated{0};
 
   void setWord(uint32_t V) {
     if (Word) {
@@ -256,24 +251,7 @@ struct Gate {
     }
   }
 
-  /// Ends holds that reach their bound.
-  void time() {
-    std::unique_lock Lock(Mutex);
-    for (;;) {
-      Changed.wait(Lock, [&] { return Held; });
-      auto Began = Since;
-      if (Changed.wait_until(Lock, Began + MaxHold,
-                             [&] { return !Held || Since != Began; }))
-        continue;
-      if (On.load()) {
-        setWord(0);
-        Expired.fetch_add(1, std::memory_order_relaxed);
-      }
-      Changed.wait(Lock, [&] { return !Held || Since != Began; });
-    }
-  }
-
-  /// Empty on success, else why the gate is off (Mutex held).
+  /// Empty on success, else why the gate is off (StartMutex held).
   std::string startLocked(const std::string &CuptiPath) {
     if (On.load())
       return {};
@@ -302,8 +280,6 @@ struct Gate {
     if (!Api.Subscribe)
       if (std::string E = Api.load(CuptiPath); !E.empty())
         return E;
-    if (!Timer.joinable())
-      Timer = std::thread([this] { time(); });
     if (CUptiResult R = Api.Subscribe(&Subscriber, &Gate::callback, this);
         R != CUPTI_SUCCESS) {
       Subscriber = nullptr;
@@ -318,11 +294,8 @@ struct Gate {
         Subscriber = nullptr;
         return "CUPTI cannot call back on launches: " + Api.message(R);
       }
-    // Restarted within a bracket (profile_bypass stops the gate): the hold
-    // goes on only within its bound, which the timer keeps.
-    setWord(Held && Steady::now() - Since < MaxHold ? 1 : 0);
+    Hold.turnOn();
     On.store(true, std::memory_order_release);
-    Changed.notify_all();
     return {};
   }
 };
@@ -337,22 +310,21 @@ Gate &gate() {
 std::string BypassGate::start(const std::string &CuptiPath,
                               std::chrono::microseconds MaxHold) {
   Gate &G = gate();
-  std::lock_guard Lock(G.Mutex);
-  G.MaxHold = MaxHold;
-  std::string Why = G.startLocked(CuptiPath);
-  G.Why = Why;
-  return Why;
+  std::lock_guard Lock(G.StartMutex);
+  G.Hold.setMaxHold(MaxHold);
+  G.Why = G.startLocked(CuptiPath);
+  return G.Why;
 }
 
 void BypassGate::stop() {
   Gate &G = gate();
-  std::lock_guard Lock(G.Mutex);
+  std::lock_guard Lock(G.StartMutex);
   if (!G.On.load())
     return;
   G.On.store(false, std::memory_order_release);
   G.Api.Unsubscribe(G.Subscriber);
   G.Subscriber = nullptr;
-  G.setWord(0);
+  G.Hold.turnOff();
   G.Why = "stopped";
 }
 
@@ -381,29 +353,14 @@ void BypassGate::setDefaultClass(ThreadClass Class) {
   G.ClassEpoch.fetch_add(1, std::memory_order_release);
 }
 
-void BypassGate::hold() {
-  Gate &G = gate();
-  std::lock_guard Lock(G.Mutex);
-  G.Held = true;
-  G.Since = Steady::now();
-  if (G.On.load()) {
-    G.setWord(1);
-    G.Holds.fetch_add(1, std::memory_order_relaxed);
-  }
-  G.Changed.notify_all();
-}
+void BypassGate::hold() { gate().Hold.hold(); }
 
-void BypassGate::release() {
-  Gate &G = gate();
-  std::lock_guard Lock(G.Mutex);
-  G.Held = false;
-  G.setWord(0);
-  G.Changed.notify_all();
-}
+void BypassGate::release() { gate().Hold.release(); }
 
 BypassGateStats BypassGate::stats() {
   Gate &G = gate();
-  std::lock_guard Lock(G.Mutex);
-  return {G.On.load(), G.On.load() ? std::string() : G.Why, G.Gated.load(),
-          G.Holds.load(), G.Expired.load()};
+  std::lock_guard Lock(G.StartMutex);
+  bool On = G.On.load();
+  return {On, On ? std::string() : G.Why, G.Gated.load(), G.Hold.holds(),
+          G.Hold.expired()};
 }

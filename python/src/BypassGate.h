@@ -21,8 +21,8 @@
 //    stream stops before its next unrouted kernel (a CUDA graph counts as
 //    one), so the latency-critical work waits for at most the one already
 //    running on it. Brackets that overlap or follow each other without a
-//    gap are one hold. Past the bound the word returns to 0 until the next
-//    hold: a stream held longer than that would block a module load or
+//    gap are one hold. Past the bound (GateHold.h keeps it) the word
+//    returns to 0 until the next hold: a stream held longer than that would block a module load or
 //    a stream creation of the process, or a latency-critical request that
 //    itself waits for best-effort work (docs/scheduling.md, "Deadlocks
 //    avoided").
