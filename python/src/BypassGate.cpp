@@ -160,7 +160,8 @@ struct Gate {
   Cupti Api;
   GateDriver Driver;
   CUcontext Context = nullptr;
-  volatile uint32_t *Word = nullptr; ///< mapped host memory, never freed
+  /// Mapped host memory, never freed; null until the first start().
+  std::atomic<volatile uint32_t *> Word{nullptr};
   CUdeviceptr WordOnDevice = 0;
   CUpti_SubscriberHandle Subscriber = nullptr;
   /// Subscribed: launches are gated (read by the callback).
@@ -181,8 +182,8 @@ struct Gate {
   std::atomic<uint64_t> Gated{0};
 
   void setWord(uint32_t V) {
-    if (Word) {
-      *Word = V;
+    if (volatile uint32_t *W = Word.load(std::memory_order_acquire)) {
+      *W = V;
       std::atomic_thread_fence(std::memory_order_seq_cst);
     }
   }
@@ -258,7 +259,7 @@ struct Gate {
     LaunchRouter *LR = LaunchRouter::get();
     if (!LR)
       return "the runtime is not running";
-    if (!Word) {
+    if (!Word.load()) {
       if (std::string E = Driver.load(); !E.empty())
         return E;
       Context = LR->runtime().context();
@@ -274,8 +275,9 @@ struct Gate {
       Driver.CtxPopCurrent(&Popped);
       if (R != CUDA_SUCCESS)
         return "cannot map the gate's word (cuMemHostAlloc)";
-      Word = static_cast<volatile uint32_t *>(Host);
-      *Word = 0;
+      *static_cast<volatile uint32_t *>(Host) = 0;
+      Word.store(static_cast<volatile uint32_t *>(Host),
+                 std::memory_order_release);
     }
     if (!Api.Subscribe)
       if (std::string E = Api.load(CuptiPath); !E.empty())
