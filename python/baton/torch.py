@@ -465,8 +465,8 @@ def _start_bypass_gate() -> None:
     if os.environ.get("BATON_BYPASS_GATE", "0") != "1":
         _S.bypass_gate = "off: BATON_BYPASS_GATE is not 1"
         return
-    max_ms = float(os.environ.get("BATON_BE_GATE_MAX_MS", "100"))
-    why = _core.bypass_gate_start(_cupti_path(), max_ms * 1000.0)
+    # Bounded as the host gate is (BATON_BE_GATE_MAX_MS).
+    why = _core.bypass_gate_start(_cupti_path(), _bt._STATE.gate_max_us)
     _S.bypass_gate = "on" if not why else "off: " + why
     if why:
         _warn("kernels that bypass Baton are not held back while "

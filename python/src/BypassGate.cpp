@@ -11,8 +11,9 @@
 #include "DriverEntry.h"
 #include "GateHold.h"
 #include "LaunchRouter.h"
+#include "RuntimeKernels.h"
 #include "baton/Capture.h"
-#include "baton/task.h"
+#include "baton/Transform/Names.h"
 
 #include <cupti.h>
 
@@ -208,14 +209,11 @@ struct Gate {
         return It->second;
     }
     const char *Name = nullptr;
-    // The variants, and the runtime's own kernel that ends each PTB run
-    // (runtime/RuntimeKernels.h), which a pause must not wait behind.
-    bool Variant = false;
-    if (Driver.FuncGetName(&Name, F) == CUDA_SUCCESS && Name) {
-      std::string_view N(Name);
-      Variant = N.ends_with(BATON_SLICE_SUFFIX) ||
-                N.ends_with(BATON_PTB_SUFFIX) || N == "baton_finalize";
-    }
+    // The variants, and the runtime's own kernel that ends each PTB run,
+    // which a pause must not wait behind.
+    bool Variant = Driver.FuncGetName(&Name, F) == CUDA_SUCCESS && Name &&
+                   (isVariantName(Name) ||
+                    std::string_view(Name) == detail::FinalizeKernelName);
     std::lock_guard Lock(NameMutex);
     IsVariant.emplace(F, Variant);
     return Variant;

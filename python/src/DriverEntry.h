@@ -14,13 +14,12 @@
 #include <dlfcn.h>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 namespace baton::python {
 
-/// Sets \p Fn to the driver's entry point \p Name; throws
-/// std::runtime_error if the driver cannot be loaded or lacks it.
-template <class Fn> void resolveDriverEntry(const char *Name, Fn &Out) {
+/// cuGetProcAddress of libcuda.so.1, looked up once; null if the driver
+/// cannot be loaded.
+inline decltype(&::cuGetProcAddress) driverGetProcAddress() {
   static auto *GetProc = []() -> decltype(&::cuGetProcAddress) {
     void *Lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
     if (!Lib)
@@ -29,6 +28,13 @@ template <class Fn> void resolveDriverEntry(const char *Name, Fn &Out) {
                      dlsym(Lib, "cuGetProcAddress_v2"))
                : nullptr;
   }();
+  return GetProc;
+}
+
+/// Sets \p Out to the driver's entry point \p Name; throws
+/// std::runtime_error if the driver cannot be loaded or lacks it.
+template <class Fn> void resolveDriverEntry(const char *Name, Fn &Out) {
+  auto *GetProc = driverGetProcAddress();
   if (!GetProc)
     throw std::runtime_error("baton: libcuda.so.1 cannot be used");
   void *P = nullptr;
