@@ -57,7 +57,7 @@ from . import _core
 from . import _gemm
 from . import triton as _bt
 
-__all__ = ["enable", "disable", "enabled", "set_schedule",
+__all__ = ["enable", "disable", "enabled", "set_schedule", "set_bypass_gate",
            "latency_critical", "report", "profile_bypass", "inductor_settings",
            "apply_inductor_settings", "Report"]
 
@@ -108,6 +108,7 @@ class _State:
         self.remote_lc = False          # another process is latency-critical
         self.remote_watch = None
         self.bypass_gate = "not started"  # "on", or why it is off
+        self.gate_wanted = None         # set_bypass_gate(); None: the env
 
 
 _S = _State()
@@ -462,7 +463,11 @@ def _start_bypass_gate() -> None:
     if not _core.HAS_BYPASS_GATE:
         _S.bypass_gate = "off: baton._core was built without CUPTI's headers"
         return
-    if os.environ.get("BATON_BYPASS_GATE", "0") != "1":
+    if _S.gate_wanted is False:
+        _S.bypass_gate = "off: set_bypass_gate(False)"
+        return
+    if _S.gate_wanted is None and os.environ.get("BATON_BYPASS_GATE",
+                                                 "0") != "1":
         _S.bypass_gate = "off: BATON_BYPASS_GATE is not 1"
         return
     # Bounded as the host gate is (BATON_BE_GATE_MAX_MS).
@@ -471,6 +476,21 @@ def _start_bypass_gate() -> None:
     if why:
         _warn("kernels that bypass Baton are not held back while "
               f"latency-critical work runs: {why}")
+
+
+def set_bypass_gate(on: bool) -> str:
+    """Turns the bypass gate on or off for this process, overriding
+    BATON_BYPASS_GATE; it runs while the process has threads of both
+    classes. Returns its state, as report()["bypass_gate"]["state"] does."""
+    with _S.lock:
+        _S.gate_wanted = bool(on)
+        if on and _S.be_threads and _S.lc_threads:
+            _start_bypass_gate()
+        elif not on:
+            if _S.bypass_gate == "on":
+                _core.bypass_gate_stop()
+            _S.bypass_gate = "off: set_bypass_gate(False)"
+        return _S.bypass_gate
 
 
 def _warm_up_libraries() -> None:

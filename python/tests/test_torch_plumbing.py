@@ -286,6 +286,36 @@ class TorchPlumbingTest(unittest.TestCase):
             "off: CUPTI has another subscriber"])
         btorch.disable()
 
+    def test_set_bypass_gate_overrides_the_environment(self):
+        btorch.enable("best-effort")
+        self.assertEqual(btorch.set_bypass_gate(True), "not started")
+        self.assertEqual(self.core.gate_starts, [])  # one class: nothing to gate
+        seen = []
+
+        def inference():
+            btorch.enable("latency-critical", warm_up=False)
+            seen.append(self.core.gate_on)  # on without BATON_BYPASS_GATE
+            seen.append(btorch.set_bypass_gate(False))
+            seen.append(self.core.gate_on)
+            seen.append(btorch.set_bypass_gate(True))
+            seen.append(self.core.gate_on)
+            btorch.disable()
+
+        t = threading.Thread(target=inference)
+        t.start()
+        t.join()
+        self.assertEqual(seen, [True, "off: set_bypass_gate(False)", False,
+                                "on", True])
+        self.assertEqual(len(self.core.gate_starts), 2)
+        btorch.set_bypass_gate(False)
+        os.environ["BATON_BYPASS_GATE"] = "1"  # the call wins over the env
+        t = threading.Thread(target=inference)
+        seen.clear()
+        t.start()
+        t.join()
+        self.assertEqual(seen[0], False)
+        btorch.disable()
+
     def test_latency_critical_thread_warms_its_libraries_up_first(self):
         begun, held = [], []
         self.core.lc_begin = lambda sms: begun.append(sms) or 42

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""The bypass gate, A/B in one process: what it costs and what it buys.
+
+One process, as colocate_torch.py's `baton` system: a training thread
+under enable("best-effort") (--train gpt|cnn, torch.compile) and the
+inference thread (the compiled BERT-style encoder, enable("latency-
+critical"), each request in a latency_critical() bracket). The gate is
+switched with baton.torch.set_bypass_gate between phases of equal length,
+off and on in alternating order, so both sides see the same kernels,
+clocks and machine (separate runs of the same training job alone differed
+by up to 30% on the H200, docs/benchmarks.md).
+
+Phases, each --rounds times, gate off and on:
+  idle    training; the inference thread enabled but idle. The gate's
+          cost to training when it holds nothing: a wait queued before
+          each bypassing launch, and CUPTI's callback on every launch.
+  served  Poisson requests at --load of the encoder's GPU time alone
+          (the same arrivals for off and on within a round): p50/p99, and
+          training steps/s in the window.
+  alone   training stopped, the same requests by themselves: the p99
+          reference, and the callback's cost to the inference launches.
+
+  gate_ab.py --out DIR [--train cnn] [--rounds 3] [--window 4] [--load 0.5]
+writes DIR/gate_ab.json and prints a table last. Needs PYTHONPATH with
+the built package (bench/torch/run.sh sets it).
+"""
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import colocate_torch as ct  # noqa: E402  (workers, encoder, serve())
+from colocate_torch import co  # noqa: E402
+
+ORDERS = (("off", "on"), ("on", "off"))  # alternated round by round
+
+
+def gate_counts():
+    import baton.torch
+    g = baton.torch.report()["bypass_gate"]
+    return {k: g.get(k, 0) for k in ("gated", "holds", "expired")}
+
+
+def switch(state):
+    import baton.torch
+    got = baton.torch.set_bypass_gate(state == "on")
+    if (got == "on") != (state == "on"):
+        sys.exit(f"gate_ab: the bypass gate did not turn {state}: {got}")
+
+
+def measured(fn):
+    """Runs fn() and returns its result with the gate's counts over it."""
+    before = gate_counts()
+    out = fn()
+    after = gate_counts()
+    out.update({k: after[k] - before[k] for k in after})
+    return out
+
+
+def run(args):
+    import torch  # noqa: F401
+    import baton.torch
+    sys.setswitchinterval(1e-4)  # as colocate_torch: less waiting on the GIL
+    baton.torch.enable("latency-critical")
+    baton.torch.set_schedule("never")  # until training is warm
+    request, service = ct.prepare_inference(
+        args, torch.cuda.current_stream(), bracket=True)
+    ct.log(f"encoder: {1e3 * service:.3f} ms a request alone")
+    trainer = ct.TrainThread(args, baton_priority="best-effort")
+    trainer.start()
+    trainer.ready.wait()
+    if trainer.error:
+        sys.exit("training: " + trainer.error)
+    baton.torch.set_schedule("auto")
+    stamps = trainer.trainer.stamps
+    args.loads = [args.load]
+    rows = []
+
+    def idle():
+        time.sleep(0.5)
+        start = time.time()
+        time.sleep(args.window)
+        end = time.time()
+        return {"steps_per_s": co.steps_per_second(list(stamps), start, end)}
+
+    def served(seed):
+        def fn():
+            w = co.serve(args, request, service, seed=seed)[0]
+            w["steps_per_s"] = co.steps_per_second(list(stamps), w["start"],
+                                                   w["end"])
+            return w
+        return fn
+
+    for phase in ("idle", "served"):
+        for r in range(args.rounds):
+            for state in ORDERS[r % 2]:
+                switch(state)
+                row = measured(idle if phase == "idle" else served(r + 1))
+                row.update(phase=phase, round=r, gate=state)
+                rows.append(row)
+                ct.log(f"{phase} {r} gate {state}: " + json.dumps(
+                    {k: round(v, 3) if isinstance(v, float) else v
+                     for k, v in row.items()
+                     if k not in ("start", "end", "phase", "round", "gate")}))
+    trainer.stop.set()
+    trainer.join()
+    torch.cuda.synchronize()
+    for r in range(args.rounds):
+        for state in ORDERS[r % 2]:
+            switch(state)
+            row = measured(served(r + 1))
+            row.pop("steps_per_s")
+            row.update(phase="alone", round=r, gate=state)
+            rows.append(row)
+    report = baton.torch.report()
+    return {"train": args.train, "load": args.load, "window": args.window,
+            "service_ms": 1e3 * service, "rows": rows,
+            "bypass": report.get("bypass"),
+            "bypass_gate": report.get("bypass_gate")}
+
+
+def summary(result):
+    """Per phase and gate state: the median over rounds of each figure."""
+    table = {}
+    for row in result["rows"]:
+        key = (row["phase"], row["gate"])
+        for k in ("p50_ms", "p99_ms", "steps_per_s", "gated", "holds",
+                  "expired"):
+            if k in row:
+                table.setdefault(key, {}).setdefault(k, []).append(row[k])
+    return {f"{p}/{g}": {k: statistics.median(v) for k, v in d.items()}
+            for (p, g), d in table.items()}
+
+
+def print_table(result, med):
+    alone = med.get("alone/off", {}).get("p99_ms")
+    print(f"==== bypass gate A/B ({result['train']} training, load "
+          f"{result['load']}, {len(result['rows'])} windows of "
+          f"{result['window']} s; medians over rounds) ====")
+    print(f"{'phase/gate':<12} {'p50 ms':>8} {'p99 ms':>8} {'p99/alone':>9} "
+          f"{'steps/s':>8} {'gated':>7} {'holds':>6}")
+    for key, d in med.items():
+        p99 = d.get("p99_ms")
+        ratio = f"{p99 / alone:9.2f}" if p99 and alone else f"{'':>9}"
+        p50 = f"{d['p50_ms']:8.3f}" if "p50_ms" in d else f"{'':>8}"
+        p99s = f"{p99:8.3f}" if p99 else f"{'':>8}"
+        steps = (f"{d['steps_per_s']:8.1f}" if "steps_per_s" in d
+                 else f"{'':>8}")
+        print(f"{key:<12} {p50} {p99s} {ratio} {steps} {d['gated']:7.0f} "
+              f"{d['holds']:6.0f}")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument("--out", required=True)
+    p.add_argument("--train", default="cnn", choices=("gpt", "cnn"))
+    p.add_argument("--train-scale", default="bench", choices=("bench", "large"))
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--window", type=float, default=4.0,
+                   help="seconds of each phase")
+    p.add_argument("--load", type=float, default=0.5)
+    p.add_argument("--model-layers", type=int, default=4)
+    p.add_argument("--infer-batch", type=int, default=8)
+    args = p.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    result = run(args)
+    result["summary"] = summary(result)
+    with open(os.path.join(args.out, "gate_ab.json"), "w") as f:
+        json.dump(result, f, indent=1, default=str)
+    print_table(result, result["summary"])
+
+
+if __name__ == "__main__":
+    main()
