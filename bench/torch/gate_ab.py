@@ -14,6 +14,8 @@ Phases, each --rounds times, gate off and on:
   idle    training; the inference thread enabled but idle. The gate's
           cost to training when it holds nothing: a wait queued before
           each bypassing launch, and CUPTI's callback on every launch.
+          A third state, `callback`, has the gate on but no thread
+          best-effort for it: CUPTI's callback alone, no waits.
   served  Poisson requests at --load of the encoder's GPU time alone
           (the same arrivals for off and on within a round): p50/p99, and
           training steps/s in the window.
@@ -38,7 +40,9 @@ sys.path.insert(0, HERE)
 import colocate_torch as ct  # noqa: E402  (workers, encoder, serve())
 from colocate_torch import co  # noqa: E402
 
+PHASES = ("idle", "served", "alone")
 ORDERS = (("off", "on"), ("on", "off"))  # alternated round by round
+IDLE_ORDERS = (("off", "callback", "on"), ("on", "callback", "off"))
 
 
 def gate_counts():
@@ -47,11 +51,17 @@ def gate_counts():
     return {k: g.get(k, 0) for k in ("gated", "holds", "expired")}
 
 
-def switch(state):
+def switch(state, trainer):
+    """Gate `off`, `on`, or `callback`: on, but with no thread best-effort
+    for it (baton.triton keeps the classes it had and restores them)."""
     import baton.torch
-    got = baton.torch.set_bypass_gate(state == "on")
-    if (got == "on") != (state == "on"):
+    from baton import _core
+    got = baton.torch.set_bypass_gate(state != "off")
+    if (got == "on") != (state != "off"):
         sys.exit(f"gate_ab: the bypass gate did not turn {state}: {got}")
+    cls = "none" if state == "callback" else "best-effort"
+    _core.bypass_gate_thread_class(trainer.ident, cls)
+    _core.bypass_gate_default_class(cls)  # autograd's thread
 
 
 def measured(fn):
@@ -99,8 +109,9 @@ def run(args):
 
     for phase in ("idle", "served"):
         for r in range(args.rounds):
-            for state in ORDERS[r % 2]:
-                switch(state)
+            orders = IDLE_ORDERS if phase == "idle" else ORDERS
+            for state in orders[r % 2]:
+                switch(state, trainer)
                 row = measured(idle if phase == "idle" else served(r + 1))
                 row.update(phase=phase, round=r, gate=state)
                 rows.append(row)
@@ -111,9 +122,12 @@ def run(args):
     trainer.stop.set()
     trainer.join()
     torch.cuda.synchronize()
+    for _ in range(20):  # the first requests after training settle in
+        request()
+        time.sleep(0.003)
     for r in range(args.rounds):
         for state in ORDERS[r % 2]:
-            switch(state)
+            switch(state, trainer)
             row = measured(served(r + 1))
             row.pop("steps_per_s")
             row.update(phase="alone", round=r, gate=state)
@@ -143,17 +157,21 @@ def print_table(result, med):
     print(f"==== bypass gate A/B ({result['train']} training, load "
           f"{result['load']}, {len(result['rows'])} windows of "
           f"{result['window']} s; medians over rounds) ====")
-    print(f"{'phase/gate':<12} {'p50 ms':>8} {'p99 ms':>8} {'p99/alone':>9} "
+    print(f"{'phase/gate':<14} {'p50 ms':>8} {'p99 ms':>8} {'p99/alone':>9} "
           f"{'steps/s':>8} {'gated':>7} {'holds':>6}")
-    for key, d in med.items():
+    for key, d in sorted(med.items(), key=lambda kv: PHASES.index(
+            kv[0].split("/")[0])):
         p99 = d.get("p99_ms")
         ratio = f"{p99 / alone:9.2f}" if p99 and alone else f"{'':>9}"
         p50 = f"{d['p50_ms']:8.3f}" if "p50_ms" in d else f"{'':>8}"
         p99s = f"{p99:8.3f}" if p99 else f"{'':>8}"
         steps = (f"{d['steps_per_s']:8.1f}" if "steps_per_s" in d
                  else f"{'':>8}")
-        print(f"{key:<12} {p50} {p99s} {ratio} {steps} {d['gated']:7.0f} "
+        print(f"{key:<14} {p50} {p99s} {ratio} {steps} {d['gated']:7.0f} "
               f"{d['holds']:6.0f}")
+    gate = result.get("bypass_gate") or {}
+    print("most gated: " + ", ".join(f"{name[:60]} x{n}" for name, n in
+                                      gate.get("most_gated", [])[:5]))
 
 
 def main():

@@ -2,7 +2,7 @@
 //
 // See BypassGate.h. Locks: StartMutex serialises start() and stop(); the
 // GateHold its own state (GateHold.h); ClassMutex the thread classes;
-// NameMutex the cache of which functions are Baton variants. The CUPTI
+// NameMutex what the gate knows of each kernel. The CUPTI
 // callback takes the last two only, never while calling the driver.
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +17,7 @@
 
 #include <cupti.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <dlfcn.h>
@@ -177,8 +178,15 @@ struct Gate {
   BypassGate::ThreadClass DefaultClass = BypassGate::ThreadClass::None;
   std::atomic<uint64_t> ClassEpoch{1};
 
+  /// What the gate knows of one kernel.
+  struct Kernel {
+    bool Ungated = false; ///< a Baton kernel, or exempted as short
+    uint64_t Gated = 0;   ///< launches queued behind the word
+    std::string Name;     ///< cuFuncGetName's, once looked up
+  };
   std::mutex NameMutex;
-  std::unordered_map<CUfunction, bool> IsVariant;
+  std::unordered_map<CUfunction, Kernel> Kernels;
+  uint64_t GatedGraphs = 0; ///< with NameMutex
 
   std::atomic<uint64_t> Gated{0};
 
@@ -202,21 +210,33 @@ struct Gate {
     return Mine;
   }
 
-  bool isVariant(CUfunction F) {
+  /// Whether launches of \p F go ungated: Baton's own kernels (the
+  /// variants pause by themselves; baton_finalize ends each PTB run, and a
+  /// pause must not wait behind it) and kernels exempted as short.
+  bool ungated(CUfunction F) {
     {
       std::lock_guard Lock(NameMutex);
-      if (auto It = IsVariant.find(F); It != IsVariant.end())
-        return It->second;
+      if (auto It = Kernels.find(F); It != Kernels.end())
+        return It->second.Ungated;
     }
     const char *Name = nullptr;
-    // The variants, and the runtime's own kernel that ends each PTB run,
-    // which a pause must not wait behind.
-    bool Variant = Driver.FuncGetName(&Name, F) == CUDA_SUCCESS && Name &&
-                   (isVariantName(Name) ||
-                    std::string_view(Name) == detail::FinalizeKernelName);
+    bool Named = Driver.FuncGetName(&Name, F) == CUDA_SUCCESS && Name;
+    bool Baton = Named && (isVariantName(Name) ||
+                           std::string_view(Name) == detail::FinalizeKernelName);
     std::lock_guard Lock(NameMutex);
-    IsVariant.emplace(F, Variant);
-    return Variant;
+    Kernel &K = Kernels[F];
+    K.Ungated |= Baton;
+    if (K.Name.empty())
+      K.Name = Named ? Name : "(unnamed)";
+    return K.Ungated;
+  }
+
+  void countGated(CUfunction F) {
+    std::lock_guard Lock(NameMutex);
+    if (F)
+      ++Kernels[F].Gated;
+    else
+      ++GatedGraphs;
   }
 
   void onLaunch(CUpti_CallbackId Id, const CUpti_CallbackData *Data) {
@@ -224,7 +244,7 @@ struct Gate {
         classOfThisThread() != BypassGate::ThreadClass::BestEffort)
       return;
     std::optional<SeenLaunch> L = launchOf(Id, Data->functionParams);
-    if (!L || (L->Function && isVariant(L->Function)))
+    if (!L || (L->Function && ungated(L->Function)))
       return;
     CUstream S = L->Stream ? L->Stream
                            : (L->PerThread ? CU_STREAM_PER_THREAD
@@ -233,8 +253,10 @@ struct Gate {
     if (streamCapturing(S))
       return;
     if (Driver.StreamWaitValue32(S, WordOnDevice, 0,
-                                 CU_STREAM_WAIT_VALUE_EQ) == CUDA_SUCCESS)
+                                 CU_STREAM_WAIT_VALUE_EQ) == CUDA_SUCCESS) {
       Gated.fetch_add(1, std::memory_order_relaxed);
+      countGated(L->Function);
+    }
   }
 
   static void CUPTIAPI callback(void *User, CUpti_CallbackDomain Domain,
@@ -356,6 +378,32 @@ void BypassGate::setDefaultClass(ThreadClass Class) {
 void BypassGate::hold() { gate().Hold.hold(); }
 
 void BypassGate::release() { gate().Hold.release(); }
+
+void BypassGate::exempt(CUfunction F) {
+  Gate &G = gate();
+  std::lock_guard Lock(G.NameMutex);
+  G.Kernels[F].Ungated = true;
+}
+
+std::vector<std::pair<std::string, uint64_t>>
+BypassGate::mostGated(size_t Count) {
+  Gate &G = gate();
+  std::vector<std::pair<std::string, uint64_t>> Out;
+  {
+    std::lock_guard Lock(G.NameMutex);
+    for (const auto &[F, K] : G.Kernels)
+      if (K.Gated)
+        Out.emplace_back(K.Name, K.Gated);
+    if (G.GatedGraphs)
+      Out.emplace_back("(CUDA graph)", G.GatedGraphs);
+  }
+  std::sort(Out.begin(), Out.end(), [](const auto &A, const auto &B) {
+    return A.second != B.second ? A.second > B.second : A.first < B.first;
+  });
+  if (Out.size() > Count)
+    Out.resize(Count);
+  return Out;
+}
 
 BypassGateStats BypassGate::stats() {
   Gate &G = gate();

@@ -12,7 +12,9 @@
 //    cuLaunchCooperativeKernel and their _ptsz forms, cuGraphLaunch).
 //  * For a launch by a best-effort thread (setThreadClass; threads with no
 //    class take the default class), of anything but a Baton variant (those
-//    pause by themselves) and the runtime's baton_finalize, in the
+//    pause by themselves), the runtime's baton_finalize and kernels
+//    exempted as short (exempt(): waiting for one costs less than the wait
+//    in front of every launch of it), in the
 //    scheduler's context, on a stream that is not capturing a graph, it first queues on the launch's stream a wait
 //    (cuStreamWaitValue32) for a word in mapped host memory to be 0.
 //  * The word is 1 from the moment a latency-critical bracket of the
@@ -35,9 +37,13 @@
 #ifndef BATON_PYTHON_BYPASSGATE_H
 #define BATON_PYTHON_BYPASSGATE_H
 
+#include <cuda.h>
+
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace baton::python {
 
@@ -77,6 +83,13 @@ public:
   static void release();
 
   static BypassGateStats stats();
+  /// Launches of \p F go ungated from now on: the caller knows it to be
+  /// short (baton.triton, a Triton kernel timed below the routing
+  /// threshold, which it runs unrouted for the same reason).
+  static void exempt(CUfunction F);
+  /// The \p Count kernels with the most gated launches, most first, with
+  /// their counts; CUDA graph launches count as one "(CUDA graph)".
+  static std::vector<std::pair<std::string, uint64_t>> mostGated(size_t Count);
 };
 
 } // namespace baton::python

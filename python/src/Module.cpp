@@ -359,8 +359,17 @@ void bindBypassGate(py::module_ &M) {
         D["gated"] = S.Gated;
         D["holds"] = S.Holds;
         D["expired"] = S.Expired;
+        D["most_gated"] = BypassGate::mostGated(10);
         return D;
-      });
+      },
+      "The gate's state and counts; most_gated: the ten kernels with the "
+      "most gated launches, as (name, launches).");
+  M.def("bypass_gate_exempt", [](uint64_t Function) {
+        BypassGate::exempt(reinterpret_cast<CUfunction>(Function));
+      },
+      py::arg("function"),
+      "Launches of the kernel with this CUfunction handle go ungated: it "
+      "is known to be short.");
 }
 #endif
 

@@ -2,8 +2,8 @@
 best-effort thread, not through Baton, does not start while a
 latency-critical bracket of the process is open, starts when it closes,
 and is held no longer than the gate's bound, also when the gate restarts
-within a bracket; Baton's own kernels and the kernels of threads that are
-not best-effort are not held. Kernels are launched through the driver
+within a bracket; Baton's own kernels, kernels exempted as short and the
+kernels of threads that are not best-effort are not held. Kernels are launched through the driver
 directly (ctypes), as a library such as cuBLAS would. Needs a GPU for the
 device half; skipped, saying so, without one."""
 
@@ -36,14 +36,16 @@ dev, ctx = ctypes.c_int(), ctypes.c_void_p()
 ok(cuda.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
 ok(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "retain")
 ok(cuda.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
-# A kernel as a library launches it, and one named as a Baton variant.
+# A kernel as a library launches it, one named as a Baton variant, and
+# one to exempt.
 ptx = (b".version 8.0\n.target sm_70\n.address_size 64\n"
        b".visible .entry nothing() { ret; }\n"
-       b".visible .entry nothing__baton_ptb() { ret; }\n")
+       b".visible .entry nothing__baton_ptb() { ret; }\n"
+       b".visible .entry brief() { ret; }\n")
 module = ctypes.c_void_p()
 ok(cuda.cuModuleLoadData(ctypes.byref(module), ctypes.c_char_p(ptx)), "load")
 kernels = {}
-for name in (b"nothing", b"nothing__baton_ptb"):
+for name in (b"nothing", b"nothing__baton_ptb", b"brief"):
     f = ctypes.c_void_p()
     ok(cuda.cuModuleGetFunction(ctypes.byref(f), module, name), "get")
     kernels[name] = f
@@ -83,6 +85,8 @@ _core.bypass_gate_thread_class(me, "best-effort")
 out["held"] = held_in_bracket()
 out["held_past_bound"] = held_in_bracket(wait_s=MAX_HOLD_MS / 1000.0 * 3)
 out["held_variant"] = held_in_bracket(b"nothing__baton_ptb")
+_core.bypass_gate_exempt(kernels[b"brief"].value)  # known to be short
+out["held_exempted"] = held_in_bracket(b"brief")
 out["held_legacy_stream"] = held_in_bracket(on=None)
 out["held_after_restart_past_bound"] = held_in_bracket(
     between=restart_past_bound)
@@ -148,6 +152,7 @@ class BypassGateGpuTest(unittest.TestCase):
         self.assertFalse(out["held_past_bound"], out)
         self.assertFalse(out["held_after_restart_past_bound"], out)
         self.assertFalse(out["held_variant"], out)
+        self.assertFalse(out["held_exempted"], out)
         self.assertFalse(out["held_no_class"], out)
         self.assertFalse(out["held_latency_critical"], out)
         # A wait queued before each best-effort launch of a kernel not
@@ -155,6 +160,7 @@ class BypassGateGpuTest(unittest.TestCase):
         stats = out["stats"]
         self.assertEqual(stats["gated"], 5, out)
         self.assertEqual(stats["expired"], 1, out)
+        self.assertEqual(stats["most_gated"], [["nothing", 5]], out)
 
 
 if __name__ == "__main__":

@@ -487,6 +487,8 @@ class TritonHooksTest(unittest.TestCase):
         self.assertEqual(self.core.submits, [])
         self.assertEqual((launcher.short, launcher.time_us), (2, 12.5))
         self.assertEqual(len(FakeCudaLauncher.launches), 6)
+        # The bypass gate leaves it alone from then on; told once.
+        self.assertEqual(self.core.exempted, [FUNCTION])
         (entry,) = bt.kernels()
         self.assertEqual((entry["short"], entry["time_us"]), (2, 12.5))
 
@@ -499,6 +501,7 @@ class TritonHooksTest(unittest.TestCase):
         self.launch(launcher)
         self.assertEqual(len(self.core.submits), 1)
         self.assertEqual(launcher.time_us, 250.0)
+        self.assertEqual(self.core.exempted, [])  # gated while unrouted
 
     def test_best_effort_launches_wait_for_open_brackets(self):
         launcher = self.load()
