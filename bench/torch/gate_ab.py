@@ -23,6 +23,7 @@ Phases, each --rounds times, gate off and on:
           reference, and the callback's cost to the inference launches.
 
   gate_ab.py --out DIR [--train cnn] [--rounds 3] [--window 4] [--load 0.5]
+             [--phases idle,served,alone]
 writes DIR/gate_ab.json and prints a table last. Needs PYTHONPATH with
 the built package (bench/torch/run.sh sets it).
 """
@@ -107,7 +108,7 @@ def run(args):
             return w
         return fn
 
-    for phase in ("idle", "served"):
+    for phase in [p for p in ("idle", "served") if p in args.phases]:
         for r in range(args.rounds):
             orders = IDLE_ORDERS if phase == "idle" else ORDERS
             for state in orders[r % 2]:
@@ -125,7 +126,7 @@ def run(args):
     for _ in range(20):  # the first requests after training settle in
         request()
         time.sleep(0.003)
-    for r in range(args.rounds):
+    for r in range(args.rounds if "alone" in args.phases else 0):
         for state in ORDERS[r % 2]:
             switch(state, trainer)
             row = measured(served(r + 1))
@@ -184,9 +185,14 @@ def main():
     p.add_argument("--window", type=float, default=4.0,
                    help="seconds of each phase")
     p.add_argument("--load", type=float, default=0.5)
+    p.add_argument("--phases", default=",".join(PHASES),
+                   help="which of idle, served, alone to run")
     p.add_argument("--model-layers", type=int, default=4)
     p.add_argument("--infer-batch", type=int, default=8)
     args = p.parse_args()
+    args.phases = args.phases.split(",")
+    if not set(args.phases) <= set(PHASES):
+        p.error(f"--phases: each of {', '.join(PHASES)}")
     os.makedirs(args.out, exist_ok=True)
     result = run(args)
     result["summary"] = summary(result)

@@ -213,14 +213,18 @@ struct Gate {
   /// Whether launches of \p F go ungated: Baton's own kernels (the
   /// variants pause by themselves; baton_finalize ends each PTB run, and a
   /// pause must not wait behind it) and kernels exempted as short.
-  bool ungated(CUfunction F) {
+  /// \p Symbol is CUPTI's name for the launch: cuFuncGetName fails for a
+  /// library kernel (CUkernel) that the runtime launches as a function.
+  bool ungated(CUfunction F, const char *Symbol) {
     {
       std::lock_guard Lock(NameMutex);
       if (auto It = Kernels.find(F); It != Kernels.end())
         return It->second.Ungated;
     }
     const char *Name = nullptr;
-    bool Named = Driver.FuncGetName(&Name, F) == CUDA_SUCCESS && Name;
+    if (Driver.FuncGetName(&Name, F) != CUDA_SUCCESS || !Name)
+      Name = Symbol;
+    bool Named = Name && *Name;
     bool Baton = Named && (isVariantName(Name) ||
                            std::string_view(Name) == detail::FinalizeKernelName);
     std::lock_guard Lock(NameMutex);
@@ -244,7 +248,7 @@ struct Gate {
         classOfThisThread() != BypassGate::ThreadClass::BestEffort)
       return;
     std::optional<SeenLaunch> L = launchOf(Id, Data->functionParams);
-    if (!L || (L->Function && ungated(L->Function)))
+    if (!L || (L->Function && ungated(L->Function, Data->symbolName)))
       return;
     CUstream S = L->Stream ? L->Stream
                            : (L->PerThread ? CU_STREAM_PER_THREAD
