@@ -455,9 +455,10 @@ def _start_bypass_gate() -> None:
     """With BATON_BYPASS_GATE=1, kernels that bypass Baton wait on the
     device while a latency-critical bracket is open (python/src/BypassGate.h):
     started once the process has both classes of threads (a process of one
-    class leaves CUPTI to profilers). Off by default: in its one measured
-    torch pair (H200, fifty-third session) it cost training throughput
-    without a p99 gain (docs/torch.md, "What bypasses Baton")."""
+    class leaves CUPTI to profilers). Off by default (set_bypass_gate()
+    overrides BATON_BYPASS_GATE): in the GPT and CNN pairs it cost 1-7% of
+    the training kept without a p99 gain, most of it CUPTI's callback on
+    every launch (docs/torch.md, "What bypasses Baton")."""
     if _S.bypass_gate == "on":
         return
     if not _core.HAS_BYPASS_GATE:
@@ -643,6 +644,8 @@ class Report(dict):
                     f"holds ({gate['expired']} at the bound)"
                     if "gated" in gate else "")
             lines.append(f"bypass gate {gate['state']}{held}")
+            for name, n in gate.get("most_gated", [])[:5]:
+                lines.append(f"  gated {n:>8} x {name[:70]}")
         prof = self.get("bypass_profile")
         if prof:
             lines.append(

@@ -278,6 +278,7 @@ class FakeCore:
         self.gate_classes = []    # (thread or "default", class)
         self.gate_on = False
         self.exempted = []        # bypass_gate_exempt calls
+        self.most_gated = []      # bypass_gate_stats' (name, launches)
 
     def bypass_gate_exempt(self, function):
         self.exempted.append(function)
@@ -300,7 +301,8 @@ class FakeCore:
         self.gate_classes.append(("clear",))
 
     def bypass_gate_stats(self):
-        return {"on": self.gate_on, "gated": 0, "holds": 0, "expired": 0}
+        return {"on": self.gate_on, "gated": 0, "holds": 0, "expired": 0,
+                "most_gated": self.most_gated}
 
     def hold_for_load(self, patience_us):
         self.holds.append(("hold", patience_us))

@@ -226,6 +226,8 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertEqual(self.core.gate_starts, [])  # no LC work to gate for
         seen = {}
 
+        self.core.most_gated = [("sm90_xmma_dgrad", 12), ("fused_adamw", 3)]
+
         def inference():
             btorch.enable("latency-critical", warm_up=False)
             seen["ident"] = threading.get_ident()
@@ -241,7 +243,8 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertEqual(seen["report"]["state"], "on")
         self.assertTrue(seen["report"]["on"])
         self.assertIn("bypass gate on: 0 launches behind it, 0 holds (0 at "
-                      "the bound)", seen["text"])
+                      "the bound)\n  gated       12 x sm90_xmma_dgrad\n"
+                      "  gated        3 x fused_adamw", seen["text"])
         classes = self.core.gate_classes
         self.assertIn((trainer, "best-effort"), classes)
         self.assertIn(("default", "best-effort"), classes)

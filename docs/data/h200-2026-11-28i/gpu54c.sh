@@ -8,7 +8,6 @@ cd "$(dirname "$0")/../../.."
 R=$PWD; L=$OUT/c; mkdir -p $L
 t0=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $L/gpu.txt
-git log -1 --format='%h %s' | cut -c1-80 > $L/commit.txt
 CFG="-G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_ENABLE_LLVM=OFF -DCLI11_INCLUDE_DIR=$R/.deps -DBATON_PYBIND11_INCLUDE_DIR=$R/.deps/pybind11/include -DPython3_EXECUTABLE=$(command -v python3)"
 (cmake -S . -B build-gpu $CFG && cmake --build build-gpu) > $L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
 echo "built $(( $(date +%s)-t0 ))s"
