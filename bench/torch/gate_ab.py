@@ -52,17 +52,25 @@ def gate_counts():
     return {k: g.get(k, 0) for k in ("gated", "holds", "expired")}
 
 
-def switch(state, trainer):
+def switch(state):
     """Gate `off`, `on`, or `callback`: on, but with no thread best-effort
-    for it (baton.triton keeps the classes it had and restores them)."""
+    for it. The gate's classes come back from baton.triton's table."""
     import baton.torch
+    import baton.triton as bt
     from baton import _core
     got = baton.torch.set_bypass_gate(state != "off")
     if (got == "on") != (state != "off"):
         sys.exit(f"gate_ab: the bypass gate did not turn {state}: {got}")
-    cls = "none" if state == "callback" else "best-effort"
-    _core.bypass_gate_thread_class(trainer.ident, cls)
-    _core.bypass_gate_default_class(cls)  # autograd's thread
+
+    def gate_class(cls):
+        if state == "callback":
+            return "none"
+        return "latency-critical" if cls == bt.LATENCY_CRITICAL else \
+            "best-effort"
+
+    for ident, cls in bt._STATE.thread_class.items():
+        _core.bypass_gate_thread_class(ident, gate_class(cls))
+    _core.bypass_gate_default_class(gate_class(bt._STATE.default_class))
 
 
 def measured(fn):
@@ -94,7 +102,6 @@ def run(args):
     rows = []
 
     def idle():
-        time.sleep(0.5)
         start = time.time()
         time.sleep(args.window)
         end = time.time()
@@ -112,7 +119,9 @@ def run(args):
         for r in range(args.rounds):
             orders = IDLE_ORDERS if phase == "idle" else ORDERS
             for state in orders[r % 2]:
-                switch(state, trainer)
+                switch(state)
+                if phase == "idle":
+                    time.sleep(0.5)  # launches queued before the switch
                 row = measured(idle if phase == "idle" else served(r + 1))
                 row.update(phase=phase, round=r, gate=state)
                 rows.append(row)
@@ -128,7 +137,7 @@ def run(args):
         time.sleep(0.003)
     for r in range(args.rounds if "alone" in args.phases else 0):
         for state in ORDERS[r % 2]:
-            switch(state, trainer)
+            switch(state)
             row = measured(served(r + 1))
             row.pop("steps_per_s")
             row.update(phase="alone", round=r, gate=state)

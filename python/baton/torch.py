@@ -457,8 +457,8 @@ def _start_bypass_gate() -> None:
     started once the process has both classes of threads (a process of one
     class leaves CUPTI to profilers). Off by default (set_bypass_gate()
     overrides BATON_BYPASS_GATE): in the GPT and CNN pairs it cost 1-7% of
-    the training kept without a p99 gain, most of it CUPTI's callback on
-    every launch (docs/torch.md, "What bypasses Baton")."""
+    the training kept without a consistent p99 gain, most of it CUPTI's
+    callback on every launch (docs/torch.md, "What bypasses Baton")."""
     if _S.bypass_gate == "on":
         return
     if not _core.HAS_BYPASS_GATE:
@@ -471,7 +471,9 @@ def _start_bypass_gate() -> None:
                                                  "0") != "1":
         _S.bypass_gate = "off: BATON_BYPASS_GATE is not 1"
         return
-    # Bounded as the host gate is (BATON_BE_GATE_MAX_MS).
+    # Bounded as the host gate is (BATON_BE_GATE_MAX_MS); short kernels as
+    # routing counts them (BATON_ROUTE_MIN_US).
+    _core.bypass_gate_short_budget(_bt._STATE.min_route_us)
     why = _core.bypass_gate_start(_cupti_path(), _bt._STATE.gate_max_us)
     _S.bypass_gate = "on" if not why else "off: " + why
     if why:
@@ -485,9 +487,16 @@ def set_bypass_gate(on: bool) -> str:
     classes. Returns its state, as report()["bypass_gate"]["state"] does."""
     with _S.lock:
         _S.gate_wanted = bool(on)
-        if on and _S.be_threads and _S.lc_threads:
+        if not _core.HAS_BYPASS_GATE:
+            _S.bypass_gate = ("off: baton._core was built without CUPTI's "
+                              "headers")
+        elif on and _S.be_threads and _S.lc_threads:
             _start_bypass_gate()
-        elif not on:
+        elif on:
+            if _S.bypass_gate != "on":
+                _S.bypass_gate = ("not started: waits for threads of both "
+                                  "classes")
+        else:
             if _S.bypass_gate == "on":
                 _core.bypass_gate_stop()
             _S.bypass_gate = "off: set_bypass_gate(False)"

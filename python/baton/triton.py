@@ -494,7 +494,7 @@ class BatonLauncher:
         self.block_x = 32 * metadata.num_warps
         self.shared = metadata.shared
         self.functions = set()
-        self.exempted = set()   # functions the bypass gate leaves ungated
+        self.short_for_gate = set()  # told to the bypass gate as short
         self.last_launch = 0.0
         self.scheduled = 0
         self.passed = 0
@@ -590,13 +590,16 @@ class BatonLauncher:
                 return self.base(gx, gy, gz, stream, function, *args)
             if self.time_us < st.min_route_us:
                 self.short += 1
-                if function not in self.exempted:
-                    # Short for the bypass gate too: a wait before each
-                    # launch would cost more than waiting for one.
-                    self.exempted.add(function)
+                if function not in self.short_for_gate:
+                    # Short for the bypass gate too (BypassGate.h).
+                    self.short_for_gate.add(function)
                     if _core.HAS_BYPASS_GATE:
-                        _core.bypass_gate_exempt(function)
+                        _core.bypass_gate_short(function, self.time_us)
                 return self.base(gx, gy, gz, stream, function, *args)
+        if function in self.short_for_gate:  # min_route_us was lowered
+            self.short_for_gate.discard(function)
+            if _core.HAS_BYPASS_GATE:
+                _core.bypass_gate_not_short(function)
         if kernel.state == _READY:
             submitted = self._submit(kernel, gx, gy, gz, stream, function,
                                      args)
@@ -729,6 +732,8 @@ def set_routing(best_effort: bool, *, lc_sms: Optional[int] = None,
     st = _STATE
     if min_route_us is not None:
         st.min_route_us = float(min_route_us)
+        if _core.HAS_BYPASS_GATE:  # short for routing, short for the gate
+            _core.bypass_gate_short_budget(st.min_route_us)
     if best_effort and not _core.HAS_RUNTIME:
         raise RuntimeError("baton._core was built without the runtime")
     if best_effort:

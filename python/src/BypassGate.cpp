@@ -2,7 +2,7 @@
 //
 // See BypassGate.h. Locks: StartMutex serialises start() and stop(); the
 // GateHold its own state (GateHold.h); ClassMutex the thread classes;
-// NameMutex what the gate knows of each kernel. The CUPTI
+// KernelMutex what the gate knows of each kernel and stream. The CUPTI
 // callback takes the last two only, never while calling the driver.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +12,7 @@
 #include "GateHold.h"
 #include "LaunchRouter.h"
 #include "RuntimeKernels.h"
+#include "ShortRuns.h"
 #include "baton/Capture.h"
 #include "baton/Transform/Names.h"
 
@@ -25,6 +26,7 @@
 #include <optional>
 #include <pthread.h>
 #include <string_view>
+#include <utility>
 #include <unordered_map>
 
 using namespace baton;
@@ -180,13 +182,16 @@ struct Gate {
 
   /// What the gate knows of one kernel.
   struct Kernel {
-    bool Ungated = false; ///< a Baton kernel, or exempted as short
+    bool Named = false;   ///< Baton and Name are set
+    bool Baton = false;   ///< a variant or baton_finalize: never gated
+    double ShortUs = -1;  ///< its time if known to be short, else < 0
     uint64_t Gated = 0;   ///< launches queued behind the word
-    std::string Name;     ///< cuFuncGetName's, once looked up
+    std::string Name;     ///< cuFuncGetName's, else CUPTI's symbol
   };
-  std::mutex NameMutex;
+  std::mutex KernelMutex;
   std::unordered_map<CUfunction, Kernel> Kernels;
-  uint64_t GatedGraphs = 0; ///< with NameMutex
+  uint64_t GatedGraphs = 0;        ///< with KernelMutex
+  ShortRuns Runs{BypassGate::DefaultShortBudgetUs}; ///< with KernelMutex
 
   std::atomic<uint64_t> Gated{0};
 
@@ -210,16 +215,17 @@ struct Gate {
     return Mine;
   }
 
-  /// Whether launches of \p F go ungated: Baton's own kernels (the
+  /// What the gate needs of \p F: whether it is Baton's own (the
   /// variants pause by themselves; baton_finalize ends each PTB run, and a
-  /// pause must not wait behind it) and kernels exempted as short.
-  /// \p Symbol is CUPTI's name for the launch: cuFuncGetName fails for a
-  /// library kernel (CUkernel) that the runtime launches as a function.
-  bool ungated(CUfunction F, const char *Symbol) {
+  /// pause must not wait behind it), and its time if known to be short
+  /// (else < 0). \p Symbol is CUPTI's name for the launch: cuFuncGetName
+  /// fails for a library kernel (CUkernel) that the runtime launches as a
+  /// function.
+  std::pair<bool, double> known(CUfunction F, const char *Symbol) {
     {
-      std::lock_guard Lock(NameMutex);
-      if (auto It = Kernels.find(F); It != Kernels.end())
-        return It->second.Ungated;
+      std::lock_guard Lock(KernelMutex);
+      if (auto It = Kernels.find(F); It != Kernels.end() && It->second.Named)
+        return {It->second.Baton, It->second.ShortUs};
     }
     const char *Name = nullptr;
     if (Driver.FuncGetName(&Name, F) != CUDA_SUCCESS || !Name)
@@ -227,16 +233,27 @@ struct Gate {
     bool Named = Name && *Name;
     bool Baton = Named && (isVariantName(Name) ||
                            std::string_view(Name) == detail::FinalizeKernelName);
-    std::lock_guard Lock(NameMutex);
+    std::lock_guard Lock(KernelMutex);
     Kernel &K = Kernels[F];
-    K.Ungated |= Baton;
-    if (K.Name.empty())
-      K.Name = Named ? Name : "(unnamed)";
-    return K.Ungated;
+    K.Named = true;
+    K.Baton = Baton;
+    K.Name = Named ? Name : "(unnamed)";
+    return {K.Baton, K.ShortUs};
+  }
+
+  /// Whether a launch of a kernel that is not Baton's, on \p S, needs the
+  /// wait: unless it is short and its stream's run of short kernels stays
+  /// within the budget (ShortRuns.h).
+  bool needsWait(CUstream S, double ShortUs) {
+    std::lock_guard Lock(KernelMutex);
+    if (ShortUs >= 0)
+      return Runs.shortLaunch(S, ShortUs);
+    Runs.gatedLaunch(S);
+    return true;
   }
 
   void countGated(CUfunction F) {
-    std::lock_guard Lock(NameMutex);
+    std::lock_guard Lock(KernelMutex);
     if (F)
       ++Kernels[F].Gated;
     else
@@ -248,13 +265,20 @@ struct Gate {
         classOfThisThread() != BypassGate::ThreadClass::BestEffort)
       return;
     std::optional<SeenLaunch> L = launchOf(Id, Data->functionParams);
-    if (!L || (L->Function && ungated(L->Function, Data->symbolName)))
+    if (!L)
       return;
+    double ShortUs = -1;
+    if (L->Function) {
+      auto [Baton, Us] = known(L->Function, Data->symbolName);
+      if (Baton)
+        return;
+      ShortUs = Us;
+    }
     CUstream S = L->Stream ? L->Stream
                            : (L->PerThread ? CU_STREAM_PER_THREAD
                                            : CU_STREAM_LEGACY);
     // A capture would record the wait into the program's graph.
-    if (streamCapturing(S))
+    if (streamCapturing(S) || !needsWait(S, ShortUs))
       return;
     if (Driver.StreamWaitValue32(S, WordOnDevice, 0,
                                  CU_STREAM_WAIT_VALUE_EQ) == CUDA_SUCCESS) {
@@ -383,24 +407,40 @@ void BypassGate::hold() { gate().Hold.hold(); }
 
 void BypassGate::release() { gate().Hold.release(); }
 
-void BypassGate::exempt(CUfunction F) {
+void BypassGate::setShort(CUfunction F, double Us) {
   Gate &G = gate();
-  std::lock_guard Lock(G.NameMutex);
-  G.Kernels[F].Ungated = true;
+  std::lock_guard Lock(G.KernelMutex);
+  G.Kernels[F].ShortUs = Us;
+}
+
+void BypassGate::clearShort(CUfunction F) {
+  Gate &G = gate();
+  std::lock_guard Lock(G.KernelMutex);
+  if (auto It = G.Kernels.find(F); It != G.Kernels.end())
+    It->second.ShortUs = -1;
+}
+
+void BypassGate::setShortBudget(double Us) {
+  Gate &G = gate();
+  std::lock_guard Lock(G.KernelMutex);
+  G.Runs.setBudget(Us);
 }
 
 std::vector<std::pair<std::string, uint64_t>>
 BypassGate::mostGated(size_t Count) {
   Gate &G = gate();
-  std::vector<std::pair<std::string, uint64_t>> Out;
+  // By name: one kernel loaded in several modules counts once.
+  std::unordered_map<std::string, uint64_t> ByName;
   {
-    std::lock_guard Lock(G.NameMutex);
+    std::lock_guard Lock(G.KernelMutex);
     for (const auto &[F, K] : G.Kernels)
       if (K.Gated)
-        Out.emplace_back(K.Name, K.Gated);
+        ByName[K.Name] += K.Gated;
     if (G.GatedGraphs)
-      Out.emplace_back("(CUDA graph)", G.GatedGraphs);
+      ByName["(CUDA graph)"] += G.GatedGraphs;
   }
+  std::vector<std::pair<std::string, uint64_t>> Out(ByName.begin(),
+                                                    ByName.end());
   std::sort(Out.begin(), Out.end(), [](const auto &A, const auto &B) {
     return A.second != B.second ? A.second > B.second : A.first < B.first;
   });

@@ -12,11 +12,10 @@
 //    cuLaunchCooperativeKernel and their _ptsz forms, cuGraphLaunch).
 //  * For a launch by a best-effort thread (setThreadClass; threads with no
 //    class take the default class), of anything but a Baton variant (those
-//    pause by themselves), the runtime's baton_finalize and kernels
-//    exempted as short (exempt(): waiting for one costs less than the wait
-//    in front of every launch of it), in the
-//    scheduler's context, on a stream that is not capturing a graph, it first queues on the launch's stream a wait
-//    (cuStreamWaitValue32) for a word in mapped host memory to be 0.
+//    pause by themselves) and the runtime's baton_finalize, in the
+//    scheduler's context, on a stream that is not capturing a graph, it
+//    first queues on the launch's stream a wait (cuStreamWaitValue32) for
+//    a word in mapped host memory to be 0.
 //  * The word is 1 from the moment a latency-critical bracket of the
 //    process opens while none is (hold(), from the Router) until the last
 //    one closes (release()), for at most the hold's bound: a best-effort
@@ -24,10 +23,16 @@
 //    one), so the latency-critical work waits for at most the one already
 //    running on it. Brackets that overlap or follow each other without a
 //    gap are one hold. Past the bound (GateHold.h keeps it) the word
-//    returns to 0 until the next hold: a stream held longer than that would block a module load or
-//    a stream creation of the process, or a latency-critical request that
-//    itself waits for best-effort work (docs/scheduling.md, "Deadlocks
-//    avoided").
+//    returns to 0 until the next hold: a stream held longer than that
+//    would block a module load or a stream creation of the process, or a
+//    latency-critical request that itself waits for best-effort work
+//    (docs/scheduling.md, "Deadlocks avoided").
+//  * A kernel known to be short (setShort(): baton.triton times Triton
+//    kernels) goes without the wait while the short kernels queued on its
+//    stream since the last wait stay within a budget (ShortRuns.h): the
+//    wait and the callback cost more than such a kernel is worth holding
+//    back. The request then waits for at most the running kernel and one
+//    budget of short ones.
 //
 // CUPTI is loaded at start() (dlopen; PyTorch's copy if it is loaded
 // already) and allows one subscriber per process: with a profiler or a
@@ -83,12 +88,17 @@ public:
   static void release();
 
   static BypassGateStats stats();
-  /// Launches of \p F go ungated from now on: the caller knows it to be
-  /// short (baton.triton, a Triton kernel timed below the routing
-  /// threshold, which it runs unrouted for the same reason).
-  static void exempt(CUfunction F);
-  /// The \p Count kernels with the most gated launches, most first, with
-  /// their counts; CUDA graph launches count as one "(CUDA graph)".
+  /// The microseconds of ungated short kernels a stream may queue between
+  /// two waits (baton.torch: min_route_us, below which Triton kernels run
+  /// unrouted for the same reason).
+  static constexpr double DefaultShortBudgetUs = 100;
+  static void setShortBudget(double Us);
+  /// \p F is known to take \p Us (a measured median): a short kernel.
+  static void setShort(CUfunction F, double Us);
+  /// \p F is no longer known to be short: every launch gated again.
+  static void clearShort(CUfunction F);
+  /// The \p Count kernel names with the most gated launches, most first,
+  /// with their counts; CUDA graph launches count as one "(CUDA graph)".
   static std::vector<std::pair<std::string, uint64_t>> mostGated(size_t Count);
 };
 

@@ -364,12 +364,24 @@ void bindBypassGate(py::module_ &M) {
       },
       "The gate's state and counts; most_gated: the ten kernels with the "
       "most gated launches, as (name, launches).");
-  M.def("bypass_gate_exempt", [](uint64_t Function) {
-        BypassGate::exempt(reinterpret_cast<CUfunction>(Function));
+  M.def("bypass_gate_short", [](uint64_t Function, double TimeUs) {
+        BypassGate::setShort(reinterpret_cast<CUfunction>(Function), TimeUs);
       },
-      py::arg("function"),
-      "Launches of the kernel with this CUfunction handle go ungated: it "
-      "is known to be short.");
+      py::arg("function"), py::arg("time_us"),
+      "The kernel with this CUfunction handle is known to be short (its "
+      "median time): its launches go without a wait while the short "
+      "kernels queued on their stream since its last wait stay within the "
+      "short budget.");
+  M.def("bypass_gate_not_short", [](uint64_t Function) {
+        BypassGate::clearShort(reinterpret_cast<CUfunction>(Function));
+      },
+      py::arg("function"), "The kernel is no longer known to be short.");
+  M.def("bypass_gate_short_budget", [](double Us) {
+        BypassGate::setShortBudget(Us);
+      },
+      py::arg("us"),
+      "Microseconds of short kernels a stream may queue without a wait "
+      "(default: 100).");
 }
 #endif
 

@@ -277,11 +277,18 @@ class FakeCore:
         self.gate_why = ""        # ... and their answer
         self.gate_classes = []    # (thread or "default", class)
         self.gate_on = False
-        self.exempted = []        # bypass_gate_exempt calls
+        self.short_calls = []     # ("short", f, us) / ("not short", f)
+        self.short_budgets = []   # bypass_gate_short_budget calls
         self.most_gated = []      # bypass_gate_stats' (name, launches)
 
-    def bypass_gate_exempt(self, function):
-        self.exempted.append(function)
+    def bypass_gate_short(self, function, time_us):
+        self.short_calls.append(("short", function, time_us))
+
+    def bypass_gate_not_short(self, function):
+        self.short_calls.append(("not short", function))
+
+    def bypass_gate_short_budget(self, us):
+        self.short_budgets.append(us)
 
     def bypass_gate_start(self, cupti_path, max_hold_us):
         self.gate_starts.append(max_hold_us)

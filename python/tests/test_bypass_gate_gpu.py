@@ -2,8 +2,8 @@
 best-effort thread, not through Baton, does not start while a
 latency-critical bracket of the process is open, starts when it closes,
 and is held no longer than the gate's bound, also when the gate restarts
-within a bracket; Baton's own kernels, kernels exempted as short and the
-kernels of threads that are not best-effort are not held. Kernels are launched through the driver
+within a bracket; Baton's own kernels, short kernels within the short
+budget and the kernels of threads that are not best-effort are not held. Kernels are launched through the driver
 directly (ctypes), as a library such as cuBLAS would. Needs a GPU for the
 device half; skipped, saying so, without one."""
 
@@ -31,13 +31,14 @@ def ok(r, what):
         raise RuntimeError(f"{what}: CUresult {r}")
 
 _core.router_start()
+_core.bypass_gate_short_budget(100.0)
 out = {"why": _core.bypass_gate_start("", MAX_HOLD_MS * 1000.0)}
 dev, ctx = ctypes.c_int(), ctypes.c_void_p()
 ok(cuda.cuDeviceGet(ctypes.byref(dev), 0), "cuDeviceGet")
 ok(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "retain")
 ok(cuda.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
 # A kernel as a library launches it, one named as a Baton variant, and
-# one to exempt.
+# one to be known short.
 ptx = (b".version 8.0\n.target sm_70\n.address_size 64\n"
        b".visible .entry nothing() { ret; }\n"
        b".visible .entry nothing__baton_ptb() { ret; }\n"
@@ -85,8 +86,13 @@ _core.bypass_gate_thread_class(me, "best-effort")
 out["held"] = held_in_bracket()
 out["held_past_bound"] = held_in_bracket(wait_s=MAX_HOLD_MS / 1000.0 * 3)
 out["held_variant"] = held_in_bracket(b"nothing__baton_ptb")
-_core.bypass_gate_exempt(kernels[b"brief"].value)  # known to be short
-out["held_exempted"] = held_in_bracket(b"brief")
+# Not known to be short: held. Known to take 60 us, within the budget of
+# 100 us of short kernels between two waits: not held; the next one would
+# pass the budget: held.
+out["held_brief_unknown"] = held_in_bracket(b"brief")
+_core.bypass_gate_short(kernels[b"brief"].value, 60.0)
+out["held_brief_short"] = held_in_bracket(b"brief")
+out["held_brief_past_budget"] = held_in_bracket(b"brief")
 out["held_legacy_stream"] = held_in_bracket(on=None)
 out["held_after_restart_past_bound"] = held_in_bracket(
     between=restart_past_bound)
@@ -145,6 +151,10 @@ class BypassGateGpuTest(unittest.TestCase):
         self.assertTrue(out["held"], out)
         self.assertTrue(out["held_legacy_stream"], out)
         self.assertTrue(out["held_default_class"], out)
+        # A short kernel: held before it was known short, and once the
+        # short kernels since the stream's last wait pass the budget.
+        self.assertTrue(out["held_brief_unknown"], out)
+        self.assertTrue(out["held_brief_past_budget"], out)
         self.assertLess(max(out["drained_after_close_s"]), 0.05, out)
         # Not held: past the bound, also after a restart within a bracket
         # older than the bound; Baton's own kernels; kernels of threads of
@@ -152,15 +162,17 @@ class BypassGateGpuTest(unittest.TestCase):
         self.assertFalse(out["held_past_bound"], out)
         self.assertFalse(out["held_after_restart_past_bound"], out)
         self.assertFalse(out["held_variant"], out)
-        self.assertFalse(out["held_exempted"], out)
+        self.assertFalse(out["held_brief_short"], out)
         self.assertFalse(out["held_no_class"], out)
         self.assertFalse(out["held_latency_critical"], out)
         # A wait queued before each best-effort launch of a kernel not
-        # Baton's (five), whatever the word then was; one hold expired.
+        # Baton's and not let through as short (seven), whatever the word
+        # then was; one hold expired.
         stats = out["stats"]
-        self.assertEqual(stats["gated"], 5, out)
+        self.assertEqual(stats["gated"], 7, out)
         self.assertEqual(stats["expired"], 1, out)
-        self.assertEqual(stats["most_gated"], [["nothing", 5]], out)
+        self.assertEqual(stats["most_gated"], [["nothing", 5], ["brief", 2]],
+                         out)
 
 
 if __name__ == "__main__":

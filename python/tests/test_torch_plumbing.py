@@ -238,8 +238,10 @@ class TorchPlumbingTest(unittest.TestCase):
         t = threading.Thread(target=inference)
         t.start()
         t.join()
-        # Started once, bounded as the host gate is (BATON_BE_GATE_MAX_MS).
+        # Started once, bounded as the host gate is (BATON_BE_GATE_MAX_MS),
+        # its short kernels those routing leaves alone (BATON_ROUTE_MIN_US).
         self.assertEqual(self.core.gate_starts, [100000.0])
+        self.assertEqual(self.core.short_budgets, [bt._STATE.min_route_us])
         self.assertEqual(seen["report"]["state"], "on")
         self.assertTrue(seen["report"]["on"])
         self.assertIn("bypass gate on: 0 launches behind it, 0 holds (0 at "
@@ -291,7 +293,10 @@ class TorchPlumbingTest(unittest.TestCase):
 
     def test_set_bypass_gate_overrides_the_environment(self):
         btorch.enable("best-effort")
-        self.assertEqual(btorch.set_bypass_gate(True), "not started")
+        self.assertEqual(btorch.set_bypass_gate(False),
+                         "off: set_bypass_gate(False)")
+        self.assertEqual(btorch.set_bypass_gate(True),
+                         "not started: waits for threads of both classes")
         self.assertEqual(self.core.gate_starts, [])  # one class: nothing to gate
         seen = []
 

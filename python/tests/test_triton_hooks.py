@@ -487,8 +487,14 @@ class TritonHooksTest(unittest.TestCase):
         self.assertEqual(self.core.submits, [])
         self.assertEqual((launcher.short, launcher.time_us), (2, 12.5))
         self.assertEqual(len(FakeCudaLauncher.launches), 6)
-        # The bypass gate leaves it alone from then on; told once.
-        self.assertEqual(self.core.exempted, [FUNCTION])
+        # Short for the bypass gate too; told once.
+        self.assertEqual(self.core.short_calls, [("short", FUNCTION, 12.5)])
+        # Routing's threshold lowered below it: no longer short for either.
+        bt.set_routing(True, min_route_us=10)
+        self.assertEqual(self.core.short_budgets, [10.0])
+        self.launch(launcher)
+        self.assertEqual(self.core.short_calls[1:], [("not short", FUNCTION)])
+        self.assertEqual(len(self.core.submits), 1)
         (entry,) = bt.kernels()
         self.assertEqual((entry["short"], entry["time_us"]), (2, 12.5))
 
@@ -501,7 +507,7 @@ class TritonHooksTest(unittest.TestCase):
         self.launch(launcher)
         self.assertEqual(len(self.core.submits), 1)
         self.assertEqual(launcher.time_us, 250.0)
-        self.assertEqual(self.core.exempted, [])  # gated while unrouted
+        self.assertEqual(self.core.short_calls, [])  # gated if unrouted
 
     def test_best_effort_launches_wait_for_open_brackets(self):
         launcher = self.load()
