@@ -141,6 +141,17 @@ class TrainThread(threading.Thread):
         self.trainer.run(self.stop)
 
 
+def start_trainer(args, baton_priority=None):
+    """Starts a TrainThread and returns it once it trains; exits if it
+    could not start."""
+    trainer = TrainThread(args, baton_priority)
+    trainer.start()
+    trainer.ready.wait()
+    if trainer.error:
+        sys.exit("training: " + trainer.error)
+    return trainer
+
+
 def issue_ms(issue_s):
     """Median host time to issue one step, in ms."""
     return 1e3 * statistics.median(issue_s) if issue_s else 0.0
@@ -158,12 +169,8 @@ def train_alone(args):
     if args.system == "settings":
         import baton.torch
         baton.torch.apply_inductor_settings("best-effort")
-    trainer = TrainThread(args, baton_priority="best-effort"
-                          if args.system == "baton-alone" else None)
-    trainer.start()
-    trainer.ready.wait()
-    if trainer.error:
-        sys.exit("training: " + trainer.error)
+    trainer = start_trainer(args, "best-effort"
+                            if args.system == "baton-alone" else None)
     time.sleep(args.train_for)
     result["steps_per_s"] = steps_per_s(list(trainer.trainer.stamps))
     result["issue_ms"] = issue_ms(trainer.trainer.issue_s)
@@ -218,12 +225,8 @@ def role_main(args):
         if args.system != "baton":
             import baton.torch
             baton.torch.apply_inductor_settings("best-effort")
-        trainer = TrainThread(args, baton_priority="best-effort"
-                              if args.system == "baton" else None)
-        trainer.start()
-        trainer.ready.wait()
-        if trainer.error:
-            sys.exit("training: " + trainer.error)
+        trainer = start_trainer(args, "best-effort"
+                                if args.system == "baton" else None)
         if args.system == "baton":
             baton.torch.set_schedule("auto")
     elif args.role == "infer-pair":
@@ -250,15 +253,10 @@ def train_role_for_pair(args):
     baton-procs it enables best-effort work and nothing else: its launches
     are routed once the inference process registers as latency-critical."""
     import baton.torch
-    if args.system in PROCS:
-        trainer = TrainThread(args, baton_priority="best-effort")
-    else:
+    if args.system not in PROCS:
         baton.torch.apply_inductor_settings("best-effort")
-        trainer = TrainThread(args)
-    trainer.start()
-    trainer.ready.wait()
-    if trainer.error:
-        sys.exit("training: " + trainer.error)
+    trainer = start_trainer(args, "best-effort"
+                            if args.system in PROCS else None)
     print("ready", flush=True)
     sys.stdin.readline()
     trainer.stop.set()

@@ -91,11 +91,7 @@ def run(args):
     request, service = ct.prepare_inference(
         args, torch.cuda.current_stream(), bracket=True)
     ct.log(f"encoder: {1e3 * service:.3f} ms a request alone")
-    trainer = ct.TrainThread(args, baton_priority="best-effort")
-    trainer.start()
-    trainer.ready.wait()
-    if trainer.error:
-        sys.exit("training: " + trainer.error)
+    trainer = ct.start_trainer(args, "best-effort")
     baton.torch.set_schedule("auto")
     stamps = trainer.trainer.stamps
     args.loads = [args.load]

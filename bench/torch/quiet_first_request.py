@@ -64,11 +64,7 @@ def main():
     device_us.clear()
     trainer = None
     if not args.no_training:
-        trainer = ct.TrainThread(args, baton_priority="best-effort")
-        trainer.start()
-        trainer.ready.wait()
-        if trainer.error:
-            sys.exit("training: " + trainer.error)
+        trainer = ct.start_trainer(args, "best-effort")
         baton.torch.set_schedule("auto")
         time.sleep(1.0)  # training routed and settled before the first request
 
