@@ -241,19 +241,21 @@ struct Gate {
     return {K.Baton, K.ShortUs};
   }
 
-  /// Whether a launch of a kernel that is not Baton's, on \p S, needs the
-  /// wait: unless it is short and its stream's run of short kernels stays
-  /// within the budget (ShortRuns.h).
-  bool needsWait(CUstream S, double ShortUs) {
+  /// Whether a short kernel of \p Us goes on the stream of \p Run without
+  /// a wait (ShortRuns.h); if so, it is counted in the run.
+  bool ranShort(const void *Run, double Us) {
     std::lock_guard Lock(KernelMutex);
-    if (ShortUs >= 0)
-      return Runs.shortLaunch(S, ShortUs);
-    Runs.gatedLaunch(S);
+    if (!Runs.fits(Run, Us))
+      return false;
+    Runs.ranShort(Run, Us);
     return true;
   }
 
-  void countGated(CUfunction F) {
+  /// A wait was queued before a launch of \p F (null: a graph) taking
+  /// \p ShortUs if known to be short (else < 0) on the stream of \p Run.
+  void gated(CUfunction F, const void *Run, double ShortUs) {
     std::lock_guard Lock(KernelMutex);
+    Runs.waited(Run, ShortUs >= 0 ? ShortUs : 0);
     if (F)
       ++Kernels[F].Gated;
     else
@@ -278,12 +280,19 @@ struct Gate {
                            : (L->PerThread ? CU_STREAM_PER_THREAD
                                            : CU_STREAM_LEGACY);
     // A capture would record the wait into the program's graph.
-    if (streamCapturing(S) || !needsWait(S, ShortUs))
+    if (streamCapturing(S))
+      return;
+    // Each thread's per-thread default stream is a stream of its own.
+    thread_local const char PerThreadRun = 0;
+    const void *Run = S == CU_STREAM_PER_THREAD
+                          ? static_cast<const void *>(&PerThreadRun)
+                          : static_cast<const void *>(S);
+    if (ShortUs >= 0 && ranShort(Run, ShortUs))
       return;
     if (Driver.StreamWaitValue32(S, WordOnDevice, 0,
                                  CU_STREAM_WAIT_VALUE_EQ) == CUDA_SUCCESS) {
       Gated.fetch_add(1, std::memory_order_relaxed);
-      countGated(L->Function);
+      gated(L->Function, Run, ShortUs);
     }
   }
 
@@ -344,6 +353,11 @@ struct Gate {
         Subscriber = nullptr;
         return "CUPTI cannot call back on launches: " + Api.message(R);
       }
+    {
+      // What the streams queued while the gate was off is unknown.
+      std::lock_guard Lock(KernelMutex);
+      Runs.clear();
+    }
     Hold.turnOn();
     On.store(true, std::memory_order_release);
     return {};

@@ -6,8 +6,9 @@
 // (baton.triton times Triton kernels and leaves those below min_route_us
 // unrouted) goes without a wait, but only until the short kernels queued
 // on its stream since the stream's last wait would add up to more than the
-// budget: then it gets a wait in front. A latency-critical request thus
-// waits for at most the kernel already running on the stream and one
+// budget, or the stream has had no wait since the gate started: then it
+// gets a wait in front. A latency-critical request thus waits, on each
+// best-effort stream, for at most the kernel already running and one
 // budget of short kernels behind it.
 //
 // Host logic only, so that it can be tested anywhere; the caller locks.
@@ -27,22 +28,24 @@ public:
   void setBudget(double Us) { BudgetUs = Us; }
   double budget() const { return BudgetUs; }
 
-  /// A kernel known to take \p Us is launched on \p Stream. Returns true if
-  /// it needs a wait in front (the caller queues it): the stream's run then
-  /// restarts with this kernel.
-  bool shortLaunch(const void *Stream, double Us) {
-    double &Run = Runs[Stream];
-    if (Run + Us <= BudgetUs) {
-      Run += Us;
-      return false;
-    }
-    Run = Us;
-    return true;
+  /// Whether a short kernel of \p Us may go on \p Stream without a wait:
+  /// the stream has had a wait since the last clear(), and the short
+  /// kernels queued behind it stay within the budget with this one.
+  bool fits(const void *Stream, double Us) const {
+    auto It = Runs.find(Stream);
+    return It != Runs.end() && It->second + Us <= BudgetUs;
   }
 
-  /// A kernel not known to be short went behind a wait on \p Stream: the
-  /// short kernels queued after it start a new run.
-  void gatedLaunch(const void *Stream) { Runs[Stream] = 0; }
+  /// A short kernel of \p Us went on \p Stream without a wait.
+  void ranShort(const void *Stream, double Us) { Runs[Stream] += Us; }
+
+  /// A wait was queued on \p Stream before a kernel of \p Us (0 if not
+  /// known to be short): the stream's run restarts with it.
+  void waited(const void *Stream, double Us) { Runs[Stream] = Us; }
+
+  /// Forgets every stream: what they queued meanwhile is unknown, so each
+  /// needs a wait before its next short kernel.
+  void clear() { Runs.clear(); }
 
 private:
   double BudgetUs;
