@@ -108,8 +108,7 @@ class Storm:
 
     def __enter__(self):
         if _core.HAS_BYPASS_GATE:
-            why = _core.bypass_gate_start(baton.torch._cupti_path(),
-                                          baton.triton._STATE.gate_max_us)
+            why = baton.torch._gate_start()
             self.gate = "on" if not why else "off: " + why
             self.gated = _core.bypass_gate_stats()["gated"]
         self.thread.start()

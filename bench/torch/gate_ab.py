@@ -63,10 +63,7 @@ def switch(state):
         sys.exit(f"gate_ab: the bypass gate did not turn {state}: {got}")
 
     def gate_class(cls):
-        if state == "callback":
-            return "none"
-        return "latency-critical" if cls == bt.LATENCY_CRITICAL else \
-            "best-effort"
+        return "none" if state == "callback" else bt._gate_class(cls)
 
     for ident, cls in bt._STATE.thread_class.items():
         _core.bypass_gate_thread_class(ident, gate_class(cls))

@@ -451,6 +451,26 @@ def _cupti_path() -> str:
     return ""
 
 
+def _gate_off_reason() -> Optional[str]:
+    """Why the bypass gate is to stay off (its state), or None."""
+    if not _core.HAS_BYPASS_GATE:
+        return "off: baton._core was built without CUPTI's headers"
+    if _S.gate_wanted is False:
+        return "off: set_bypass_gate(False)"
+    if _S.gate_wanted is None and os.environ.get("BATON_BYPASS_GATE",
+                                                 "0") != "1":
+        return "off: BATON_BYPASS_GATE is not 1"
+    return None
+
+
+def _gate_start() -> str:
+    """Starts the bypass gate: bounded as the host gate is
+    (BATON_BE_GATE_MAX_MS), short kernels as routing counts them
+    (BATON_ROUTE_MIN_US). Returns '' if it is on, else why not."""
+    _core.bypass_gate_short_budget(_bt._STATE.min_route_us)
+    return _core.bypass_gate_start(_cupti_path(), _bt._STATE.gate_max_us)
+
+
 def _start_bypass_gate() -> None:
     """With BATON_BYPASS_GATE=1, kernels that bypass Baton wait on the
     device while a latency-critical bracket is open (python/src/BypassGate.h):
@@ -461,20 +481,11 @@ def _start_bypass_gate() -> None:
     callback on every launch (docs/torch.md, "What bypasses Baton")."""
     if _S.bypass_gate == "on":
         return
-    if not _core.HAS_BYPASS_GATE:
-        _S.bypass_gate = "off: baton._core was built without CUPTI's headers"
+    why = _gate_off_reason()
+    if why:
+        _S.bypass_gate = why
         return
-    if _S.gate_wanted is False:
-        _S.bypass_gate = "off: set_bypass_gate(False)"
-        return
-    if _S.gate_wanted is None and os.environ.get("BATON_BYPASS_GATE",
-                                                 "0") != "1":
-        _S.bypass_gate = "off: BATON_BYPASS_GATE is not 1"
-        return
-    # Bounded as the host gate is (BATON_BE_GATE_MAX_MS); short kernels as
-    # routing counts them (BATON_ROUTE_MIN_US).
-    _core.bypass_gate_short_budget(_bt._STATE.min_route_us)
-    why = _core.bypass_gate_start(_cupti_path(), _bt._STATE.gate_max_us)
+    why = _gate_start()
     _S.bypass_gate = "on" if not why else "off: " + why
     if why:
         _warn("kernels that bypass Baton are not held back while "
@@ -487,19 +498,15 @@ def set_bypass_gate(on: bool) -> str:
     classes. Returns its state, as report()["bypass_gate"]["state"] does."""
     with _S.lock:
         _S.gate_wanted = bool(on)
-        if not _core.HAS_BYPASS_GATE:
-            _S.bypass_gate = ("off: baton._core was built without CUPTI's "
-                              "headers")
-        elif on and _S.be_threads and _S.lc_threads:
-            _start_bypass_gate()
-        elif on:
-            if _S.bypass_gate != "on":
-                _S.bypass_gate = ("not started: waits for threads of both "
-                                  "classes")
-        else:
+        why = _gate_off_reason()
+        if why:
             if _S.bypass_gate == "on":
                 _core.bypass_gate_stop()
-            _S.bypass_gate = "off: set_bypass_gate(False)"
+            _S.bypass_gate = why
+        elif _S.be_threads and _S.lc_threads:
+            _start_bypass_gate()
+        else:
+            _S.bypass_gate = "not started: waits for threads of both classes"
         return _S.bypass_gate
 
 

@@ -752,13 +752,18 @@ def set_routing(best_effort: bool, *, lc_sms: Optional[int] = None,
         st.grace_us = float(grace_us)
 
 
+def _gate_class(cls: int) -> str:
+    """The bypass gate's name for a thread class."""
+    return "latency-critical" if cls == LATENCY_CRITICAL else "best-effort"
+
+
 def set_thread_class(cls: int, thread: Optional[int] = None,
                      default: bool = False) -> None:
     """Launches from `thread` (an ident; the calling thread if None) are of
     class `cls`; with default=True, `cls` becomes the class of threads that
     have none."""
     st = _STATE
-    gate_class = "latency-critical" if cls == LATENCY_CRITICAL else "best-effort"
+    gate_class = _gate_class(cls)
     if default:
         st.default_class = cls
         if _core.HAS_BYPASS_GATE:

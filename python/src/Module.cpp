@@ -365,7 +365,7 @@ void bindBypassGate(py::module_ &M) {
       "The gate's state and counts; most_gated: the ten kernels with the "
       "most gated launches, as (name, launches).");
   M.def("bypass_gate_short", [](uint64_t Function, double TimeUs) {
-        BypassGate::setShort(reinterpret_cast<CUfunction>(Function), TimeUs);
+        BypassGate::setShort(handle<CUfunction>(Function), TimeUs);
       },
       py::arg("function"), py::arg("time_us"),
       "The kernel with this CUfunction handle is known to be short (its "
@@ -373,7 +373,7 @@ void bindBypassGate(py::module_ &M) {
       "kernels queued on their stream since its last wait stay within the "
       "short budget.");
   M.def("bypass_gate_not_short", [](uint64_t Function) {
-        BypassGate::clearShort(reinterpret_cast<CUfunction>(Function));
+        BypassGate::clearShort(handle<CUfunction>(Function));
       },
       py::arg("function"), "The kernel is no longer known to be short.");
   M.def("bypass_gate_short_budget", [](double Us) {
