@@ -12,9 +12,11 @@ by up to 30% on the H200, docs/benchmarks.md).
 
 Phases, each --rounds times, gate off and on:
   idle    training; the inference thread enabled but idle. The gate's
-          cost to training when it holds nothing: a wait queued before
-          each bypassing launch, and CUPTI's callback on every launch.
-          A third state, `callback`, has the gate on but no thread
+          cost to training when it holds nothing. `on` is the gate as
+          enable() starts it, which stops listening after an idle second
+          (BATON_BYPASS_GATE_IDLE_MS); `awake` never stops: a wait queued
+          before each bypassing launch, and CUPTI's callback on every
+          launch; `callback` never stops either but has no thread
           best-effort for it: CUPTI's callback alone, no waits.
   served  Poisson requests at --load of the encoder's GPU time alone
           (the same arrivals for off and on within a round): p50/p99, and
@@ -43,21 +45,28 @@ from colocate_torch import co  # noqa: E402
 
 PHASES = ("idle", "served", "alone")
 ORDERS = (("off", "on"), ("on", "off"))  # alternated round by round
-IDLE_ORDERS = (("off", "callback", "on"), ("on", "callback", "off"))
+IDLE_ORDERS = (("off", "callback", "awake", "on"),
+               ("on", "awake", "callback", "off"))
+COUNTS = ("gated", "holds", "expired", "sleeps")
 
 
 def gate_counts():
     import baton.torch
     g = baton.torch.report()["bypass_gate"]
-    return {k: g.get(k, 0) for k in ("gated", "holds", "expired")}
+    return {k: g.get(k, 0) for k in COUNTS}
 
 
-def switch(state):
-    """Gate `off`, `on`, or `callback`: on, but with no thread best-effort
-    for it. The gate's classes come back from baton.triton's table."""
+def switch(state, idle_ms):
+    """Gate `off`, `on` (asleep after idle_ms with no bracket), `awake`
+    (never asleep), or `callback`: never asleep, with no thread
+    best-effort for it. Each state starts the gate afresh; its classes
+    come back from baton.triton's table."""
     import baton.torch
     import baton.triton as bt
     from baton import _core
+    baton.torch.set_bypass_gate(False)
+    os.environ["BATON_BYPASS_GATE_IDLE_MS"] = (
+        str(idle_ms) if state == "on" else "0")
     got = baton.torch.set_bypass_gate(state != "off")
     if (got == "on") != (state != "off"):
         sys.exit(f"gate_ab: the bypass gate did not turn {state}: {got}")
@@ -112,7 +121,7 @@ def run(args):
         for r in range(args.rounds):
             orders = IDLE_ORDERS if phase == "idle" else ORDERS
             for state in orders[r % 2]:
-                switch(state)
+                switch(state, args.idle_ms)
                 if phase == "idle":
                     time.sleep(0.5)  # launches queued before the switch
                 row = measured(idle if phase == "idle" else served(r + 1))
@@ -130,7 +139,7 @@ def run(args):
         time.sleep(0.003)
     for r in range(args.rounds if "alone" in args.phases else 0):
         for state in ORDERS[r % 2]:
-            switch(state)
+            switch(state, args.idle_ms)
             row = measured(served(r + 1))
             row.pop("steps_per_s")
             row.update(phase="alone", round=r, gate=state)
@@ -147,8 +156,7 @@ def summary(result):
     table = {}
     for row in result["rows"]:
         key = (row["phase"], row["gate"])
-        for k in ("p50_ms", "p99_ms", "steps_per_s", "gated", "holds",
-                  "expired"):
+        for k in ("p50_ms", "p99_ms", "steps_per_s") + COUNTS:
             if k in row:
                 table.setdefault(key, {}).setdefault(k, []).append(row[k])
     return {f"{p}/{g}": {k: statistics.median(v) for k, v in d.items()}
@@ -161,7 +169,7 @@ def print_table(result, med):
           f"{result['load']}, {len(result['rows'])} windows of "
           f"{result['window']} s; medians over rounds) ====")
     print(f"{'phase/gate':<14} {'p50 ms':>8} {'p99 ms':>8} {'p99/alone':>9} "
-          f"{'steps/s':>8} {'gated':>7} {'holds':>6}")
+          f"{'steps/s':>8} {'gated':>7} {'holds':>6} {'sleeps':>6}")
     for key, d in sorted(med.items(), key=lambda kv: PHASES.index(
             kv[0].split("/")[0])):
         p99 = d.get("p99_ms")
@@ -171,7 +179,7 @@ def print_table(result, med):
         steps = (f"{d['steps_per_s']:8.1f}" if "steps_per_s" in d
                  else f"{'':>8}")
         print(f"{key:<14} {p50} {p99s} {ratio} {steps} {d['gated']:7.0f} "
-              f"{d['holds']:6.0f}")
+              f"{d['holds']:6.0f} {d['sleeps']:6.0f}")
     gate = result.get("bypass_gate") or {}
     print("most gated: " + ", ".join(f"{name[:60]} x{n}" for name, n in
                                       gate.get("most_gated", [])[:5]))
@@ -187,6 +195,9 @@ def main():
     p.add_argument("--window", type=float, default=4.0,
                    help="seconds of each phase")
     p.add_argument("--load", type=float, default=0.5)
+    p.add_argument("--idle-ms", type=float, default=float(
+        os.environ.get("BATON_BYPASS_GATE_IDLE_MS", "1000")),
+                   help="the `on` gate's idle time (BATON_BYPASS_GATE_IDLE_MS)")
     p.add_argument("--phases", default=",".join(PHASES),
                    help="which of idle, served, alone to run")
     p.add_argument("--model-layers", type=int, default=4)

@@ -458,27 +458,37 @@ def _gate_off_reason() -> Optional[str]:
     if _S.gate_wanted is False:
         return "off: set_bypass_gate(False)"
     if _S.gate_wanted is None and os.environ.get("BATON_BYPASS_GATE",
-                                                 "0") != "1":
-        return "off: BATON_BYPASS_GATE is not 1"
+                                                 "1") == "0":
+        return "off: BATON_BYPASS_GATE=0"
     return None
+
+
+def _gate_idle_after_us() -> float:
+    """How long the bypass gate listens to launches with no
+    latency-critical bracket opening or closing (BATON_BYPASS_GATE_IDLE_MS,
+    1000 ms as the scheduler's idle time; 0: it always listens)."""
+    return 1000.0 * float(os.environ.get("BATON_BYPASS_GATE_IDLE_MS", "1000"))
 
 
 def _gate_start() -> str:
     """Starts the bypass gate: bounded as the host gate is
     (BATON_BE_GATE_MAX_MS), short kernels as routing counts them
-    (BATON_ROUTE_MIN_US). Returns '' if it is on, else why not."""
+    (BATON_ROUTE_MIN_US), asleep after _gate_idle_after_us(). Returns ''
+    if it is on, else why not."""
     _core.bypass_gate_short_budget(_bt._STATE.min_route_us)
-    return _core.bypass_gate_start(_cupti_path(), _bt._STATE.gate_max_us)
+    return _core.bypass_gate_start(_cupti_path(), _bt._STATE.gate_max_us,
+                                   _gate_idle_after_us())
 
 
 def _start_bypass_gate() -> None:
-    """With BATON_BYPASS_GATE=1, kernels that bypass Baton wait on the
-    device while a latency-critical bracket is open (python/src/BypassGate.h):
-    started once the process has both classes of threads (a process of one
-    class leaves CUPTI to profilers). Off by default (set_bypass_gate()
-    overrides BATON_BYPASS_GATE): in the GPT and CNN pairs it cost 1-7% of
-    the training kept without a consistent p99 gain, most of it CUPTI's
-    callback on every launch (docs/torch.md, "What bypasses Baton")."""
+    """Kernels that bypass Baton wait on the device while a latency-critical
+    bracket is open (python/src/BypassGate.h): started once the process has
+    both classes of threads (a process of one class leaves CUPTI to
+    profilers), unless BATON_BYPASS_GATE=0 (set_bypass_gate() overrides
+    it). While requests come it costs CUPTI's callback on every launch
+    (1-7% of the training kept in the GPT and CNN pairs); it stops
+    listening after an idle second (docs/torch.md, "What bypasses
+    Baton")."""
     if _S.bypass_gate == "on":
         return
     why = _gate_off_reason()
@@ -657,7 +667,9 @@ class Report(dict):
         gate = self.get("bypass_gate")
         if gate:
             held = (f": {gate['gated']} launches behind it, {gate['holds']} "
-                    f"holds ({gate['expired']} at the bound)"
+                    f"holds ({gate['expired']} at the bound), "
+                    + ("listening" if gate["listening"] else "asleep")
+                    + f", asleep {gate['sleeps']} times when idle"
                     if "gated" in gate else "")
             lines.append(f"bypass gate {gate['state']}{held}")
             for name, n in gate.get("most_gated", [])[:5]:
@@ -752,7 +764,7 @@ def profile_bypass(step: Callable[[], Any], steps: int = 1) -> dict:
     Triton kernels that ran as originals): how many kernels that cannot be
     paused latency-critical work may find queued ahead of it.
 
-    The bypass gate (BATON_BYPASS_GATE=1) stops while the profiler runs;
+    The bypass gate stops while the profiler runs;
     PyTorch's profiler keeps CUPTI once it has used it, so the gate then
     stays off (report()["bypass_gate"] says why)."""
     import torch

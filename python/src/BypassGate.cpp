@@ -172,8 +172,9 @@ struct Gate {
   std::atomic<bool> On{false};
   std::string Why = "not started"; ///< with StartMutex
   std::mutex StartMutex;           ///< start() and stop()
-  /// When the word is set (GateHold.h).
-  GateHold Hold{[this](uint32_t V) { setWord(V); }};
+  /// When the word is set and when the gate listens (GateHold.h).
+  GateHold Hold{[this](uint32_t V) { setWord(V); },
+                [this](bool L) { return listen(L); }};
 
   std::mutex ClassMutex;
   std::unordered_map<uint64_t, BypassGate::ThreadClass> Classes;
@@ -200,6 +201,29 @@ struct Gate {
       *W = V;
       std::atomic_thread_fence(std::memory_order_seq_cst);
     }
+  }
+
+  /// Turns the launch callbacks on or off (Subscriber set); whether all
+  /// of them are as asked.
+  bool enableCallbacks(bool Enable) {
+    bool All = true;
+    for (auto Id : LaunchCallbacks)
+      All &= Api.EnableCallback(Enable, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
+                                Id) == CUPTI_SUCCESS;
+    return All;
+  }
+
+  /// GateHold's listening: the callbacks on or off. Before they are back
+  /// on, the short runs are forgotten: the streams queued kernels unseen.
+  bool listen(bool Listen) {
+    if (Listen) {
+      std::lock_guard Lock(KernelMutex);
+      Runs.clear();
+    }
+    bool Done = enableCallbacks(Listen);
+    if (Listen && !Done)
+      enableCallbacks(false); // none half on; the next hold tries again
+    return Done;
   }
 
   BypassGate::ThreadClass classOfThisThread() {
@@ -345,18 +369,10 @@ struct Gate {
       return "CUPTI has another subscriber (a profiler or CUDA tool): " +
              Api.message(R);
     }
-    for (auto Id : LaunchCallbacks)
-      if (CUptiResult R = Api.EnableCallback(1, Subscriber,
-                                             CUPTI_CB_DOMAIN_DRIVER_API, Id);
-          R != CUPTI_SUCCESS) {
-        Api.Unsubscribe(Subscriber);
-        Subscriber = nullptr;
-        return "CUPTI cannot call back on launches: " + Api.message(R);
-      }
-    {
-      // What the streams queued while the gate was off is unknown.
-      std::lock_guard Lock(KernelMutex);
-      Runs.clear();
+    if (!listen(true)) {
+      Api.Unsubscribe(Subscriber);
+      Subscriber = nullptr;
+      return "CUPTI cannot call back on launches";
     }
     Hold.turnOn();
     On.store(true, std::memory_order_release);
@@ -372,10 +388,12 @@ Gate &gate() {
 } // namespace
 
 std::string BypassGate::start(const std::string &CuptiPath,
-                              std::chrono::microseconds MaxHold) {
+                              std::chrono::microseconds MaxHold,
+                              std::chrono::microseconds IdleAfter) {
   Gate &G = gate();
   std::lock_guard Lock(G.StartMutex);
   G.Hold.setMaxHold(MaxHold);
+  G.Hold.setIdleAfter(IdleAfter);
   G.Why = G.startLocked(CuptiPath);
   return G.Why;
 }
@@ -386,9 +404,9 @@ void BypassGate::stop() {
   if (!G.On.load())
     return;
   G.On.store(false, std::memory_order_release);
+  G.Hold.turnOff(); // before the subscriber goes: it no longer listens
   G.Api.Unsubscribe(G.Subscriber);
   G.Subscriber = nullptr;
-  G.Hold.turnOff();
   G.Why = "stopped";
 }
 
@@ -467,6 +485,12 @@ BypassGateStats BypassGate::stats() {
   Gate &G = gate();
   std::lock_guard Lock(G.StartMutex);
   bool On = G.On.load();
-  return {On, On ? std::string() : G.Why, G.Gated.load(), G.Hold.holds(),
-          G.Hold.expired()};
+  return {On,
+          On ? std::string() : G.Why,
+          G.Gated.load(),
+          G.Hold.holds(),
+          G.Hold.expired(),
+          On && G.Hold.listening(),
+          G.Hold.sleeps(),
+          G.Hold.wakes()};
 }

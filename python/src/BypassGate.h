@@ -27,6 +27,12 @@
 //    would block a module load or a stream creation of the process, or a
 //    latency-critical request that itself waits for best-effort work
 //    (docs/scheduling.md, "Deadlocks avoided").
+//  * It listens only while the process's latency-critical work is about:
+//    with no bracket opening or closing for the idle time, CUPTI's
+//    callbacks go off (they are what the gate costs a job of many short
+//    launches) and the next bracket turns them on before it holds
+//    (GateHold.h). The first request after an idle spell may then wait for
+//    what the best-effort streams queued meanwhile.
 //  * A kernel known to be short (setShort(): baton.triton times Triton
 //    kernels) goes without the wait while the short kernels queued on its
 //    stream since the last wait stay within a budget (ShortRuns.h): the
@@ -58,17 +64,23 @@ struct BypassGateStats {
   uint64_t Gated = 0;    ///< launches that were queued behind the word
   uint64_t Holds = 0;    ///< brackets that set the word
   uint64_t Expired = 0;  ///< holds that reached their bound
+  bool Listening = false; ///< the launch callbacks are on
+  uint64_t Sleeps = 0;   ///< times it stopped listening, idle
+  uint64_t Wakes = 0;    ///< times a hold made it listen again
 };
 
 class BypassGate {
 public:
   /// Subscribes to CUPTI (the library at \p CuptiPath if non-empty, else
   /// one already loaded, else libcupti.so.13 from the loader's path) and
-  /// enables the launch callbacks. Holds last at most \p MaxHold. Returns
-  /// an empty string on success, else why the gate is off. Needs the
-  /// Router's runtime. Idempotent while on.
+  /// enables the launch callbacks. Holds last at most \p MaxHold; with no
+  /// hold beginning or ending for \p IdleAfter (0: never) the callbacks
+  /// go off until the next hold. Returns an empty string on success, else
+  /// why the gate is off. Needs the Router's runtime. Idempotent while on
+  /// (the bounds change).
   static std::string start(const std::string &CuptiPath,
-                           std::chrono::microseconds MaxHold);
+                           std::chrono::microseconds MaxHold,
+                           std::chrono::microseconds IdleAfter);
   /// Unsubscribes (the word returns to 0; streams waiting on it go on).
   static void stop();
 

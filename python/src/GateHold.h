@@ -13,8 +13,17 @@
 //    baton.torch.profile_bypass restarts it) cannot set the word with
 //    nothing left to clear it.
 //
-// The word is written through the callback given, with the class's lock
-// held.
+// It also decides whether the gate listens to launches at all. Listening
+// is what the gate costs a job of many launches (CUPTI's callback on each),
+// so once no hold has begun or ended for the idle time (setIdleAfter; 0:
+// never) the same thread stops it, and the next hold() starts it again
+// before it sets the word. A best-effort stream queues ungated kernels
+// meanwhile, so the first request after an idle spell may wait for all of
+// them, as it waits for the originals the scheduler runs while idle
+// (docs/scheduling.md).
+//
+// The word and listening are changed through the callbacks given, with
+// the class's lock held.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_PYTHON_GATEHOLD_H
@@ -33,8 +42,11 @@ class GateHold {
 public:
   using Clock = std::chrono::steady_clock;
 
-  explicit GateHold(std::function<void(uint32_t)> SetWord)
-      : SetWord(std::move(SetWord)) {}
+  /// \p SetListening(true) starts listening and returns whether it could;
+  /// \p SetListening(false) stops it.
+  GateHold(std::function<void(uint32_t)> SetWord,
+           std::function<bool(bool)> SetListening)
+      : SetWord(std::move(SetWord)), SetListening(std::move(SetListening)) {}
   ~GateHold() {
     {
       std::lock_guard Lock(Mutex);
@@ -53,11 +65,22 @@ public:
     Changed.notify_all();
   }
 
+  /// How long the gate listens with no hold beginning or ending.
+  void setIdleAfter(std::chrono::microseconds Idle) {
+    std::lock_guard Lock(Mutex);
+    IdleAfter = Idle;
+    Changed.notify_all();
+  }
+
   void hold() {
     std::lock_guard Lock(Mutex);
     Held = true;
-    Since = Clock::now();
+    Since = LastChange = Clock::now();
     if (On) {
+      if (!Listening) {
+        Listening = SetListening(true);
+        Wakes += Listening;
+      }
       SetWord(1);
       ++Holds;
     }
@@ -67,22 +90,26 @@ public:
   void release() {
     std::lock_guard Lock(Mutex);
     Held = false;
+    LastChange = Clock::now();
     SetWord(0);
     Changed.notify_all();
   }
 
+  /// The caller listens already (it has just started to).
   void turnOn() {
     std::lock_guard Lock(Mutex);
-    On = true;
-    SetWord(Held && Clock::now() - Since < MaxHold ? 1 : 0);
+    On = Listening = true;
+    LastChange = Clock::now();
+    SetWord(Held && LastChange - Since < MaxHold ? 1 : 0);
     if (!Timer.joinable())
       Timer = std::thread([this] { run(); });
     Changed.notify_all();
   }
 
+  /// The caller stops listening itself, once this returns.
   void turnOff() {
     std::lock_guard Lock(Mutex);
-    On = false;
+    On = Listening = false;
     SetWord(0);
     Changed.notify_all();
   }
@@ -99,13 +126,26 @@ public:
     std::lock_guard Lock(Mutex);
     return Expired;
   }
+  bool listening() const {
+    std::lock_guard Lock(Mutex);
+    return Listening;
+  }
+  /// Times the gate stopped listening, idle, and started again at a hold.
+  uint64_t sleeps() const {
+    std::lock_guard Lock(Mutex);
+    return Sleeps;
+  }
+  uint64_t wakes() const {
+    std::lock_guard Lock(Mutex);
+    return Wakes;
+  }
 
 private:
   void run() {
     std::unique_lock Lock(Mutex);
     while (!Stopping) {
       if (!Held) {
-        Changed.wait(Lock);
+        waitForIdle(Lock);
         continue;
       }
       auto Began = Since;
@@ -120,15 +160,38 @@ private:
     }
   }
 
+  /// With no hold: stops listening once nothing has changed for IdleAfter,
+  /// unless something changes first.
+  void waitForIdle(std::unique_lock<std::mutex> &Lock) {
+    if (!On || !Listening || IdleAfter.count() == 0) {
+      Changed.wait(Lock);
+      return;
+    }
+    auto Last = LastChange;
+    auto Idle = IdleAfter;
+    if (Changed.wait_until(Lock, Last + Idle, [&] {
+          return Stopping || Held || !On || !Listening ||
+                 LastChange != Last || IdleAfter != Idle;
+        }))
+      return;
+    SetListening(false);
+    Listening = false;
+    ++Sleeps;
+  }
+
   std::function<void(uint32_t)> SetWord;
+  std::function<bool(bool)> SetListening;
   mutable std::mutex Mutex;
   std::condition_variable Changed;
   bool On = false;
+  bool Listening = false;
   bool Held = false;
   bool Stopping = false;
-  Clock::time_point Since;
+  Clock::time_point Since;      ///< the last hold's start
+  Clock::time_point LastChange; ///< the last hold, release or turnOn
   std::chrono::microseconds MaxHold{100000};
-  uint64_t Holds = 0, Expired = 0;
+  std::chrono::microseconds IdleAfter{0};
+  uint64_t Holds = 0, Expired = 0, Sleeps = 0, Wakes = 0;
   std::thread Timer;
 };
 

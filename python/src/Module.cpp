@@ -322,16 +322,20 @@ BypassGate::ThreadClass gateClass(const std::string &Class) {
 
 void bindBypassGate(py::module_ &M) {
   M.def("bypass_gate_start", [](const std::string &CuptiPath,
-                                double MaxHoldUs) {
+                                double MaxHoldUs, double IdleAfterUs) {
         py::gil_scoped_release NoGil;
         Router::get();
         return BypassGate::start(
-            CuptiPath, std::chrono::microseconds(int64_t(MaxHoldUs)));
+            CuptiPath, std::chrono::microseconds(int64_t(MaxHoldUs)),
+            std::chrono::microseconds(int64_t(IdleAfterUs)));
       },
       py::arg("cupti_path") = "", py::arg("max_hold_us") = 100000.0,
+      py::arg("idle_after_us") = 0.0,
       "Starts the gate that holds kernels bypassing Baton back on the "
       "device while a latency-critical bracket is open, for at most "
-      "max_hold_us (BypassGate.h). Returns '' if it is on, else why not.");
+      "max_hold_us, and stops listening to launches once no bracket has "
+      "opened or closed for idle_after_us (0: never) until the next one "
+      "opens (BypassGate.h). Returns '' if it is on, else why not.");
   M.def("bypass_gate_stop", [] {
         py::gil_scoped_release NoGil;
         BypassGate::stop();
@@ -359,6 +363,9 @@ void bindBypassGate(py::module_ &M) {
         D["gated"] = S.Gated;
         D["holds"] = S.Holds;
         D["expired"] = S.Expired;
+        D["listening"] = S.Listening;
+        D["sleeps"] = S.Sleeps;
+        D["wakes"] = S.Wakes;
         D["most_gated"] = BypassGate::mostGated(10);
         return D;
       },

@@ -290,8 +290,8 @@ class FakeCore:
     def bypass_gate_short_budget(self, us):
         self.short_budgets.append(us)
 
-    def bypass_gate_start(self, cupti_path, max_hold_us):
-        self.gate_starts.append(max_hold_us)
+    def bypass_gate_start(self, cupti_path, max_hold_us, idle_after_us=0.0):
+        self.gate_starts.append((max_hold_us, idle_after_us))
         self.gate_on = not self.gate_why
         return self.gate_why
 
@@ -309,6 +309,7 @@ class FakeCore:
 
     def bypass_gate_stats(self):
         return {"on": self.gate_on, "gated": 0, "holds": 0, "expired": 0,
+                "listening": self.gate_on, "sleeps": 2, "wakes": 1,
                 "most_gated": self.most_gated}
 
     def hold_for_load(self, patience_us):

@@ -2,8 +2,10 @@
 best-effort thread, not through Baton, does not start while a
 latency-critical bracket of the process is open, starts when it closes,
 and is held no longer than the gate's bound, also when the gate restarts
-within a bracket; Baton's own kernels, short kernels within the short
-budget and the kernels of threads that are not best-effort are not held. Kernels are launched through the driver
+within a bracket; idle, the gate stops listening, and the next bracket
+makes it listen before it holds; Baton's own kernels, short kernels
+within the short budget and the kernels of threads that are not
+best-effort are not held. Kernels are launched through the driver
 directly (ctypes), as a library such as cuBLAS would. Needs a GPU for the
 device half; skipped, saying so, without one."""
 
@@ -64,7 +66,10 @@ def launch(kernel, on):
 def held_in_bracket(kernel=b"nothing", on=stream, wait_s=0.05, between=None):
     # Whether a launch made inside a bracket still waits after wait_s; it
     # must run once the bracket closes.
+    opening = time.perf_counter()
     bracket = _core.lc_begin(0)
+    out.setdefault("open_us", []).append(
+        (time.perf_counter() - opening) * 1e6)
     if between:
         between()
     launch(kernel, on)
@@ -104,6 +109,18 @@ out["held_no_class"] = held_in_bracket()
 _core.bypass_gate_thread_class(me, "latency-critical")
 out["held_latency_critical"] = held_in_bracket()
 out["stats"] = _core.bypass_gate_stats()
+# Idle for 50 ms: the gate stops listening, so a best-effort launch gets
+# no wait; the next bracket makes it listen before it holds.
+_core.bypass_gate_thread_class(me, "best-effort")
+_core.bypass_gate_start("", MAX_HOLD_MS * 1000.0, 50000.0)
+time.sleep(0.3)
+asleep = _core.bypass_gate_stats()
+launch(b"nothing", stream)
+ok(cuda.cuStreamSynchronize(stream), "cuStreamSynchronize")
+out["gated_while_asleep"] = _core.bypass_gate_stats()["gated"] - asleep["gated"]
+out["asleep"] = asleep
+out["held_after_sleep"] = held_in_bracket()
+out["awake"] = _core.bypass_gate_stats()
 print(json.dumps(out))
 """.replace("MAX_HOLD_MS", str(MAX_HOLD_MS))
 
@@ -173,6 +190,19 @@ class BypassGateGpuTest(unittest.TestCase):
         self.assertEqual(stats["expired"], 1, out)
         self.assertEqual(stats["most_gated"], [["nothing", 5], ["brief", 2]],
                          out)
+        self.assertTrue(stats["listening"], out)  # no idle time: never asleep
+        self.assertEqual(stats["sleeps"], 0, out)
+        # Idle: asleep, no wait queued; the next bracket woke it and held.
+        self.assertFalse(out["asleep"]["listening"], out)
+        self.assertEqual(out["asleep"]["sleeps"], 1, out)
+        self.assertEqual(out["gated_while_asleep"], 0, out)
+        self.assertTrue(out["held_after_sleep"], out)
+        self.assertTrue(out["awake"]["listening"], out)
+        self.assertEqual(out["awake"]["wakes"], 1, out)
+        opens = out["open_us"]
+        print(f"bracket opens: waking {opens[-1]:.0f} us, else median "
+              f"{sorted(opens[:-1])[len(opens[:-1]) // 2]:.0f} us, max "
+              f"{max(opens[:-1]):.0f} us")
 
 
 if __name__ == "__main__":

@@ -158,7 +158,7 @@ class TorchPlumbingTest(unittest.TestCase):
                   "BATON_TORCH", "BATON_TORCH_SCHEDULE", "BATON_LC_GRACE_US",
                   "BATON_TORCH_MATMULS", "BATON_LC_WARM_UP",
                   "BATON_TORCH_LONG_GEMM_US", "BATON_BYPASS_GATE",
-                  "BATON_BE_GATE_MAX_MS"):
+                  "BATON_BE_GATE_MAX_MS", "BATON_BYPASS_GATE_IDLE_MS"):
             os.environ.pop(k, None)
         os.environ["BATON_SHARE"] = "0"  # no registry watcher thread
 
@@ -220,8 +220,7 @@ class TorchPlumbingTest(unittest.TestCase):
         btorch.disable()
 
     def test_bypass_gate_follows_the_thread_classes(self):
-        os.environ["BATON_BYPASS_GATE"] = "1"
-        btorch.enable("best-effort")
+        btorch.enable("best-effort")  # the gate is on by default
         trainer = threading.get_ident()
         self.assertEqual(self.core.gate_starts, [])  # no LC work to gate for
         seen = {}
@@ -239,13 +238,15 @@ class TorchPlumbingTest(unittest.TestCase):
         t.start()
         t.join()
         # Started once, bounded as the host gate is (BATON_BE_GATE_MAX_MS),
-        # its short kernels those routing leaves alone (BATON_ROUTE_MIN_US).
-        self.assertEqual(self.core.gate_starts, [100000.0])
+        # asleep after the scheduler's idle second, its short kernels those
+        # routing leaves alone (BATON_ROUTE_MIN_US).
+        self.assertEqual(self.core.gate_starts, [(100000.0, 1000000.0)])
         self.assertEqual(self.core.short_budgets, [bt._STATE.min_route_us])
         self.assertEqual(seen["report"]["state"], "on")
         self.assertTrue(seen["report"]["on"])
         self.assertIn("bypass gate on: 0 launches behind it, 0 holds (0 at "
-                      "the bound)\n  gated       12 x sm90_xmma_dgrad\n"
+                      "the bound), listening, asleep 2 times when idle\n"
+                      "  gated       12 x sm90_xmma_dgrad\n"
                       "  gated        3 x fused_adamw", seen["text"])
         classes = self.core.gate_classes
         self.assertIn((trainer, "best-effort"), classes)
@@ -273,25 +274,28 @@ class TorchPlumbingTest(unittest.TestCase):
         self.states = []
         in_thread(inference)  # nothing to gate: a process of one class
         self.assertEqual(self.core.gate_starts, [])
+        os.environ["BATON_BYPASS_GATE"] = "0"
         btorch.enable("best-effort")
-        in_thread(inference)  # off by default
+        in_thread(inference)  # turned off
         self.assertEqual(self.core.gate_starts, [])
         btorch.disable()
         btorch._S = btorch._State()
         btorch._S.exit_registered = True
         self.core.gate_why = "CUPTI has another subscriber"
         os.environ["BATON_BE_GATE_MAX_MS"] = "20"
+        os.environ["BATON_BYPASS_GATE_IDLE_MS"] = "0"
         bt._reset()  # the bound is read with baton.triton's state
         os.environ["BATON_BYPASS_GATE"] = "1"
         btorch.enable("best-effort")
         in_thread(inference)  # says why, on stderr
-        self.assertEqual(self.core.gate_starts, [20000.0])
+        self.assertEqual(self.core.gate_starts, [(20000.0, 0.0)])
         self.assertEqual(self.states, [
-            "not started", "off: BATON_BYPASS_GATE is not 1",
+            "not started", "off: BATON_BYPASS_GATE=0",
             "off: CUPTI has another subscriber"])
         btorch.disable()
 
     def test_set_bypass_gate_overrides_the_environment(self):
+        os.environ["BATON_BYPASS_GATE"] = "0"
         btorch.enable("best-effort")
         self.assertEqual(btorch.set_bypass_gate(False),
                          "off: set_bypass_gate(False)")
@@ -302,7 +306,7 @@ class TorchPlumbingTest(unittest.TestCase):
 
         def inference():
             btorch.enable("latency-critical", warm_up=False)
-            seen.append(self.core.gate_on)  # on without BATON_BYPASS_GATE
+            seen.append(self.core.gate_on)  # on despite BATON_BYPASS_GATE=0
             seen.append(btorch.set_bypass_gate(False))
             seen.append(self.core.gate_on)
             seen.append(btorch.set_bypass_gate(True))

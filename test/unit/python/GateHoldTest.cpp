@@ -2,7 +2,9 @@
 //
 // GateHold (python/src/GateHold.h) on the host alone: the word follows
 // holds and releases while the gate is on, clears at the bound, and a
-// restart within an old hold does not set it again.
+// restart within an old hold does not set it again; the gate stops
+// listening when idle and listens again before the next hold sets the
+// word.
 //
 //===----------------------------------------------------------------------===//
 #include "GateHold.h"
@@ -11,7 +13,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 using namespace baton::python;
 using namespace std::chrono_literals;
@@ -20,7 +25,43 @@ namespace {
 
 struct GateHoldTest : ::testing::Test {
   std::atomic<uint32_t> Word{7}; // neither 0 nor 1 until first written
-  GateHold Hold{[this](uint32_t V) { Word = V; }};
+  /// What the callbacks did, in order: "word 0", "listen", "deaf".
+  std::mutex EventsMutex;
+  std::vector<std::string> Log;
+  std::atomic<int> FailedListens{0}; ///< listen(true)s to fail, first
+  GateHold Hold{[this](uint32_t V) {
+                  Word = V;
+                  note("word " + std::to_string(V));
+                },
+                [this](bool Listen) {
+                  if (Listen && FailedListens > 0) {
+                    --FailedListens;
+                    note("listen failed");
+                    return false;
+                  }
+                  note(Listen ? "listen" : "deaf");
+                  return true;
+                }};
+
+  void note(std::string E) {
+    std::lock_guard Lock(EventsMutex);
+    Log.push_back(std::move(E));
+  }
+  std::vector<std::string> events() {
+    std::lock_guard Lock(EventsMutex);
+    return Log;
+  }
+  void forget() {
+    std::lock_guard Lock(EventsMutex);
+    Log.clear();
+  }
+  /// Waits, at most \p Limit, for the gate to stop listening.
+  bool sleeps(std::chrono::milliseconds Limit = 5s) {
+    auto Deadline = std::chrono::steady_clock::now() + Limit;
+    while (Hold.listening() && std::chrono::steady_clock::now() < Deadline)
+      std::this_thread::sleep_for(1ms);
+    return !Hold.listening();
+  }
 
   /// Waits, at most \p Limit, for the word to become \p V.
   bool becomes(uint32_t V, std::chrono::milliseconds Limit = 5s) {
@@ -105,6 +146,90 @@ TEST_F(GateHoldTest, ARestartWithinTheBoundHoldsAgain) {
   EXPECT_EQ(Word, 1u);
   Hold.release();
   EXPECT_EQ(Word, 0u);
+}
+
+TEST_F(GateHoldTest, IdleStopsListeningAndTheNextHoldListensFirst) {
+  Hold.setIdleAfter(30ms);
+  Hold.turnOn();
+  EXPECT_TRUE(Hold.listening());
+  auto Start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(sleeps());
+  EXPECT_GE(std::chrono::steady_clock::now() - Start, 30ms);
+  EXPECT_EQ(Hold.sleeps(), 1u);
+  forget();
+  Hold.hold();
+  EXPECT_EQ(events(), (std::vector<std::string>{"listen", "word 1"}));
+  EXPECT_TRUE(Hold.listening());
+  EXPECT_EQ(Hold.wakes(), 1u);
+  Hold.release();
+  ASSERT_TRUE(sleeps()); // idle again, counted from the release
+  EXPECT_EQ(Hold.sleeps(), 2u);
+}
+
+TEST_F(GateHoldTest, BracketsOpeningAndClosingKeepItListening) {
+  Hold.setIdleAfter(150ms);
+  Hold.turnOn();
+  for (int I = 0; I < 8; ++I) { // 400 ms in all, never 150 ms idle
+    Hold.hold();
+    std::this_thread::sleep_for(25ms);
+    Hold.release();
+    std::this_thread::sleep_for(25ms);
+  }
+  EXPECT_TRUE(Hold.listening());
+  EXPECT_EQ(Hold.sleeps(), 0u);
+  EXPECT_EQ(Hold.wakes(), 0u);
+}
+
+TEST_F(GateHoldTest, AnOpenBracketKeepsItListeningPastItsBound) {
+  Hold.setMaxHold(20ms);
+  Hold.setIdleAfter(40ms);
+  Hold.turnOn();
+  Hold.hold();
+  ASSERT_TRUE(becomes(0)); // the bound
+  std::this_thread::sleep_for(150ms);
+  EXPECT_TRUE(Hold.listening());
+  Hold.release();
+  ASSERT_TRUE(sleeps());
+}
+
+TEST_F(GateHoldTest, NoIdleTimeListensAlways) {
+  Hold.turnOn();
+  std::this_thread::sleep_for(100ms);
+  EXPECT_TRUE(Hold.listening());
+  EXPECT_EQ(Hold.sleeps(), 0u);
+}
+
+TEST_F(GateHoldTest, AFailedListenHoldsAndTheNextHoldTriesAgain) {
+  Hold.setIdleAfter(20ms);
+  Hold.turnOn();
+  ASSERT_TRUE(sleeps());
+  FailedListens = 1;
+  forget();
+  Hold.hold();
+  EXPECT_FALSE(Hold.listening());
+  EXPECT_EQ(Word, 1u); // streams gated before still wait
+  Hold.release();
+  Hold.hold();
+  EXPECT_TRUE(Hold.listening());
+  EXPECT_EQ(Hold.wakes(), 1u);
+  EXPECT_EQ(events(), (std::vector<std::string>{"listen failed", "word 1",
+                                                "word 0", "listen",
+                                                "word 1"}));
+  Hold.release();
+}
+
+TEST_F(GateHoldTest, OffNeitherListensNorSleeps) {
+  Hold.setIdleAfter(20ms);
+  Hold.turnOn();
+  Hold.turnOff();
+  EXPECT_FALSE(Hold.listening());
+  forget();
+  std::this_thread::sleep_for(80ms);
+  Hold.hold();
+  Hold.release();
+  EXPECT_EQ(events(), (std::vector<std::string>{"word 0"}));
+  EXPECT_EQ(Hold.sleeps(), 0u);
+  EXPECT_EQ(Hold.wakes(), 0u);
 }
 
 } // namespace
