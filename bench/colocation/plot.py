@@ -23,7 +23,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 SYSTEMS = ("alone", "baton-time", "baton-space", "shared", "priority",
            "timeslice", "mps", "baton-reserve", "baton-procs",
-           "baton-procs-mps", "baton-time-late", "baton", "baton-gate")
+           "baton-procs-mps", "baton-time-late", "baton", "baton-gate",
+           "baton-nogate")
 
 
 def style(name):

@@ -26,9 +26,10 @@ Systems, each in fresh processes:
                  baton.torch.latency_critical() bracket (the encoder's
                  kernels are cuBLAS and native ops, not Triton kernels,
                  so no automatic bracket opens for them)
-  baton-gate     baton with the bypass gate on (BATON_BYPASS_GATE=1):
-                 kernels that bypass Baton wait on the device while a
-                 request's bracket is open (docs/torch.md)
+                 (the bypass gate on, as by default: kernels that
+                 bypass Baton wait on the device while a request's
+                 bracket is open, docs/torch.md)
+  baton-nogate   baton with the bypass gate off (BATON_BYPASS_GATE=0)
   baton-procs    the same in two processes: they meet in the GPU's registry
                  of sharing processes (baton/share.h)
   baton-procs-mps  baton-procs under the MPS daemon, as docs/sharing.md
@@ -63,7 +64,7 @@ sys.path.insert(0, os.path.join(REPO, "bench", "colocation"))
 import colocate as co  # noqa: E402  (inference workload, serve(), MPS)
 
 PROCS = ("baton-procs", "baton-procs-mps")  # Baton in two processes
-BATON_SYSTEMS = ("baton", "baton-gate", "baton-alone") + PROCS
+BATON_SYSTEMS = ("baton", "baton-nogate", "baton-alone") + PROCS
 PAIRS = ("timeslice", "mps") + PROCS  # two processes
 UNDER_MPS = ("mps", "baton-procs-mps")
 BATON_ENV = {"CUDA_MODULE_LOADING": "EAGER", "CUDA_DEVICE_MAX_CONNECTIONS": "32"}
@@ -499,8 +500,8 @@ def main():
     args = p.parse_args()
     args.loads = [float(x) for x in str(args.loads).split(",")]
     args.systems = args.systems.split(",")
-    if args.system == "baton-gate":  # a child: baton, with the gate on
-        os.environ["BATON_BYPASS_GATE"] = "1"
+    if args.system == "baton-nogate":  # a child: baton, the gate off
+        os.environ["BATON_BYPASS_GATE"] = "0"
         args.system = "baton"
     if args.role == "train-pair":
         train_role_for_pair(args)

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Fifty-fifth session, call a (an H200): the bypass gate's device test with
+# the short-kernel budget and the idle sleep (python ctest), what the gate
+# costs CNN training while the inference thread idles (bench/torch/gate_ab.py
+# --phases idle: off, CUPTI's callback alone, the gate always listening, the
+# gate asleep after an idle second), then gpu.torch_bypass.
+set -u
+cd "$(dirname "$0")/../../.."
+R=$PWD; L=$OUT/a; mkdir -p $L
+t0=$(date +%s)
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee $L/gpu.txt
+CFG="-G Ninja -DCMAKE_BUILD_TYPE=Release -DBATON_ENABLE_LLVM=OFF -DCLI11_INCLUDE_DIR=$R/.deps -DBATON_PYBIND11_INCLUDE_DIR=$R/.deps/pybind11/include -DPython3_EXECUTABLE=$(command -v python3)"
+(cmake -S . -B build-gpu $CFG && cmake --build build-gpu) > $L/build.log 2>&1 || { tail -30 $L/build.log; exit 1; }
+echo "built $(( $(date +%s)-t0 ))s"
+timeout 150 ctest --test-dir build-gpu -R '^python$' --output-on-failure -V > $L/python.log 2>&1; echo "python rc=$? $(( $(date +%s)-t0 ))s"
+grep -E "bypass_gate|bracket opens|^[0-9]+: (Ran|OK|FAILED)|tests passed" $L/python.log | cut -c1-200
+grep -E "AssertionError|Error" -A3 $L/python.log | head -20
+export PYTHONPATH=$R/build-gpu/python BATON_CACHE_DIR=$HOME/.cache/baton PYTHONFAULTHANDLER=1
+export CUDA_MODULE_LOADING=EAGER CUDA_DEVICE_MAX_CONNECTIONS=32
+left=$(( 420 - ($(date +%s)-t0) ))
+timeout $left python3 bench/torch/gate_ab.py --out $L/cnn --train cnn --rounds 3 --window 4 --phases idle > $L/cnn.log 2>&1; echo "gate_ab cnn rc=$? $(( $(date +%s)-t0 ))s"
+grep -E "encoder:|ready after" $L/cnn.log | cut -c1-200
+grep -E "^.*idle [0-9] gate" $L/cnn.log | cut -c1-200
+sed -n '/==== bypass gate/,$p' $L/cnn.log
+tail -5 $L/cnn.log | grep -iE "error|exit" | cut -c1-300
+left=$(( 570 - ($(date +%s)-t0) ))
+if [ $left -gt 80 ]; then
+  timeout $left ctest --test-dir build-gpu -R 'gpu\.torch_bypass' --output-on-failure -V > $L/bypass.log 2>&1; echo "bypass rc=$? $(( $(date +%s)-t0 ))s"
+  grep -E "^[0-9]+: \[bypass.*(gate|ok |FAIL)|^[0-9]+: (queued|ungated)" $L/bypass.log | cut -c1-300
+fi
+cd $OUT && tar czf a.tgz a && rm -rf a
