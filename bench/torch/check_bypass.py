@@ -267,7 +267,10 @@ def queued(args, gated):
     # Last, so the printed summary (cut at 2000 characters) keeps the rest.
     detail["latencies_ms"] = {"alone": alone, "beside_queue": beside,
                               "control_same_stream": control}
-    log(f"gate {gate.get('state', '?')}; alone p99 "
+    if gate.get("listen_error"):
+        log(f"gate: CUPTI refused: {gate['listen_error']}")
+    log(f"gate {gate.get('state', '?')} ({gate.get('sleeps', 0)} sleeps, "
+        f"{gate.get('wakes', 0)} wakes); alone p99 "
         f"{detail['alone']['p99_ms']:.3f} ms, max "
         f"{detail['alone']['max_ms']:.3f}; beside "
         f"{detail['mean_queued_beside']:.1f} queued products p50 "

@@ -195,6 +195,8 @@ struct Gate {
   ShortRuns Runs{BypassGate::DefaultShortBudgetUs}; ///< with KernelMutex
 
   std::atomic<uint64_t> Gated{0};
+  std::mutex ListenErrorMutex;
+  std::string ListenError; ///< the last failure of enableCallbacks()
 
   void setWord(uint32_t V) {
     if (volatile uint32_t *W = Word.load(std::memory_order_acquire)) {
@@ -208,8 +210,14 @@ struct Gate {
   bool enableCallbacks(bool Enable) {
     bool All = true;
     for (auto Id : LaunchCallbacks)
-      All &= Api.EnableCallback(Enable, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API,
-                                Id) == CUPTI_SUCCESS;
+      if (CUptiResult R = Api.EnableCallback(
+              Enable, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Id);
+          R != CUPTI_SUCCESS) {
+        All = false;
+        std::lock_guard Lock(ListenErrorMutex);
+        ListenError = std::string(Enable ? "turning on" : "turning off") +
+                      " the launch callbacks: " + Api.message(R);
+      }
     return All;
   }
 
@@ -221,8 +229,8 @@ struct Gate {
       Runs.clear();
     }
     bool Done = enableCallbacks(Listen);
-    if (Listen && !Done)
-      enableCallbacks(false); // none half on; the next hold tries again
+    if (!Done)
+      enableCallbacks(!Listen); // none half on or off; tried again later
     return Done;
   }
 
@@ -481,6 +489,11 @@ BypassGate::mostGated(size_t Count) {
   return Out;
 }
 
+static std::string listenError(Gate &G) {
+  std::lock_guard Lock(G.ListenErrorMutex);
+  return G.ListenError;
+}
+
 BypassGateStats BypassGate::stats() {
   Gate &G = gate();
   std::lock_guard Lock(G.StartMutex);
@@ -492,5 +505,6 @@ BypassGateStats BypassGate::stats() {
           G.Hold.expired(),
           On && G.Hold.listening(),
           G.Hold.sleeps(),
-          G.Hold.wakes()};
+          G.Hold.wakes(),
+          listenError(G)};
 }

@@ -42,8 +42,8 @@ class GateHold {
 public:
   using Clock = std::chrono::steady_clock;
 
-  /// \p SetListening(true) starts listening and returns whether it could;
-  /// \p SetListening(false) stops it.
+  /// \p SetListening(L) starts (L) or stops listening and returns
+  /// whether it could.
   GateHold(std::function<void(uint32_t)> SetWord,
            std::function<bool(bool)> SetListening)
       : SetWord(std::move(SetWord)), SetListening(std::move(SetListening)) {}
@@ -174,9 +174,12 @@ private:
                  LastChange != Last || IdleAfter != Idle;
         }))
       return;
-    SetListening(false);
-    Listening = false;
-    ++Sleeps;
+    if (SetListening(false)) {
+      Listening = false;
+      ++Sleeps;
+    } else {
+      LastChange = Clock::now(); // still listening: try again when idle
+    }
   }
 
   std::function<void(uint32_t)> SetWord;

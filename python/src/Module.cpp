@@ -366,6 +366,7 @@ void bindBypassGate(py::module_ &M) {
         D["listening"] = S.Listening;
         D["sleeps"] = S.Sleeps;
         D["wakes"] = S.Wakes;
+        D["listen_error"] = S.ListenError;
         D["most_gated"] = BypassGate::mostGated(10);
         return D;
       },

@@ -29,6 +29,7 @@ struct GateHoldTest : ::testing::Test {
   std::mutex EventsMutex;
   std::vector<std::string> Log;
   std::atomic<int> FailedListens{0}; ///< listen(true)s to fail, first
+  std::atomic<int> FailedDeafs{0};   ///< listen(false)s to fail, first
   GateHold Hold{[this](uint32_t V) {
                   Word = V;
                   note("word " + std::to_string(V));
@@ -37,6 +38,11 @@ struct GateHoldTest : ::testing::Test {
                   if (Listen && FailedListens > 0) {
                     --FailedListens;
                     note("listen failed");
+                    return false;
+                  }
+                  if (!Listen && FailedDeafs > 0) {
+                    --FailedDeafs;
+                    note("deaf failed");
                     return false;
                   }
                   note(Listen ? "listen" : "deaf");
@@ -216,6 +222,18 @@ TEST_F(GateHoldTest, AFailedListenHoldsAndTheNextHoldTriesAgain) {
                                                 "word 0", "listen",
                                                 "word 1"}));
   Hold.release();
+}
+
+TEST_F(GateHoldTest, AFailedSleepKeepsListeningAndTriesAgainWhenIdle) {
+  FailedDeafs = 1;
+  Hold.setIdleAfter(30ms);
+  Hold.turnOn();
+  forget();
+  auto Start = std::chrono::steady_clock::now();
+  ASSERT_TRUE(sleeps());
+  EXPECT_GE(std::chrono::steady_clock::now() - Start, 60ms); // two idle spells
+  EXPECT_EQ(events(), (std::vector<std::string>{"deaf failed", "deaf"}));
+  EXPECT_EQ(Hold.sleeps(), 1u);
 }
 
 TEST_F(GateHoldTest, OffNeitherListensNorSleeps) {
