@@ -157,6 +157,7 @@ def ungated(args):
 
 def queued(args, gated):
     import baton.torch
+    from baton import _core
     # Before CUDA starts: this thread is latency-critical, on a stream of
     # the highest priority.
     baton.torch.enable("latency-critical", inductor=False)
@@ -207,18 +208,22 @@ def queued(args, gated):
     while queue.queued() < args.depth - 1 and time.time() < deadline:
         time.sleep(0.001)
     beside, depths = serve(lc_stream, True, args.requests)
-    # The control has no brackets: the gate may fall asleep during it. A
+    # The control has no brackets: the gate may fall asleep during it (and
+    # during report(), which can take longer than its idle second). A
     # product counted launched has passed the gate's callback, so the
     # count is read before the gate's.
     launched_beside = queue.launched
-    gate_beside = dict(baton.torch.report().get("bypass_gate", {}))
+    gate_beside = (_core.bypass_gate_stats()
+                   if getattr(_core, "HAS_BYPASS_GATE", False) else {})
     control, control_depths = serve(queue.stream, False,
                                     max(args.requests // 4, 20))
     queue.stop.set()
     queue.join()
     if queue.error:
         return False, {"error": "best-effort thread: " + queue.error}
+    asked = time.perf_counter()
     report = baton.torch.report()
+    report_s = time.perf_counter() - asked
     brackets = report.get("scheduler", {}).get("brackets", 0)
     gate = report.get("bypass_gate", {})
 
@@ -235,7 +240,7 @@ def queued(args, gated):
               "products_launched": queue.launched,
               "products_launched_beside": launched_beside,
               "brackets": brackets, "bypass_gate": gate,
-              "bypass_gate_beside": gate_beside}
+              "bypass_gate_beside": gate_beside, "report_s": report_s}
     bound = detail["alone"]["p99_ms"] + product + 0.25
     max_bound = detail["alone"]["max_ms"] + product + 0.25
     checks = {
