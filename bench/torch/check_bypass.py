@@ -7,11 +7,12 @@ the training job's stream. Two things keep a latency-critical request from
 waiting behind a queue of them: enable("latency-critical") gives its
 thread a stream of the highest priority, so the GPU dispatches the
 request's blocks ahead of those of kernels still queued; and the bypass
-gate (python/src/BypassGate.h; BATON_BYPASS_GATE=1, which this check
-sets) queues, before each launch of a best-effort thread, a wait on a word
-that is set while a latency-critical bracket is open, so that no such
-kernel starts during a request: it waits for the one kernel that runs
-(docs/torch.md, "What bypasses Baton"). This check measures both.
+gate (python/src/BypassGate.h; on by default, and this check sets
+BATON_BYPASS_GATE=1) queues, before each launch of a best-effort thread,
+a wait on a word that is set while a latency-critical bracket is open, so
+that no such kernel starts during a request: it waits for the one kernel
+that runs (docs/torch.md, "What bypasses Baton"). This check measures
+both.
 
   queued-products  a best-effort thread (enable("best-effort")) keeps
                    --depth cuBLAS products (--size square, fp16, eager:
@@ -32,9 +33,10 @@ kernel starts during a request: it waits for the one kernel that runs
                    requests ran; Baton took every bracket; and, when the
                    requests ended, the gate was on and listening, had been
                    set in every bracket and had queued a wait before every
-                   product (the control, without brackets, may find it
+                   product launched while they ran (it may sleep before
+                   them, and the control, without brackets, may find it
                    asleep).
-  ungated          the same with the gate off (the default): what
+  ungated          the same with the gate off (BATON_BYPASS_GATE=0): what
                    the stream priority alone gives, for comparison. Passes
                    if the measurement is valid (control, depth, brackets);
                    its latencies are reported, not judged: a product queued
@@ -158,6 +160,10 @@ def ungated(args):
 def queued(args, gated):
     import baton.torch
     from baton import _core
+
+    def gate_stats():
+        return (_core.bypass_gate_stats()
+                if getattr(_core, "HAS_BYPASS_GATE", False) else {})
     # Before CUDA starts: this thread is latency-critical, on a stream of
     # the highest priority.
     baton.torch.enable("latency-critical", inductor=False)
@@ -207,14 +213,17 @@ def queued(args, gated):
     deadline = time.time() + 30
     while queue.queued() < args.depth - 1 and time.time() < deadline:
         time.sleep(0.001)
+    # Read the gate's count after the products', here and below: a product
+    # counted launched has passed the gate's callback. One product in
+    # flight at the start may count as launched but not gated.
+    launched_before = queue.launched
+    gated_before = gate_stats().get("gated", 0)
     beside, depths = serve(lc_stream, True, args.requests)
     # The control has no brackets: the gate may fall asleep during it (and
-    # during report(), which can take longer than its idle second). A
-    # product counted launched has passed the gate's callback, so the
-    # count is read before the gate's.
-    launched_beside = queue.launched
-    gate_beside = (_core.bypass_gate_stats()
-                   if getattr(_core, "HAS_BYPASS_GATE", False) else {})
+    # during report(), which can take longer than its idle second).
+    launched_beside = queue.launched - launched_before
+    gate_beside = gate_stats()
+    gated_beside = gate_beside.get("gated", 0) - gated_before
     control, control_depths = serve(queue.stream, False,
                                     max(args.requests // 4, 20))
     queue.stop.set()
@@ -239,6 +248,7 @@ def queued(args, gated):
                                       len(control_depths)),
               "products_launched": queue.launched,
               "products_launched_beside": launched_beside,
+              "gated_beside": gated_beside,
               "brackets": brackets, "bypass_gate": gate,
               "bypass_gate_beside": gate_beside, "report_s": report_s}
     bound = detail["alone"]["p99_ms"] + product + 0.25
@@ -262,7 +272,7 @@ def queued(args, gated):
                 gate_beside.get("on", False) and
                 gate_beside.get("listening", False) and
                 gate_beside.get("holds", 0) >= args.requests and
-                gate_beside.get("gated", 0) >= launched_beside,
+                gated_beside >= launched_beside - 1,
         })
     else:
         checks["the gate was off"] = not gate.get("on", False)

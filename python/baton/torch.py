@@ -310,6 +310,11 @@ def _stop_watching_remote() -> None:
 
 def _at_exit() -> None:
     _stop_watching_remote()
+    # The gate's timer would otherwise turn CUPTI's callbacks on or off
+    # while CUDA and CUPTI tear down.
+    if _S.bypass_gate == "on":
+        _core.bypass_gate_stop()
+        _S.bypass_gate = "stopped: the process exits"
     # Scheduled work must complete while the CUDA context still exists.
     if _core.HAS_RUNTIME and _core.router_running():
         try:
@@ -457,9 +462,9 @@ def _gate_off_reason() -> Optional[str]:
         return "off: baton._core was built without CUPTI's headers"
     if _S.gate_wanted is False:
         return "off: set_bypass_gate(False)"
-    if _S.gate_wanted is None and os.environ.get("BATON_BYPASS_GATE",
-                                                 "1") == "0":
-        return "off: BATON_BYPASS_GATE=0"
+    setting = os.environ.get("BATON_BYPASS_GATE", "1").strip().lower()
+    if _S.gate_wanted is None and setting in ("0", "off", "false", "no"):
+        return f"off: BATON_BYPASS_GATE={setting}"
     return None
 
 
@@ -467,7 +472,16 @@ def _gate_idle_after_us() -> float:
     """How long the bypass gate listens to launches with no
     latency-critical bracket opening or closing (BATON_BYPASS_GATE_IDLE_MS,
     1000 ms as the scheduler's idle time; 0: it always listens)."""
-    return 1000.0 * float(os.environ.get("BATON_BYPASS_GATE_IDLE_MS", "1000"))
+    text = os.environ.get("BATON_BYPASS_GATE_IDLE_MS", "1000")
+    try:
+        ms = float(text)
+    except ValueError:
+        ms = -1.0
+    if not ms >= 0:
+        _warn(f"BATON_BYPASS_GATE_IDLE_MS={text!r} is not 0 or more "
+              "milliseconds; the bypass gate sleeps after 1000")
+        ms = 1000.0
+    return 1000.0 * ms
 
 
 def _gate_start() -> str:
@@ -486,8 +500,8 @@ def _start_bypass_gate() -> None:
     both classes of threads (a process of one class leaves CUPTI to
     profilers), unless BATON_BYPASS_GATE=0 (set_bypass_gate() overrides
     it). While requests come it costs CUPTI's callback on every launch
-    (1-7% of the training kept in the GPT and CNN pairs); it stops
-    listening after an idle second (docs/torch.md, "What bypasses
+    (1-12% of the training kept in the GPT and CNN pairs, by run); it
+    stops listening after an idle second (docs/torch.md, "What bypasses
     Baton")."""
     if _S.bypass_gate == "on":
         return
@@ -667,10 +681,14 @@ class Report(dict):
         gate = self.get("bypass_gate")
         if gate:
             held = (f": {gate['gated']} launches behind it, {gate['holds']} "
-                    f"holds ({gate['expired']} at the bound), "
-                    + ("listening" if gate["listening"] else "asleep")
-                    + f", asleep {gate['sleeps']} times when idle"
+                    f"holds ({gate['expired']} at the bound)"
                     if "gated" in gate else "")
+            if gate.get("on"):
+                held += (", " + ("listening" if gate["listening"] else
+                                 "asleep") +
+                         f", asleep {gate['sleeps']} times when idle")
+            if gate.get("listen_error"):
+                held += f"; CUPTI refused: {gate['listen_error']}"
             lines.append(f"bypass gate {gate['state']}{held}")
             for name, n in gate.get("most_gated", [])[:5]:
                 lines.append(f"  gated {n:>8} x {name[:70]}")

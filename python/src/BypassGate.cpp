@@ -1,9 +1,12 @@
 //===- BypassGate.cpp - Unrouted kernels wait while LC work runs ----------===//
 //
-// See BypassGate.h. Locks: StartMutex serialises start() and stop(); the
-// GateHold its own state (GateHold.h); ClassMutex the thread classes;
-// KernelMutex what the gate knows of each kernel and stream. The CUPTI
-// callback takes the last two only, never while calling the driver.
+// See BypassGate.h. Locks, in the order they nest: StartMutex serialises
+// start() and stop(); the GateHold's its own state (GateHold.h) and is held
+// while the callbacks are turned on or off, which serialises those calls
+// as CUPTI requires; ClassMutex the thread classes; KernelMutex what the
+// gate knows of each kernel and stream; ListenErrorMutex CUPTI's last
+// refusal. The CUPTI callback takes ClassMutex and KernelMutex only, one at
+// a time, never while calling the driver.
 //
 //===----------------------------------------------------------------------===//
 #include "BypassGate.h"
@@ -196,7 +199,8 @@ struct Gate {
 
   std::atomic<uint64_t> Gated{0};
   std::mutex ListenErrorMutex;
-  std::string ListenError; ///< the last failure of enableCallbacks()
+  /// The last failure of enableCallbacks(), cleared by a success.
+  std::string ListenError;
 
   void setWord(uint32_t V) {
     if (volatile uint32_t *W = Word.load(std::memory_order_acquire)) {
@@ -231,6 +235,10 @@ struct Gate {
     bool Done = enableCallbacks(Listen);
     if (!Done)
       enableCallbacks(!Listen); // none half on or off; tried again later
+    else {
+      std::lock_guard Lock(ListenErrorMutex);
+      ListenError.clear();
+    }
     return Done;
   }
 
@@ -380,7 +388,8 @@ struct Gate {
     if (!listen(true)) {
       Api.Unsubscribe(Subscriber);
       Subscriber = nullptr;
-      return "CUPTI cannot call back on launches";
+      std::lock_guard Lock(ListenErrorMutex);
+      return "CUPTI cannot call back on launches (" + ListenError + ")";
     }
     Hold.turnOn();
     On.store(true, std::memory_order_release);

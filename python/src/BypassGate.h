@@ -67,7 +67,9 @@ struct BypassGateStats {
   bool Listening = false; ///< the launch callbacks are on
   uint64_t Sleeps = 0;   ///< times it stopped listening, idle
   uint64_t Wakes = 0;    ///< times a hold made it listen again
-  std::string ListenError; ///< CUPTI's last refusal to turn callbacks on/off
+  /// CUPTI's refusal to turn the callbacks on or off, if the last switch
+  /// failed (empty otherwise).
+  std::string ListenError;
 };
 
 class BypassGate {

@@ -323,6 +323,8 @@ BypassGate::ThreadClass gateClass(const std::string &Class) {
 void bindBypassGate(py::module_ &M) {
   M.def("bypass_gate_start", [](const std::string &CuptiPath,
                                 double MaxHoldUs, double IdleAfterUs) {
+        if (!(IdleAfterUs >= 0))
+          throw py::value_error("idle_after_us must be 0 or more");
         py::gil_scoped_release NoGil;
         Router::get();
         return BypassGate::start(

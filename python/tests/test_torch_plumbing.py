@@ -4,6 +4,7 @@ and for Triton; the routing decisions, thread classes, settings applied and
 restored, and the kernel classification of the bypass report."""
 
 import contextlib
+import io
 import os
 import threading
 import types
@@ -292,6 +293,33 @@ class TorchPlumbingTest(unittest.TestCase):
         self.assertEqual(self.states, [
             "not started", "off: BATON_BYPASS_GATE=0",
             "off: CUPTI has another subscriber"])
+        btorch.disable()
+
+    def test_bypass_gate_settings_are_read_with_care(self):
+        def inference():
+            btorch.enable("latency-critical", warm_up=False)
+            btorch.disable()
+
+        os.environ["BATON_BYPASS_GATE"] = "Off"
+        btorch.enable("best-effort")
+        t = threading.Thread(target=inference)
+        t.start()
+        t.join()
+        self.assertEqual(self.core.gate_starts, [])
+        self.assertEqual(btorch.report()["bypass_gate"]["state"],
+                         "off: BATON_BYPASS_GATE=off")
+        btorch.disable()
+        os.environ["BATON_BYPASS_GATE"] = "yes"
+        os.environ["BATON_BYPASS_GATE_IDLE_MS"] = "soon"
+        btorch.enable("best-effort")
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            t = threading.Thread(target=inference)
+            t.start()
+            t.join()
+        # Not a number of milliseconds: said, and the default used.
+        self.assertEqual(self.core.gate_starts, [(100000.0, 1000000.0)])
+        self.assertIn("BATON_BYPASS_GATE_IDLE_MS='soon'", err.getvalue())
         btorch.disable()
 
     def test_set_bypass_gate_overrides_the_environment(self):
