@@ -106,6 +106,7 @@ class _Kernel:
     features: tuple = ()             # "wgmma", "tma", "global-scratch"
     maxnreg: Optional[int] = None    # the variants' register budget
     future: Any = None
+    epoch: int = 0                   # its CUfunction's, when requested
 
     def stop_routing(self, reason: str) -> bool:
         """Its launches pass through from now on, for `reason` (said once);
@@ -335,8 +336,23 @@ def _expire_load_hold(thread: int, hold: int) -> None:
 def _load_hook(module, function, name, metadata_group, hash):
     _release_load_holds()
     if function:
-        _STATE.loaded[int(function)] = _Loaded(name, dict(metadata_group or {}),
-                                               hash)
+        function = int(function)
+        if function in _STATE.loaded or function in _STATE.kernels:
+            _forget(function)
+        _STATE.loaded[function] = _Loaded(name, dict(metadata_group or {}),
+                                          hash)
+
+
+def _forget(function: int) -> None:
+    """A CUfunction handle loaded again names another kernel: Triton
+    unloaded the one it named. What was prepared, bound, timed or told the
+    bypass gate for that one is dropped, and a preparation still running
+    for it cannot bind (python/src/Router.h, epoch)."""
+    with _STATE.lock:
+        _STATE.kernels.pop(function, None)
+        _STATE.loaded.pop(function, None)
+    if _core.HAS_RUNTIME:
+        _core.forget_function(function)
 
 
 # --------------------------------------------------------- variant binding
@@ -379,7 +395,7 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
         loaded = _STATE.loaded.get(function)
         ptx = _ptx_of(loaded) if loaded else None
         kernel.features = _features(ptx, md)
-        binding = _core.bind(function)
+        binding = _core.bind(function, kernel.epoch)
         # Variants in Triton's cubin (the compile hook ran), unless its PTB
         # variant would need more shared memory than the device has: then
         # a cubin of Baton's own, with the slice variant only.
@@ -409,7 +425,7 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
             return
         cubin = assemble(result.ptx, md["arch"], md["enable_fp_fusion"],
                          md["ptx_options"], cache=_STATE.cache)
-        binding = _core.bind_image(function, cubin, kernel.name)
+        binding = _core.bind_image(function, cubin, kernel.name, kernel.epoch)
         kernel.source = "baton-cubin"
         kernel.variants = tuple(v for v in ("slice", "ptb") if binding[v])
         kernel.state = _READY if kernel.variants else _NONE
@@ -418,7 +434,8 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
     except Exception as e:
         kernel.state = _NONE
         kernel.reason = f"variants could not be prepared: {e}"
-        _warn(f"kernel '{kernel.name}': {kernel.reason}")
+        if _STATE.kernels.get(function) is kernel:  # else: unloaded since
+            _warn(f"kernel '{kernel.name}': {kernel.reason}")
 
 
 def _request(function: int, launcher: "BatonLauncher") -> _Kernel:
@@ -427,7 +444,7 @@ def _request(function: int, launcher: "BatonLauncher") -> _Kernel:
         kernel = st.kernels.get(function)
         if kernel is not None:
             return kernel
-        kernel = _Kernel(launcher.name)
+        kernel = _Kernel(launcher.name, epoch=_core.function_epoch(function))
         st.kernels[function] = kernel
         if st.pool is None:
             workers = (int(os.environ.get("BATON_TRITON_PREPARE_WORKERS") or 0)

@@ -469,6 +469,12 @@ void BypassGate::clearShort(CUfunction F) {
     It->second.ShortUs = -1;
 }
 
+void BypassGate::forget(CUfunction F) {
+  Gate &G = gate();
+  std::lock_guard Lock(G.KernelMutex);
+  G.Kernels.erase(F);
+}
+
 void BypassGate::setShortBudget(double Us) {
   Gate &G = gate();
   std::lock_guard Lock(G.KernelMutex);

@@ -112,6 +112,9 @@ public:
   static void setShort(CUfunction F, double Us);
   /// \p F is no longer known to be short: every launch gated again.
   static void clearShort(CUfunction F);
+  /// \p F was loaded again (its handle names another kernel now): what
+  /// the gate knew of it, name and shortness, is dropped.
+  static void forget(CUfunction F);
   /// The \p Count kernel names with the most gated launches, most first,
   /// with their counts; CUDA graph launches count as one "(CUDA graph)".
   static std::vector<std::pair<std::string, uint64_t>> mostGated(size_t Count);

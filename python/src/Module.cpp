@@ -142,34 +142,58 @@ void bindRouter(py::module_ &M) {
       "BATON_SHARE=0 or the join failed (the reason is on stderr).");
   M.def("router_running", &Router::running,
         "Whether the router has started.");
-  M.def("bind", [](uint64_t Function) {
+  M.def("function_epoch", [](uint64_t Function) -> uint64_t {
+        return Router::running()
+                   ? Router::get().epoch(handle<CUfunction>(Function))
+                   : 0;
+      },
+      py::arg("function"),
+      "The epoch of a CUfunction handle: read while the kernel it names is "
+      "loaded, passed to bind() and bind_image() (Router.h).");
+  M.def("forget_function", [](uint64_t Function) {
+        py::gil_scoped_release NoGil;
+        if (Router::running())
+          Router::get().forget(handle<CUfunction>(Function));
+#ifdef BATON_PYTHON_BYPASS_GATE
+        baton::python::BypassGate::forget(handle<CUfunction>(Function));
+#endif
+      },
+      py::arg("function"),
+      "A CUfunction handle was loaded again, for another kernel: what was "
+      "bound, timed or known to the bypass gate for it is dropped, and its "
+      "epoch advances.");
+  M.def("bind", [](uint64_t Function, uint64_t Epoch) {
         baton::python::KernelBinding B;
         {
           py::gil_scoped_release NoGil;
-          B = Router::get().bind(handle<CUfunction>(Function));
+          B = Router::get().bind(handle<CUfunction>(Function), Epoch);
         }
         return bindingDict(B);
       },
-      py::arg("function"),
-      "Binds a loaded kernel (a CUfunction) to the variants found beside it "
-      "in its module; returns {name, slice, ptb, param_sizes, own_module, "
-      "registers} (registers: the original's, per thread).");
+      py::arg("function"), py::arg("epoch"),
+      "Binds a loaded kernel (a CUfunction, at `epoch`) to the variants "
+      "found beside it in its module; returns {name, slice, ptb, "
+      "param_sizes, own_module, registers} (registers: the original's, per "
+      "thread). Raises if the handle was loaded again since `epoch`.");
   M.def("bind_image", [](uint64_t Function, py::bytes Image,
-                         const std::string &Name) {
+                         const std::string &Name, uint64_t Epoch) {
         std::string_view Bytes = Image;
         baton::python::KernelBinding B;
         {
           py::gil_scoped_release NoGil;
           B = Router::get().bindImage(
               handle<CUfunction>(Function),
-              std::as_bytes(std::span(Bytes.data(), Bytes.size())), Name);
+              std::as_bytes(std::span(Bytes.data(), Bytes.size())), Name,
+              Epoch);
         }
         return bindingDict(B);
       },
       py::arg("function"), py::arg("image"), py::arg("name"),
-      "Binds a loaded kernel to kernel `name` of `image` (a cubin that holds "
-      "its variants): launches of `function` routed by submit() run that "
-      "module's variants.");
+      py::arg("epoch"),
+      "Binds a loaded kernel (at `epoch`) to kernel `name` of `image` (a "
+      "cubin that holds its variants): launches of `function` routed by "
+      "submit() run that module's variants. Raises if the handle was "
+      "loaded again since `epoch`.");
   M.def("submit",
         [](uint64_t Function, uint32_t Gx, uint32_t Gy, uint32_t Gz,
            uint32_t Bx, uint32_t Shared, uint64_t Stream, py::bytes Params) {

@@ -29,6 +29,7 @@
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
+#include <vector>
 
 using namespace baton;
 using namespace baton::python;
@@ -92,6 +93,17 @@ struct Router::Impl {
   std::mutex Mutex;
   /// Per Triton CUfunction, the kernel whose variants its launches run.
   std::unordered_map<CUfunction, std::pair<Kernel, bool>> Kernels;
+  /// Per CUfunction loaded again, its epoch (Router.h); absent: 0.
+  std::unordered_map<CUfunction, uint64_t> Epochs;
+
+  /// Throws unless \p F is still at \p Epoch (Mutex held).
+  void checkEpoch(CUfunction F, uint64_t Epoch) const {
+    auto It = Epochs.find(F);
+    if ((It == Epochs.end() ? 0 : It->second) != Epoch)
+      throw Error(ErrorKind::InvalidState,
+                  "the kernel was unloaded and its handle reused while its "
+                  "variants were prepared");
+  }
 
   std::mutex HoldMutex;
   std::map<uint64_t, sched::SchedulerService::BestEffortHold> Holds;
@@ -306,9 +318,44 @@ Router &Router::get() {
 
 bool Router::running() { return Instance != nullptr; }
 
-KernelBinding Router::bind(CUfunction Function) {
+uint64_t Router::epoch(CUfunction Function) {
+  std::lock_guard Lock(P->Mutex);
+  auto It = P->Epochs.find(Function);
+  return It == P->Epochs.end() ? 0 : It->second;
+}
+
+void Router::forget(CUfunction Function) {
   {
     std::lock_guard Lock(P->Mutex);
+    ++P->Epochs[Function];
+    P->Kernels.erase(Function);
+  }
+  std::vector<CUevent> Events;
+  {
+    std::lock_guard Lock(P->TimingMutex);
+    if (auto It = P->Timings.find(Function); It != P->Timings.end()) {
+      for (auto [Begin, End] : It->second.Pending)
+        Events.insert(Events.end(), {Begin, End});
+      P->Timings.erase(It);
+    }
+    std::erase_if(P->Begun, [&](const auto &Entry) {
+      if (Entry.second.first != Function)
+        return false;
+      Events.push_back(Entry.second.second);
+      return true;
+    });
+  }
+  if (Events.empty())
+    return;
+  P->ensureContext();
+  for (CUevent E : Events)
+    P->Driver.EventDestroy(E);
+}
+
+KernelBinding Router::bind(CUfunction Function, uint64_t Epoch) {
+  {
+    std::lock_guard Lock(P->Mutex);
+    P->checkEpoch(Function, Epoch);
     if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
       return bindingOf(It->second.first, It->second.second);
   }
@@ -319,6 +366,7 @@ KernelBinding Router::bind(CUfunction Function) {
   RelaxedCaptureMode Relaxed;
   auto Hold = P->LR.holdForModuleLoad();
   std::lock_guard Lock(P->Mutex);
+  P->checkEpoch(Function, Epoch);
   if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
     return bindingOf(It->second.first, It->second.second);
   Kernel K = P->LR.runtime().kernelOf(Function);
@@ -329,7 +377,11 @@ KernelBinding Router::bind(CUfunction Function) {
 
 KernelBinding Router::bindImage(CUfunction Function,
                                 std::span<const std::byte> Image,
-                                const std::string &Name) {
+                                const std::string &Name, uint64_t Epoch) {
+  {
+    std::lock_guard Lock(P->Mutex); // not worth loading the image for
+    P->checkEpoch(Function, Epoch);
+  }
   RelaxedCaptureMode Relaxed; // as bind()
   Runtime &R = P->LR.runtime();
   std::optional<Kernel> Original, Loaded;
@@ -347,6 +399,7 @@ KernelBinding Router::bindImage(CUfunction Function,
                 "'");
   KernelBinding B = bindingOf(K, true);
   std::lock_guard Lock(P->Mutex);
+  P->checkEpoch(Function, Epoch);
   P->Kernels.insert_or_assign(Function, std::pair{std::move(K), true});
   return B;
 }

@@ -75,10 +75,22 @@ public:
   static Router &get();
   static bool running();
 
-  KernelBinding bind(CUfunction Function);
+  /// A CUfunction handle names another kernel once its module is unloaded
+  /// and a later load reuses it (Triton may unload a kernel it no longer
+  /// holds). Each handle has an epoch, which forget() advances: a caller
+  /// reads it while the kernel it means is loaded (epoch()), and bind() and
+  /// bindImage() throw instead of binding a handle whose epoch has moved
+  /// on, so variants prepared for an unloaded kernel never serve the one
+  /// loaded after it.
+  uint64_t epoch(CUfunction Function);
+  /// \p Function was loaded again: what was bound or timed for it is
+  /// dropped, and its epoch advances.
+  void forget(CUfunction Function);
+
+  KernelBinding bind(CUfunction Function, uint64_t Epoch);
   KernelBinding bindImage(CUfunction Function,
                           std::span<const std::byte> Image,
-                          const std::string &Name);
+                          const std::string &Name, uint64_t Epoch);
   /// For a module load the program makes (Triton loading a kernel it
   /// compiled): holds best-effort work back once none of it is left on the
   /// device (SchedulerService::holdBestEffort; a load made while a routed

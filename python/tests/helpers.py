@@ -271,6 +271,8 @@ class FakeCore:
         self.capturing = False    # stream_capturing's answer
         self.capture_on_submit = False  # submit finds the stream capturing
         self.bind_errors = []     # bind_image raises these, one a call
+        self.epochs = {}          # function -> epoch (forget_function)
+        self.forgotten = []       # forget_function calls
         self.holds = []           # hold_for_load / release_hold calls
         self.HAS_BYPASS_GATE = True
         self.gate_starts = []     # bypass_gate_start calls
@@ -351,11 +353,25 @@ class FakeCore:
                 "ptb": "ptb" in variants, "param_sizes": [],
                 "own_module": False, "registers": self.registers}
 
-    def bind(self, function):
+    def function_epoch(self, function):
+        return self.epochs.get(function, 0)
+
+    def forget_function(self, function):
+        self.forgotten.append(function)
+        self.epochs[function] = self.epochs.get(function, 0) + 1
+
+    def _check_epoch(self, function, epoch):
+        if self.epochs.get(function, 0) != epoch:
+            raise RuntimeError("the kernel was unloaded and its handle reused "
+                               "while its variants were prepared")
+
+    def bind(self, function, epoch):
+        self._check_epoch(function, epoch)
         self.binds.append(function)
         return self._binding("k", ("slice", "ptb") if self.in_triton_cubin else ())
 
-    def bind_image(self, function, image, name):
+    def bind_image(self, function, image, name, epoch):
+        self._check_epoch(function, epoch)
         self.images.append((function, image, name))
         if self.bind_errors:
             raise RuntimeError(self.bind_errors.pop(0))

@@ -3,6 +3,8 @@ the launcher and hooks are installed and removed, launches pass through or
 are routed with the right bytes, variants are found or built, refusals and
 unroutable kernels pass through and are reported."""
 
+import contextlib
+import io
 import os
 import re
 import struct
@@ -213,6 +215,39 @@ class TritonHooksTest(unittest.TestCase):
         self.launch(launcher)
         self.assertEqual(self.core.submits, [])
         self.assertEqual(len(self.core.images), 1)  # not asked for again
+
+    def test_a_handle_loaded_again_forgets_the_kernel_it_named(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.first_launch(launcher)
+        self.assertEqual(bt._STATE.kernels[FUNCTION].state, "ready")
+        # Triton unloaded that kernel; another load reuses its CUfunction.
+        other = self.load()
+        self.assertEqual(self.core.forgotten, [FUNCTION])
+        self.assertNotIn(FUNCTION, bt._STATE.kernels)
+        self.first_launch(other)
+        kernel = bt._STATE.kernels[FUNCTION]
+        self.assertEqual((kernel.state, kernel.epoch), ("ready", 1))
+        self.assertEqual(len(self.core.images), 2)  # bound afresh
+        self.launch(other)
+        self.assertEqual(len(self.core.submits), 1)
+
+    def test_a_preparation_for_an_unloaded_kernel_cannot_bind(self):
+        launcher = self.load()
+        bt.set_routing(True)
+        self.gate.clear()  # the preparation waits in assembly
+        self.launch(launcher)
+        stale = bt._STATE.kernels[FUNCTION]
+        self.load()  # meanwhile the handle names another kernel
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.gate.set()
+            stale.future.result(60)
+        self.assertEqual(stale.state, "none")
+        self.assertIn("handle reused", stale.reason)
+        self.assertEqual(self.core.images, [])  # nothing bound for it
+        self.assertNotIn("handle reused", err.getvalue())  # not the user's
+        self.assertNotIn(FUNCTION, bt._STATE.kernels)
 
     def test_uninstall_removes_the_start_hook(self):
         knobs = self.modules["triton.knobs"]
