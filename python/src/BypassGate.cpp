@@ -513,13 +513,14 @@ BypassGateStats BypassGate::stats() {
   Gate &G = gate();
   std::lock_guard Lock(G.StartMutex);
   bool On = G.On.load();
+  GateHold::State H = G.Hold.state();
   return {On,
           On ? std::string() : G.Why,
           G.Gated.load(),
-          G.Hold.holds(),
-          G.Hold.expired(),
-          On && G.Hold.listening(),
-          G.Hold.sleeps(),
-          G.Hold.wakes(),
+          H.Holds,
+          H.Expired,
+          On && H.Listening,
+          H.Sleeps,
+          H.Wakes,
           listenError(G)};
 }

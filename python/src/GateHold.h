@@ -114,30 +114,18 @@ public:
     Changed.notify_all();
   }
 
-  bool on() const {
+  /// What the gate is doing and has done, read at once.
+  struct State {
+    bool On = false;
+    bool Listening = false;
+    uint64_t Holds = 0;   ///< holds that set the word
+    uint64_t Expired = 0; ///< of those, ended by the bound
+    uint64_t Sleeps = 0;  ///< times it stopped listening, idle
+    uint64_t Wakes = 0;   ///< times a hold made it listen again
+  };
+  State state() const {
     std::lock_guard Lock(Mutex);
-    return On;
-  }
-  uint64_t holds() const {
-    std::lock_guard Lock(Mutex);
-    return Holds;
-  }
-  uint64_t expired() const {
-    std::lock_guard Lock(Mutex);
-    return Expired;
-  }
-  bool listening() const {
-    std::lock_guard Lock(Mutex);
-    return Listening;
-  }
-  /// Times the gate stopped listening, idle, and started again at a hold.
-  uint64_t sleeps() const {
-    std::lock_guard Lock(Mutex);
-    return Sleeps;
-  }
-  uint64_t wakes() const {
-    std::lock_guard Lock(Mutex);
-    return Wakes;
+    return {On, Listening, Holds, Expired, Sleeps, Wakes};
   }
 
 private:

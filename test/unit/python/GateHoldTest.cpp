@@ -64,9 +64,10 @@ struct GateHoldTest : ::testing::Test {
   /// Waits, at most \p Limit, for the gate to stop listening.
   bool sleeps(std::chrono::milliseconds Limit = 5s) {
     auto Deadline = std::chrono::steady_clock::now() + Limit;
-    while (Hold.listening() && std::chrono::steady_clock::now() < Deadline)
+    while (Hold.state().Listening &&
+           std::chrono::steady_clock::now() < Deadline)
       std::this_thread::sleep_for(1ms);
-    return !Hold.listening();
+    return !Hold.state().Listening;
   }
 
   /// Waits, at most \p Limit, for the word to become \p V.
@@ -81,7 +82,7 @@ struct GateHoldTest : ::testing::Test {
 TEST_F(GateHoldTest, OffNeverSetsTheWord) {
   Hold.hold();
   EXPECT_NE(Word, 1u);
-  EXPECT_EQ(Hold.holds(), 0u);
+  EXPECT_EQ(Hold.state().Holds, 0u);
   Hold.release();
   EXPECT_EQ(Word, 0u);
 }
@@ -93,8 +94,8 @@ TEST_F(GateHoldTest, HoldSetsTheWordAndReleaseClearsIt) {
   EXPECT_EQ(Word, 1u);
   Hold.release();
   EXPECT_EQ(Word, 0u);
-  EXPECT_EQ(Hold.holds(), 1u);
-  EXPECT_EQ(Hold.expired(), 0u);
+  EXPECT_EQ(Hold.state().Holds, 1u);
+  EXPECT_EQ(Hold.state().Expired, 0u);
 }
 
 TEST_F(GateHoldTest, AHoldEndsAtItsBound) {
@@ -105,10 +106,10 @@ TEST_F(GateHoldTest, AHoldEndsAtItsBound) {
   EXPECT_EQ(Word, 1u);
   ASSERT_TRUE(becomes(0));
   EXPECT_GE(std::chrono::steady_clock::now() - Start, 20ms);
-  EXPECT_EQ(Hold.expired(), 1u);
+  EXPECT_EQ(Hold.state().Expired, 1u);
   Hold.release();
   EXPECT_EQ(Word, 0u);
-  EXPECT_EQ(Hold.expired(), 1u);
+  EXPECT_EQ(Hold.state().Expired, 1u);
 }
 
 TEST_F(GateHoldTest, ANewHoldStartsANewBound) {
@@ -120,9 +121,9 @@ TEST_F(GateHoldTest, ANewHoldStartsANewBound) {
   Hold.hold();
   std::this_thread::sleep_for(600ms); // 1.2 s after the first hold
   EXPECT_EQ(Word, 1u);
-  EXPECT_EQ(Hold.expired(), 0u);
+  EXPECT_EQ(Hold.state().Expired, 0u);
   ASSERT_TRUE(becomes(0));
-  EXPECT_EQ(Hold.expired(), 1u);
+  EXPECT_EQ(Hold.state().Expired, 1u);
 }
 
 TEST_F(GateHoldTest, ARestartWithinABracketPastTheBoundLeavesTheWordClear) {
@@ -136,7 +137,7 @@ TEST_F(GateHoldTest, ARestartWithinABracketPastTheBoundLeavesTheWordClear) {
   EXPECT_EQ(Word, 0u);
   std::this_thread::sleep_for(50ms);
   EXPECT_EQ(Word, 0u);
-  EXPECT_EQ(Hold.expired(), 0u); // not counted while off
+  EXPECT_EQ(Hold.state().Expired, 0u); // not counted while off
   Hold.release();
   Hold.hold(); // the next bracket holds again
   EXPECT_EQ(Word, 1u);
@@ -158,18 +159,18 @@ TEST_F(GateHoldTest, IdleStopsListeningAndTheNextHoldListensFirst) {
   Hold.setIdleAfter(100ms);
   auto Start = std::chrono::steady_clock::now();
   Hold.turnOn();
-  EXPECT_TRUE(Hold.listening());
+  EXPECT_TRUE(Hold.state().Listening);
   ASSERT_TRUE(sleeps());
   EXPECT_GE(std::chrono::steady_clock::now() - Start, 100ms);
-  EXPECT_EQ(Hold.sleeps(), 1u);
+  EXPECT_EQ(Hold.state().Sleeps, 1u);
   forget();
   Hold.hold();
   EXPECT_EQ(events(), (std::vector<std::string>{"listen", "word 1"}));
-  EXPECT_TRUE(Hold.listening());
-  EXPECT_EQ(Hold.wakes(), 1u);
+  EXPECT_TRUE(Hold.state().Listening);
+  EXPECT_EQ(Hold.state().Wakes, 1u);
   Hold.release();
   ASSERT_TRUE(sleeps()); // idle again, counted from the release
-  EXPECT_EQ(Hold.sleeps(), 2u);
+  EXPECT_EQ(Hold.state().Sleeps, 2u);
 }
 
 TEST_F(GateHoldTest, BracketsOpeningAndClosingKeepItListening) {
@@ -181,9 +182,9 @@ TEST_F(GateHoldTest, BracketsOpeningAndClosingKeepItListening) {
     Hold.release();
     std::this_thread::sleep_for(25ms);
   }
-  EXPECT_TRUE(Hold.listening());
-  EXPECT_EQ(Hold.sleeps(), 0u);
-  EXPECT_EQ(Hold.wakes(), 0u);
+  EXPECT_TRUE(Hold.state().Listening);
+  EXPECT_EQ(Hold.state().Sleeps, 0u);
+  EXPECT_EQ(Hold.state().Wakes, 0u);
 }
 
 TEST_F(GateHoldTest, AnOpenBracketKeepsItListeningPastItsBound) {
@@ -193,7 +194,7 @@ TEST_F(GateHoldTest, AnOpenBracketKeepsItListeningPastItsBound) {
   Hold.hold();
   ASSERT_TRUE(becomes(0)); // the bound
   std::this_thread::sleep_for(150ms);
-  EXPECT_TRUE(Hold.listening());
+  EXPECT_TRUE(Hold.state().Listening);
   Hold.release();
   ASSERT_TRUE(sleeps());
 }
@@ -203,7 +204,7 @@ TEST_F(GateHoldTest, TheIdleTimeCountsFromTheRelease) {
   Hold.turnOn();
   Hold.hold();
   std::this_thread::sleep_for(300ms); // held: never idle
-  EXPECT_TRUE(Hold.listening());
+  EXPECT_TRUE(Hold.state().Listening);
   auto Released = std::chrono::steady_clock::now();
   Hold.release();
   ASSERT_TRUE(sleeps());
@@ -214,8 +215,8 @@ TEST_F(GateHoldTest, NoIdleTimeListensAlways) {
   Hold.setIdleAfter(0ms);
   Hold.turnOn();
   std::this_thread::sleep_for(100ms);
-  EXPECT_TRUE(Hold.listening());
-  EXPECT_EQ(Hold.sleeps(), 0u);
+  EXPECT_TRUE(Hold.state().Listening);
+  EXPECT_EQ(Hold.state().Sleeps, 0u);
 }
 
 TEST_F(GateHoldTest, AFailedListenHoldsAndTheNextHoldTriesAgain) {
@@ -225,12 +226,12 @@ TEST_F(GateHoldTest, AFailedListenHoldsAndTheNextHoldTriesAgain) {
   FailedListens = 1;
   forget();
   Hold.hold();
-  EXPECT_FALSE(Hold.listening());
+  EXPECT_FALSE(Hold.state().Listening);
   EXPECT_EQ(Word, 1u); // streams gated before still wait
   Hold.release();
   Hold.hold();
-  EXPECT_TRUE(Hold.listening());
-  EXPECT_EQ(Hold.wakes(), 1u);
+  EXPECT_TRUE(Hold.state().Listening);
+  EXPECT_EQ(Hold.state().Wakes, 1u);
   EXPECT_EQ(events(), (std::vector<std::string>{"listen failed", "word 1",
                                                 "word 0", "listen",
                                                 "word 1"}));
@@ -246,21 +247,21 @@ TEST_F(GateHoldTest, AFailedSleepKeepsListeningAndTriesAgainWhenIdle) {
   EXPECT_GE(std::chrono::steady_clock::now() - Start, 100ms); // two spells
   EXPECT_EQ(events(),
             (std::vector<std::string>{"word 0", "deaf failed", "deaf"}));
-  EXPECT_EQ(Hold.sleeps(), 1u);
+  EXPECT_EQ(Hold.state().Sleeps, 1u);
 }
 
 TEST_F(GateHoldTest, OffNeitherListensNorSleeps) {
   Hold.setIdleAfter(200ms);
   Hold.turnOn();
   Hold.turnOff();
-  EXPECT_FALSE(Hold.listening());
+  EXPECT_FALSE(Hold.state().Listening);
   forget();
   std::this_thread::sleep_for(400ms);
   Hold.hold();
   Hold.release();
   EXPECT_EQ(events(), (std::vector<std::string>{"word 0"}));
-  EXPECT_EQ(Hold.sleeps(), 0u);
-  EXPECT_EQ(Hold.wakes(), 0u);
+  EXPECT_EQ(Hold.state().Sleeps, 0u);
+  EXPECT_EQ(Hold.state().Wakes, 0u);
 }
 
 } // namespace
