@@ -151,6 +151,7 @@ class _State:
             os.environ.get("BATON_LOAD_PATIENCE_MS", "100"))
         self.load_holds: dict = {}   # thread id -> [hold ids]
         self.loaded: dict = {}       # CUfunction -> _Loaded
+        self.modules: dict = {}      # CUmodule -> its CUfunction
         self.kernels: dict = {}      # CUfunction -> _Kernel
         self.launchers = weakref.WeakSet()
         self.pool = None
@@ -334,25 +335,49 @@ def _expire_load_hold(thread: int, hold: int) -> None:
 
 
 def _load_hook(module, function, name, metadata_group, hash):
-    _release_load_holds()
-    if function:
-        function = int(function)
-        if function in _STATE.loaded or function in _STATE.kernels:
-            _forget(function)
-        _STATE.loaded[function] = _Loaded(name, dict(metadata_group or {}),
-                                          hash)
+    try:
+        if function:
+            function = int(function)
+            # Known already: its kernel was unloaded unseen (a Triton
+            # whose utils.unload_module the wrapper below does not cover).
+            if function in _STATE.loaded or function in _STATE.kernels:
+                _forget(function)
+            with _STATE.lock:
+                _STATE.loaded[function] = _Loaded(
+                    name, dict(metadata_group or {}), hash)
+                if module:
+                    _STATE.modules[int(module)] = function
+    finally:
+        _release_load_holds()
 
 
 def _forget(function: int) -> None:
-    """A CUfunction handle loaded again names another kernel: Triton
-    unloaded the one it named. What was prepared, bound, timed or told the
-    bypass gate for that one is dropped, and a preparation still running
-    for it cannot bind (python/src/Router.h, epoch)."""
+    """The kernel a CUfunction handle names is unloaded, or a load gave its
+    handle to another kernel. What was prepared, bound, timed or told the
+    bypass gate for it is dropped, and a preparation still running for it
+    cannot bind (python/src/Router.h, epoch)."""
     with _STATE.lock:
         _STATE.kernels.pop(function, None)
         _STATE.loaded.pop(function, None)
     if _core.HAS_RUNTIME:
         _core.forget_function(function)
+
+
+def _epoch(function: int) -> int:
+    return _core.function_epoch(function) if _core.HAS_RUNTIME else 0
+
+
+def _unload_module_wrapper(unload):
+    """Triton's utils.unload_module (Triton past 3.6 unloads the module of
+    a kernel nobody holds), forgetting the kernel first."""
+    def unload_module(module):
+        with _STATE.lock:
+            function = _STATE.modules.pop(int(module), None)
+        if function is not None:
+            _forget(function)
+        return unload(module)
+    unload_module.baton_wraps = unload
+    return unload_module
 
 
 # --------------------------------------------------------- variant binding
@@ -444,7 +469,8 @@ def _request(function: int, launcher: "BatonLauncher") -> _Kernel:
         kernel = st.kernels.get(function)
         if kernel is not None:
             return kernel
-        kernel = _Kernel(launcher.name, epoch=_core.function_epoch(function))
+        kernel = _Kernel(launcher.name,
+                         epoch=launcher.functions.get(function, 0))
         st.kernels[function] = kernel
         if st.pool is None:
             workers = (int(os.environ.get("BATON_TRITON_PREPARE_WORKERS") or 0)
@@ -467,8 +493,10 @@ def prepare_loaded(wait: bool = True, timeout: Optional[float] = None,
     for launcher in list(_STATE.launchers):
         if launched_since is not None and launcher.last_launch < launched_since:
             continue
-        for function in list(launcher.functions):
-            if launcher.unroutable is None:
+        for function, epoch in list(launcher.functions.items()):
+            # A launcher can outlive its kernel, whose handle may name
+            # another kernel now, of other metadata.
+            if launcher.unroutable is None and epoch == _epoch(function):
                 _request(function, launcher)
     if wait:
         futures = [k.future for k in list(_STATE.kernels.values()) if k.future]
@@ -510,7 +538,7 @@ class BatonLauncher:
         self.signature = dict(getattr(src, "signature", {}) or {})
         self.block_x = 32 * metadata.num_warps
         self.shared = metadata.shared
-        self.functions = set()
+        self.functions = {}          # CUfunction -> its epoch, when launched
         self.short_for_gate = set()  # told to the bypass gate as short
         self.last_launch = 0.0
         self.scheduled = 0
@@ -577,7 +605,7 @@ class BatonLauncher:
                 self.captured += 1  # no bracket: the replays need their own
             return self.base(gx, gy, gz, stream, function, *args)
         if function not in self.functions:
-            self.functions.add(function)
+            self.functions[function] = _epoch(function)
             if st.prepare_eagerly and self.unroutable is None:
                 _request(function, self)
         if not st.route_be or self.unroutable is not None or gx * gy * gz == 0:
@@ -691,6 +719,10 @@ def install(*, compile_hook: bool = False, cache: Optional[Cache] = None) -> Non
             st.driver = active
             st.base_launcher_cls = active.launcher_cls
             active.launcher_cls = BatonLauncher
+            utils = getattr(active, "utils", None)
+            if getattr(utils, "unload_module", None) is not None:
+                utils.unload_module = _unload_module_wrapper(
+                    utils.unload_module)
             knobs.runtime.kernel_load_end_hook.add(_load_hook)
             if hasattr(knobs.runtime, "kernel_load_start_hook"):
                 knobs.runtime.kernel_load_start_hook.add(_load_start_hook)
@@ -716,6 +748,10 @@ def uninstall() -> None:
         if _core.HAS_BYPASS_GATE:
             _core.bypass_gate_clear_classes()
         st.driver.launcher_cls = st.base_launcher_cls
+        utils = getattr(st.driver, "utils", None)
+        unload = getattr(utils, "unload_module", None)
+        if hasattr(unload, "baton_wraps"):
+            utils.unload_module = unload.baton_wraps
         knobs.runtime.kernel_load_end_hook.remove(_load_hook)
         if hasattr(knobs.runtime, "kernel_load_start_hook"):
             knobs.runtime.kernel_load_start_hook.remove(_load_start_hook)

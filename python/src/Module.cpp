@@ -142,26 +142,26 @@ void bindRouter(py::module_ &M) {
       "BATON_SHARE=0 or the join failed (the reason is on stderr).");
   M.def("router_running", &Router::running,
         "Whether the router has started.");
-  M.def("function_epoch", [](uint64_t Function) -> uint64_t {
-        return Router::running()
-                   ? Router::get().epoch(handle<CUfunction>(Function))
-                   : 0;
+  M.def("function_epoch", [](uint64_t Function) {
+        return Router::epoch(handle<CUfunction>(Function));
       },
       py::arg("function"),
       "The epoch of a CUfunction handle: read while the kernel it names is "
       "loaded, passed to bind() and bind_image() (Router.h).");
   M.def("forget_function", [](uint64_t Function) {
         py::gil_scoped_release NoGil;
-        if (Router::running())
-          Router::get().forget(handle<CUfunction>(Function));
+        [[maybe_unused]] std::vector<CUfunction> Variants =
+            Router::forget(handle<CUfunction>(Function));
 #ifdef BATON_PYTHON_BYPASS_GATE
         baton::python::BypassGate::forget(handle<CUfunction>(Function));
+        for (CUfunction V : Variants) // those in Triton's module go with it
+          baton::python::BypassGate::forget(V);
 #endif
       },
       py::arg("function"),
-      "A CUfunction handle was loaded again, for another kernel: what was "
-      "bound, timed or known to the bypass gate for it is dropped, and its "
-      "epoch advances.");
+      "A CUfunction handle is unloaded or was loaded again, for another "
+      "kernel: what was bound, timed or known to the bypass gate for it "
+      "and its variants is dropped, and its epoch advances.");
   M.def("bind", [](uint64_t Function, uint64_t Epoch) {
         baton::python::KernelBinding B;
         {

@@ -2,7 +2,9 @@
 //
 // See Router.h. Locks: Mutex guards the kernel map; BracketMutex the
 // brackets and the registry membership. Neither is held while the other is
-// taken, nor across a call that waits for the device.
+// taken, nor across a call that waits for the device. The epochs' lock is
+// taken within Mutex, never the other way round; TimingMutex after Mutex
+// is released.
 //
 //===----------------------------------------------------------------------===//
 #include "Router.h"
@@ -93,17 +95,10 @@ struct Router::Impl {
   std::mutex Mutex;
   /// Per Triton CUfunction, the kernel whose variants its launches run.
   std::unordered_map<CUfunction, std::pair<Kernel, bool>> Kernels;
-  /// Per CUfunction loaded again, its epoch (Router.h); absent: 0.
-  std::unordered_map<CUfunction, uint64_t> Epochs;
-
-  /// Throws unless \p F is still at \p Epoch (Mutex held).
-  void checkEpoch(CUfunction F, uint64_t Epoch) const {
-    auto It = Epochs.find(F);
-    if ((It == Epochs.end() ? 0 : It->second) != Epoch)
-      throw Error(ErrorKind::InvalidState,
-                  "the kernel was unloaded and its handle reused while its "
-                  "variants were prepared");
-  }
+  /// Kernels forgotten (Router::forget), never destroyed: the last one of
+  /// an image would unload Baton's module of its variants, which could
+  /// wait for paused work, on whichever thread let go of it.
+  std::vector<Kernel> Forgotten;
 
   std::mutex HoldMutex;
   std::map<uint64_t, sched::SchedulerService::BestEffortHold> Holds;
@@ -292,6 +287,36 @@ struct Router::Impl {
 namespace {
 std::once_flag Created;
 Router *Instance = nullptr;
+
+/// Per CUfunction handle forgotten, its epoch (Router.h; absent: 0), kept
+/// apart from the router so that a handle forgotten before it starts is
+/// fenced too.
+struct FunctionEpochs {
+  std::mutex Mutex;
+  std::unordered_map<CUfunction, uint64_t> Of;
+
+  uint64_t of(CUfunction F) {
+    std::lock_guard Lock(Mutex);
+    auto It = Of.find(F);
+    return It == Of.end() ? 0 : It->second;
+  }
+  void advance(CUfunction F) {
+    std::lock_guard Lock(Mutex);
+    ++Of[F];
+  }
+  /// Throws unless \p F is still at \p Epoch.
+  void check(CUfunction F, uint64_t Epoch) {
+    if (of(F) != Epoch)
+      throw Error(ErrorKind::InvalidState,
+                  "the kernel was unloaded and its handle reused while its "
+                  "variants were prepared");
+  }
+};
+
+FunctionEpochs &epochs() {
+  static FunctionEpochs *E = new FunctionEpochs; // used until exit
+  return *E;
+}
 } // namespace
 
 Router::Router() : P(nullptr) {
@@ -319,16 +344,28 @@ Router &Router::get() {
 bool Router::running() { return Instance != nullptr; }
 
 uint64_t Router::epoch(CUfunction Function) {
-  std::lock_guard Lock(P->Mutex);
-  auto It = P->Epochs.find(Function);
-  return It == P->Epochs.end() ? 0 : It->second;
+  return epochs().of(Function);
 }
 
-void Router::forget(CUfunction Function) {
+std::vector<CUfunction> Router::forget(CUfunction Function) {
+  Router *R = Instance;
+  if (!R) {
+    epochs().advance(Function);
+    return {};
+  }
+  Impl *P = R->P;
+  std::vector<CUfunction> Variants;
   {
     std::lock_guard Lock(P->Mutex);
-    ++P->Epochs[Function];
-    P->Kernels.erase(Function);
+    epochs().advance(Function);
+    if (auto It = P->Kernels.find(Function); It != P->Kernels.end()) {
+      const Kernel &K = It->second.first;
+      for (Mode M : {Mode::Slices, Mode::Ptb})
+        if (CUfunction V = K.function(M))
+          Variants.push_back(V);
+      P->Forgotten.push_back(std::move(It->second.first));
+      P->Kernels.erase(It);
+    }
   }
   std::vector<CUevent> Events;
   {
@@ -345,17 +382,18 @@ void Router::forget(CUfunction Function) {
       return true;
     });
   }
-  if (Events.empty())
-    return;
-  P->ensureContext();
-  for (CUevent E : Events)
-    P->Driver.EventDestroy(E);
+  if (!Events.empty()) {
+    P->ensureContext();
+    for (CUevent E : Events)
+      P->Driver.EventDestroy(E);
+  }
+  return Variants;
 }
 
 KernelBinding Router::bind(CUfunction Function, uint64_t Epoch) {
   {
     std::lock_guard Lock(P->Mutex);
-    P->checkEpoch(Function, Epoch);
+    epochs().check(Function, Epoch);
     if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
       return bindingOf(It->second.first, It->second.second);
   }
@@ -366,7 +404,7 @@ KernelBinding Router::bind(CUfunction Function, uint64_t Epoch) {
   RelaxedCaptureMode Relaxed;
   auto Hold = P->LR.holdForModuleLoad();
   std::lock_guard Lock(P->Mutex);
-  P->checkEpoch(Function, Epoch);
+  epochs().check(Function, Epoch);
   if (auto It = P->Kernels.find(Function); It != P->Kernels.end())
     return bindingOf(It->second.first, It->second.second);
   Kernel K = P->LR.runtime().kernelOf(Function);
@@ -380,7 +418,7 @@ KernelBinding Router::bindImage(CUfunction Function,
                                 const std::string &Name, uint64_t Epoch) {
   {
     std::lock_guard Lock(P->Mutex); // not worth loading the image for
-    P->checkEpoch(Function, Epoch);
+    epochs().check(Function, Epoch);
   }
   RelaxedCaptureMode Relaxed; // as bind()
   Runtime &R = P->LR.runtime();
@@ -399,7 +437,7 @@ KernelBinding Router::bindImage(CUfunction Function,
                 "'");
   KernelBinding B = bindingOf(K, true);
   std::lock_guard Lock(P->Mutex);
-  P->checkEpoch(Function, Epoch);
+  epochs().check(Function, Epoch);
   P->Kernels.insert_or_assign(Function, std::pair{std::move(K), true});
   return B;
 }

@@ -76,16 +76,18 @@ public:
   static bool running();
 
   /// A CUfunction handle names another kernel once its module is unloaded
-  /// and a later load reuses it (Triton may unload a kernel it no longer
+  /// and a later load reuses it (Triton past 3.6 unloads a kernel nobody
   /// holds). Each handle has an epoch, which forget() advances: a caller
   /// reads it while the kernel it means is loaded (epoch()), and bind() and
   /// bindImage() throw instead of binding a handle whose epoch has moved
   /// on, so variants prepared for an unloaded kernel never serve the one
-  /// loaded after it.
-  uint64_t epoch(CUfunction Function);
-  /// \p Function was loaded again: what was bound or timed for it is
-  /// dropped, and its epoch advances.
-  void forget(CUfunction Function);
+  /// loaded after it. Epochs need no running router.
+  static uint64_t epoch(CUfunction Function);
+  /// \p Function is unloaded or was loaded again: its epoch advances, and
+  /// what was bound or timed for it is dropped. The kernel it was bound to
+  /// is kept, never destroyed (destroying Baton's module of its variants
+  /// could wait for paused work). Returns that kernel's variant handles.
+  static std::vector<CUfunction> forget(CUfunction Function);
 
   KernelBinding bind(CUfunction Function, uint64_t Epoch);
   KernelBinding bindImage(CUfunction Function,

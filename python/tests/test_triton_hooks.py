@@ -100,7 +100,7 @@ class TritonHooksTest(unittest.TestCase):
         return self.modules["triton.runtime"].driver.active
 
     def load(self, name="vector_add_kernel", ptx_file="vector_add.ptx",
-             function=FUNCTION, **md):
+             function=FUNCTION, module=None, **md):
         """What CompiledKernel._init_handles does: make the launcher, call
         the start hook, load, call the end hook."""
         src = types.SimpleNamespace(signature=dict(VECTOR_ADD_SIG))
@@ -115,7 +115,7 @@ class TritonHooksTest(unittest.TestCase):
             files[f"{name}.ptx"] = str(path)
         files[f"{name}.json"] = "/nonexistent.json"
         knobs = self.modules["triton.knobs"]
-        knobs.runtime.kernel_load_end_hook(None, function, name, files, "h")
+        knobs.runtime.kernel_load_end_hook(module, function, name, files, "h")
         return launcher
 
     def launch(self, launcher, n=1000003, enter=None, exit=None, stream=0x55,
@@ -247,6 +247,35 @@ class TritonHooksTest(unittest.TestCase):
         self.assertIn("handle reused", stale.reason)
         self.assertEqual(self.core.images, [])  # nothing bound for it
         self.assertNotIn("handle reused", err.getvalue())  # not the user's
+        self.assertNotIn(FUNCTION, bt._STATE.kernels)
+
+    def test_an_unloaded_kernel_is_forgotten_before_its_module_goes(self):
+        # A Triton that unloads the modules of kernels nobody holds.
+        bt.uninstall()
+        unloaded = []
+        utils = self.driver().utils
+        utils.unload_module = lambda module: unloaded.append(
+            (module, FUNCTION in bt._STATE.kernels))
+        bt.install(cache=self.cache)
+        launcher = self.load(module=0x77)
+        bt.set_routing(True)
+        self.first_launch(launcher)
+        self.assertEqual(bt._STATE.kernels[FUNCTION].state, "ready")
+        utils.unload_module(0x77)
+        self.assertEqual(unloaded, [(0x77, False)])  # forgotten first
+        self.assertEqual(self.core.forgotten, [FUNCTION])
+        utils.unload_module(0x78)  # not a kernel Baton knows
+        self.assertEqual(self.core.forgotten, [FUNCTION])
+        bt.uninstall()
+        self.assertFalse(hasattr(utils.unload_module, "baton_wraps"))
+        bt.install(cache=self.cache)
+
+    def test_a_launcher_that_outlived_its_kernel_prepares_nothing(self):
+        old = self.load()
+        bt.set_routing(False)
+        self.launch(old)  # seen, not prepared
+        self.load(name="other_kernel")  # the handle names another kernel
+        self.assertEqual(bt.prepare_loaded(wait=True, timeout=60), 0)
         self.assertNotIn(FUNCTION, bt._STATE.kernels)
 
     def test_uninstall_removes_the_start_hook(self):
