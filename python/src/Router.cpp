@@ -96,8 +96,9 @@ struct Router::Impl {
   /// Per Triton CUfunction, the kernel whose variants its launches run.
   std::unordered_map<CUfunction, std::pair<Kernel, bool>> Kernels;
   /// Kernels forgotten (Router::forget), never destroyed: the last one of
-  /// an image would unload Baton's module of its variants, which could
-  /// wait for paused work, on whichever thread let go of it.
+  /// an image would unload Baton's module of its variants, on whichever
+  /// thread let go of it, and an unload while routed work waits paused has
+  /// not been shown safe (a load then never returns).
   std::vector<Kernel> Forgotten;
 
   std::mutex HoldMutex;

@@ -85,8 +85,9 @@ public:
   static uint64_t epoch(CUfunction Function);
   /// \p Function is unloaded or was loaded again: its epoch advances, and
   /// what was bound or timed for it is dropped. The kernel it was bound to
-  /// is kept, never destroyed (destroying Baton's module of its variants
-  /// could wait for paused work). Returns that kernel's variant handles.
+  /// is kept, never destroyed: that would unload Baton's module of its
+  /// variants, and an unload while routed work waits paused has not been
+  /// shown safe. Returns that kernel's variant handles.
   static std::vector<CUfunction> forget(CUfunction Function);
 
   KernelBinding bind(CUfunction Function, uint64_t Epoch);
