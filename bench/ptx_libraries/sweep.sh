@@ -13,7 +13,8 @@
 # SAMPLE `all` assembles every module. A directory's modules keep their path
 # below it, with `/` spelled `__`, so that equal file names do not collide.
 # A module whose output ptxas rejects while it accepts the input is printed
-# as OUTPUT-ONLY-FAIL: a transform bug.
+# as OUTPUT-ONLY-FAIL, one that baton-ptx could not transform (no output)
+# while ptxas accepts it as TRANSFORM-FAILED: both are bugs.
 set -euo pipefail
 build=${1:?usage: sweep.sh BUILD_DIR WORK_DIR SAMPLE LIB_OR_DIR...}
 work=${2:?} sample=${3:?}
@@ -54,6 +55,14 @@ check() {
   arch=$(grep -m1 -o '^\s*\.target\s\+sm_[0-9]*[af]*' "$f" | grep -o 'sm_.*')
   # CUDA 13's ptxas knows no target below sm_75; older modules run there too.
   [[ ${arch:-sm_0} =~ ^sm_([0-9]+) ]] && ((BASH_REMATCH[1] < 75)) && arch=sm_75
+  if [[ ! -s $o ]]; then # baton-ptx refused the module (a parse error)
+    if "$3" -arch="$arch" "$f" -o /dev/null 2>/dev/null; then
+      echo "TRANSFORM-FAILED $f"
+    else
+      echo "transform failed, input rejected too"
+    fi
+    return
+  fi
   t=$(mktemp -d)
   cp "$f" "$t/in.ptx"; cp "$o" "$t/out.ptx"
   sed -i 's/^\s*\.version 9\.[1-9]\s*$/.version 9.0/' "$t/in.ptx" "$t/out.ptx"

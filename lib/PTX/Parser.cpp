@@ -123,7 +123,8 @@ private:
 
   // Operands.
   bool parseOperandList(char Close, std::vector<Operand> &Out);
-  bool parseExpression(Operand &Out, int MinPrecedence = 1);
+  bool parseExpression(Operand &Out);
+  bool parseBinary(Operand &Out, int MinPrecedence);
   bool parseUnary(Operand &Out);
   bool parsePrimary(Operand &Out);
   uint32_t commit(std::vector<Operand> &Ops);
@@ -611,7 +612,36 @@ bool Parser::parseOperandList(char Close, std::vector<Operand> &Out) {
   }
 }
 
-bool Parser::parseExpression(Operand &Out, int MinPrecedence) {
+// A constant expression as C writes it (PTX ISA 4.6): c ? a : b below the
+// binary operators, right to left.
+bool Parser::parseExpression(Operand &Out) {
+  if (++ExprDepth > MaxNestingDepth)
+    return fail("a less deeply nested operand");
+  struct DepthGuard {
+    unsigned &D;
+    ~DepthGuard() { --D; }
+  } Guard{ExprDepth};
+
+  if (!parseBinary(Out, 1))
+    return false;
+  if (!Tok.is('?'))
+    return true;
+  Operand Op;
+  Op.Kind = OperandKind::Conditional;
+  Op.Text = ref(Tok);
+  consume();
+  Operand Then, Else;
+  if (!parseExpression(Then) || !expectPunct(':', "':' of '?:'") ||
+      !parseExpression(Else))
+    return false;
+  std::vector<Operand> Children{Out, Then, Else};
+  Op.FirstChild = commit(Children);
+  Op.NumChildren = 3;
+  Out = Op;
+  return true;
+}
+
+bool Parser::parseBinary(Operand &Out, int MinPrecedence) {
   if (++ExprDepth > MaxNestingDepth)
     return fail("a less deeply nested operand");
   struct DepthGuard {
@@ -630,7 +660,7 @@ bool Parser::parseExpression(Operand &Out, int MinPrecedence) {
     Op.Text = ref(Tok);
     consume();
     Operand Rhs;
-    if (!parseExpression(Rhs, Prec + 1))
+    if (!parseBinary(Rhs, Prec + 1))
       return false;
     std::vector<Operand> Children{Out, Rhs};
     Op.FirstChild = commit(Children);
@@ -640,11 +670,21 @@ bool Parser::parseExpression(Operand &Out, int MinPrecedence) {
 }
 
 bool Parser::parseUnary(Operand &Out) {
-  if (Tok.is('-') || Tok.is('!') || Tok.is('~')) {
+  // (.s64) and (.u64) casts: no parenthesised expression starts with a
+  // directive.
+  bool Cast = Tok.is('(') && Next.Kind == TokenKind::Directive;
+  if (Tok.is('-') || Tok.is('!') || Tok.is('~') || Cast) {
     Operand Op;
-    Op.Kind = OperandKind::Unary;
+    Op.Kind = Cast ? OperandKind::Cast : OperandKind::Unary;
+    if (Cast) {
+      consume(); // (
+      if (Tok.Text != ".s64" && Tok.Text != ".u64")
+        return fail("'.s64' or '.u64' in a cast");
+    }
     Op.Text = ref(Tok);
     consume();
+    if (Cast && !expectPunct(')', "')' after the cast's type"))
+      return false;
     if (++ExprDepth > MaxNestingDepth)
       return fail("a less deeply nested operand");
     Operand Child;

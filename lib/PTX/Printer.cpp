@@ -105,6 +105,17 @@ void ModulePrinter::printOperand(const Operand &Op) {
       W << M.text(Op.Text);
     printOperand(Children[1]);
     return;
+  case OperandKind::Cast:
+    W << '(' << M.text(Op.Text) << ')';
+    printOperand(Children[0]);
+    return;
+  case OperandKind::Conditional:
+    printOperand(Children[0]);
+    W << " ? ";
+    printOperand(Children[1]);
+    W << " : ";
+    printOperand(Children[2]);
+    return;
   case OperandKind::Guard:
     W << '@';
     if (Op.Flags & OperandNegated)

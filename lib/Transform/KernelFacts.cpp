@@ -78,7 +78,7 @@ void countInstruction(const Module &M, const Statement &S, KernelFacts &F) {
   if (Base == "call")
     ++F.Calls;
   if (Base == "wgmma" || Base == "mma" ||
-      (Base == "wmma" && hasModifier(Op, ".mma")))
+      ((Base == "wmma" || Base == "tcgen05") && hasModifier(Op, ".mma")))
     ++F.TensorCoreOps;
   if (Base == "cp" && hasModifier(Op, ".async"))
     ++F.AsyncCopyOps;

@@ -235,11 +235,21 @@ void SafetyChecker::checkFunction(uint32_t FIndex, bool IsKernel) {
 void SafetyChecker::checkKernelDirectives(const Function &K) {
   for (const FunctionDirective &D : K.Directives) {
     std::string_view Name = M.text(D.Name);
-    if (Name == ".reqnctapercluster" || Name == ".explicitcluster" ||
-        Name == ".maxclusterrank" || Name == ".blocksareclusters")
-      refuse(RefusalKind::Cluster, K, nullptr,
-             "is declared with " + std::string(Name) +
-                 " (cluster launch)");
+    if (Name != ".reqnctapercluster" && Name != ".explicitcluster" &&
+        Name != ".maxclusterrank" && Name != ".blocksareclusters")
+      continue;
+    size_t Before = Found.size();
+    refuse(RefusalKind::Cluster, K, nullptr,
+           "is declared with " + std::string(Name) + " (cluster launch)");
+    if (Found.size() == Before)
+      continue;
+    // At the directive, not the kernel's name: the construct is the line.
+    Refusal &R = Found.back();
+    R.Construct = std::string(Name);
+    for (size_t I = 0; I < D.Values.size(); ++I)
+      R.Construct += (I ? ", " : " ") + std::string(M.text(D.Values[I]));
+    R.Line = M.lineOf(D.Name);
+    R.Column = M.columnOf(D.Name);
   }
 }
 

@@ -46,6 +46,8 @@ enum class OperandKind : uint8_t {
   Unary,    ///< Text is the operator: - ! ~
   Binary,   ///< Text is the operator: + - * / % & | ^ << >> && || == != ...
   Guard,    ///< @p / @!p of an instruction; Text is the predicate
+  Cast,     ///< (.s64) x or (.u64) x; Text is the type
+  Conditional, ///< c ? a : b; children c, a, b
 };
 
 /// Operand flags.

@@ -30,7 +30,7 @@ struct KernelFacts {
   uint32_t Barriers = 0;          ///< CTA barrier instructions
   uint32_t GlobalMemoryOps = 0;   ///< ld/st/atom/red/cp on .global
   uint32_t SharedMemoryOps = 0;   ///< ld/st/atom on .shared
-  uint32_t TensorCoreOps = 0;     ///< mma, wmma, wgmma
+  uint32_t TensorCoreOps = 0;     ///< mma, wmma, wgmma, tcgen05.mma
   uint32_t AsyncCopyOps = 0;      ///< cp.async, cp.async.bulk(.tensor)
   uint32_t Instructions = 0;
   uint32_t Calls = 0;
