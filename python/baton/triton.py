@@ -167,6 +167,11 @@ def _triton():
     return triton
 
 
+def _triton_at_least(major: int, minor: int) -> bool:
+    m = re.match(r"(\d+)\.(\d+)", _triton().__version__)
+    return bool(m) and (int(m.group(1)), int(m.group(2))) >= (major, minor)
+
+
 # --------------------------------------------------------------- assembly
 
 def _ptx_version(ptx: str) -> Optional[int]:
@@ -222,10 +227,13 @@ def _ptxas_command(arch: int, enable_fp_fusion: bool, ptx_options,
         debug = ["-lineinfo"]
     fmad = [] if enable_fp_fusion else ["--fmad=false"]
     opt = ["--opt-level", "0"] if knobs.nvidia.disable_ptxas_opt else []
+    # Triton 3.7 and later work around a bug of ptxas 13 so.
+    reg_alloc = ["--regAllocOptLevel=2"] if _triton_at_least(3, 7) else []
     extra = ptx_options.split(" ") if ptx_options else []
     ptxas = _ptxas_for(arch, ptx)
-    return [ptxas.path, ptxas.version, *debug, *fmad, *opt, *extra,
-            f"--gpu-name={sm_arch_from_capability(arch)}"]
+    # -v as well: ptxas 13.4 records it in the cubin.
+    return [ptxas.path, ptxas.version, *debug, *fmad, "-v", *opt, *reg_alloc,
+            *extra, f"--gpu-name={sm_arch_from_capability(arch)}"]
 
 
 def assemble(ptx: str, arch: int, enable_fp_fusion: bool = True,
@@ -268,10 +276,19 @@ def _transform_stage(ptx: str, metadata: dict) -> str:
     return result.ptx
 
 
-def stage_hook(backend, stages, options, language, capability):
+def stage_hook(backend=None, stages=None, options=None, language=None,
+               capability=None):
     """Triton's add_stages_inspection_hook: the "ptx" stage's output gets
-    the variants before the "cubin" stage assembles it."""
+    the variants before the "cubin" stage assembles it. Triton 3.7 and
+    later also call it with no arguments, for its part of the cache keys
+    (key, hash): the transformer's, so that cubins with and without
+    variants never share an entry."""
     previous = _STATE.previous_stage_hook
+    if stages is None:
+        key = "baton-variants-" + transformer_id()
+        if previous is not None:
+            key = previous()[0] + key
+        return key, content_key(key)
     if previous is not None:
         previous(backend, stages, options, language, capability)
     make_ptx = stages.get("ptx")

@@ -1,4 +1,5 @@
-"""baton.triton with the real Triton 3.6, compiling for sm_90a on the CPU
+"""baton.triton with the real Triton (3.6 on the device machine; checked
+with 3.6 and 3.9 on the CPU), compiling for sm_90a on the CPU
 (Triton's compiler and ptxas need no GPU): the compile hook puts the
 variants into Triton's cubin for plain, wgmma and TMA kernels; the packer
 agrees with the kernels' parameters; Baton assembles a kernel exactly as
