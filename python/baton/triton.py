@@ -157,6 +157,7 @@ class _State:
         self.pool = None
         self.cache: Optional[Cache] = None
         self.compiled = {}           # kernel name -> variants made at compile
+        self.stage_key = None        # stage_hook()'s (key, hash)
 
 
 _STATE = _State()
@@ -284,11 +285,13 @@ def stage_hook(backend=None, stages=None, options=None, language=None,
     (key, hash): the transformer's, so that cubins with and without
     variants never share an entry."""
     previous = _STATE.previous_stage_hook
-    if stages is None:
+    if stages is None:  # Triton asks at every launch: worked out once
         key = "baton-variants-" + transformer_id()
         if previous is not None:
             key = previous()[0] + key
-        return key, content_key(key)
+        if _STATE.stage_key is None or _STATE.stage_key[0] != key:
+            _STATE.stage_key = (key, content_key(key))
+        return _STATE.stage_key
     if previous is not None:
         previous(backend, stages, options, language, capability)
     make_ptx = stages.get("ptx")

@@ -310,6 +310,24 @@ class TritonHooksTest(unittest.TestCase):
         self.assertIs(knobs.runtime.add_stages_inspection_hook, previous)
         bt.install(cache=self.cache)
 
+    def test_compile_hook_keys_triton_s_cache(self):
+        # Triton 3.7 and later call the hook with no arguments for a part of
+        # their cache keys, at every launch; a previous hook's part comes
+        # first.
+        knobs = self.modules["triton.knobs"]
+        bt.uninstall()
+
+        def previous(*args):
+            return ("theirs-", "h") if not args else None
+        knobs.runtime.add_stages_inspection_hook = previous
+        bt.install(compile_hook=True, cache=self.cache)
+        key, digest = knobs.runtime.add_stages_inspection_hook()
+        self.assertEqual(key, "theirs-baton-variants-" + baton.transformer_id())
+        self.assertRegex(digest, "^[0-9a-f]{64}$")
+        self.assertIs(bt.stage_hook(), bt.stage_hook())  # worked out once
+        bt.uninstall()
+        bt.install(cache=self.cache)
+
     def test_pass_through_when_not_routed(self):
         launcher = self.load()
         enter, exit = HookRecorder(), HookRecorder()
