@@ -136,6 +136,13 @@ private:
   Token Tok, Next;
   std::optional<Diagnostic> Error;
   unsigned ExprDepth = 0;
+  /// One more level of expression nesting while it lives.
+  struct Nested {
+    unsigned &Depth;
+    explicit Nested(unsigned &D) : Depth(++D) {}
+    ~Nested() { --Depth; }
+    bool tooDeep() const { return Depth > MaxNestingDepth; }
+  };
 };
 
 std::string Parser::describe(const Token &T) const {
@@ -615,12 +622,9 @@ bool Parser::parseOperandList(char Close, std::vector<Operand> &Out) {
 // A constant expression as C writes it (PTX ISA 4.6): c ? a : b below the
 // binary operators, right to left.
 bool Parser::parseExpression(Operand &Out) {
-  if (++ExprDepth > MaxNestingDepth)
+  Nested Level(ExprDepth);
+  if (Level.tooDeep())
     return fail("a less deeply nested operand");
-  struct DepthGuard {
-    unsigned &D;
-    ~DepthGuard() { --D; }
-  } Guard{ExprDepth};
 
   if (!parseBinary(Out, 1))
     return false;
@@ -642,12 +646,9 @@ bool Parser::parseExpression(Operand &Out) {
 }
 
 bool Parser::parseBinary(Operand &Out, int MinPrecedence) {
-  if (++ExprDepth > MaxNestingDepth)
+  Nested Level(ExprDepth);
+  if (Level.tooDeep())
     return fail("a less deeply nested operand");
-  struct DepthGuard {
-    unsigned &D;
-    ~DepthGuard() { --D; }
-  } Guard{ExprDepth};
 
   if (!parseUnary(Out))
     return false;
@@ -685,13 +686,14 @@ bool Parser::parseUnary(Operand &Out) {
     consume();
     if (Cast && !expectPunct(')', "')' after the cast's type"))
       return false;
-    if (++ExprDepth > MaxNestingDepth)
-      return fail("a less deeply nested operand");
     Operand Child;
-    bool Ok = parseUnary(Child);
-    --ExprDepth;
-    if (!Ok)
-      return false;
+    {
+      Nested Level(ExprDepth);
+      if (Level.tooDeep())
+        return fail("a less deeply nested operand");
+      if (!parseUnary(Child))
+        return false;
+    }
     std::vector<Operand> Children{Child};
     Op.FirstChild = commit(Children);
     Op.NumChildren = 1;
