@@ -57,6 +57,66 @@ std::optional<uint64_t> parseIntegerLiteral(std::string_view Text) {
   return Value;
 }
 
+std::optional<uint64_t> evaluateConstant(const Module &M, const Operand &Op) {
+  auto Children = M.children(Op);
+  std::string_view T = M.text(Op.Text);
+  switch (Op.Kind) {
+  case OperandKind::Integer:
+    return parseIntegerLiteral(T);
+  case OperandKind::Paren:
+    return Children.size() == 1 ? evaluateConstant(M, Children[0])
+                                : std::nullopt;
+  case OperandKind::Cast: // both casts keep the 64 bits
+    return evaluateConstant(M, Children[0]);
+  case OperandKind::Conditional: {
+    auto C = evaluateConstant(M, Children[0]);
+    return C ? evaluateConstant(M, Children[*C ? 1 : 2]) : std::nullopt;
+  }
+  case OperandKind::Unary: {
+    auto V = evaluateConstant(M, Children[0]);
+    if (!V)
+      return std::nullopt;
+    if (T == "-")
+      return 0 - *V;
+    if (T == "~")
+      return ~*V;
+    return uint64_t(*V == 0); // !
+  }
+  case OperandKind::Binary: {
+    auto L = evaluateConstant(M, Children[0]);
+    auto R = evaluateConstant(M, Children[1]);
+    if (!L || !R)
+      return std::nullopt;
+    uint64_t A = *L, B = *R;
+    auto SA = static_cast<int64_t>(A), SB = static_cast<int64_t>(B);
+    if (T == "+") return A + B;
+    if (T == "-") return A - B;
+    if (T == "*") return A * B;
+    if (T == "/" || T == "%") {
+      if (B == 0 || (SA == INT64_MIN && SB == -1))
+        return std::nullopt;
+      return static_cast<uint64_t>(T == "/" ? SA / SB : SA % SB);
+    }
+    if (T == "<<") return B < 64 ? A << B : 0;
+    if (T == ">>") return static_cast<uint64_t>(SA >> (B < 64 ? B : 63));
+    if (T == "&") return A & B;
+    if (T == "|") return A | B;
+    if (T == "^") return A ^ B;
+    if (T == "&&") return uint64_t(A && B);
+    if (T == "||") return uint64_t(A || B);
+    if (T == "==") return uint64_t(A == B);
+    if (T == "!=") return uint64_t(A != B);
+    if (T == "<") return uint64_t(SA < SB);
+    if (T == ">") return uint64_t(SA > SB);
+    if (T == "<=") return uint64_t(SA <= SB);
+    if (T == ">=") return uint64_t(SA >= SB);
+    return std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
 std::string_view opcodeBase(std::string_view Opcode) {
   return Opcode.substr(0, Opcode.find('.'));
 }

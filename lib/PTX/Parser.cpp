@@ -645,11 +645,9 @@ bool Parser::parseExpression(Operand &Out) {
   return true;
 }
 
+// Its recursion is bounded by the precedence levels; the nesting it reaches
+// through parentheses is counted by parseExpression.
 bool Parser::parseBinary(Operand &Out, int MinPrecedence) {
-  Nested Level(ExprDepth);
-  if (Level.tooDeep())
-    return fail("a less deeply nested operand");
-
   if (!parseUnary(Out))
     return false;
   for (;;) {

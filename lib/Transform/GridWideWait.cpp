@@ -37,21 +37,16 @@ bool inGlobalOrGenericSpace(std::string_view Opcode) {
   return true;
 }
 
+/// 0 however it is written: 0, 0x0, (0), (.u64)0, 1 ? 0 : 1.
 bool isZero(const Module &M, const Operand &Op) {
-  return Op.Kind == OperandKind::Integer && M.text(Op.Text) == "0";
+  auto V = evaluateConstant(M, Op);
+  return V && *V == 0;
 }
 
-/// -1 (the parser reads it as unary minus on 1) or all ones in hex.
+/// All ones in 32 or 64 bits, however written: -1, 0xffffffff, ~0.
 bool isAllOnes(const Module &M, const Operand &Op) {
-  if (Op.Kind == OperandKind::Unary && M.text(Op.Text) == "-") {
-    auto Child = M.children(Op);
-    return Child.size() == 1 && Child[0].Kind == OperandKind::Integer &&
-           M.text(Child[0].Text) == "1";
-  }
-  std::string_view T = M.text(Op.Text);
-  return Op.Kind == OperandKind::Integer &&
-         (T == "0xffffffff" || T == "0xFFFFFFFF" ||
-          T == "0xffffffffffffffff" || T == "0xFFFFFFFFFFFFFFFF");
+  auto V = evaluateConstant(M, Op);
+  return V && (*V == ~uint64_t(0) || *V == 0xffffffffu);
 }
 
 /// Two operands that read alike, children included.

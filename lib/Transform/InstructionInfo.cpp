@@ -44,13 +44,11 @@ std::optional<BarrierUse> classifyBarrier(const Module &M,
   if (Args.size() <= B.IdOperand)
     return B; // malformed; ptxas rejects it, and Id stays unknown
   B.HasCount = Args.size() >= CountArgs;
-  const Operand &Id = Args[B.IdOperand];
-  if (Id.Kind == OperandKind::Integer) {
-    // An id ptxas would reject (>= 16) counts as unknown, like a register.
-    auto Value = parseIntegerLiteral(M.text(Id.Text));
-    if (Value && *Value < 16)
-      B.Id = static_cast<uint32_t>(*Value);
-  }
+  // A constant however written; an id ptxas would reject (>= 16) counts
+  // as unknown, like a register.
+  auto Value = evaluateConstant(M, Args[B.IdOperand]);
+  if (Value && *Value < 16)
+    B.Id = static_cast<uint32_t>(*Value);
   return B;
 }
 

@@ -151,13 +151,13 @@ class _State:
             os.environ.get("BATON_LOAD_PATIENCE_MS", "100"))
         self.load_holds: dict = {}   # thread id -> [hold ids]
         self.loaded: dict = {}       # CUfunction -> _Loaded
-        self.modules: dict = {}      # CUmodule -> its CUfunction
         self.kernels: dict = {}      # CUfunction -> _Kernel
         self.launchers = weakref.WeakSet()
         self.pool = None
         self.cache: Optional[Cache] = None
         self.compiled = {}           # kernel name -> variants made at compile
-        self.stage_key = None        # stage_hook()'s (key, hash)
+        self.stage_key = None        # stage_hook()'s own (key, hash)
+        self.stage_chained = None    # (a previous hook's, the two chained)
 
 
 _STATE = _State()
@@ -215,7 +215,7 @@ def _ptxas_for(arch: int, ptx: str):
 
 
 def _ptxas_command(arch: int, enable_fp_fusion: bool, ptx_options,
-                   ptx: str) -> list:
+                   ptx: str, instrumentation_mode: str = "") -> list:
     """ptxas as Triton's make_cubin runs it (backends/nvidia/compiler.py),
     from a ptxas that accepts `ptx`."""
     from triton import knobs
@@ -231,6 +231,11 @@ def _ptxas_command(arch: int, enable_fp_fusion: bool, ptx_options,
     # Triton 3.7 and later work around a bug of ptxas 13 so.
     reg_alloc = ["--regAllocOptLevel=2"] if _triton_at_least(3, 7) else []
     extra = ptx_options.split(" ") if ptx_options else []
+    # Triton 3.8 and later assemble sanitised kernels at -O1: ptxas's
+    # default miscompiles some.
+    if (_triton_at_least(3, 8) and not knobs.nvidia.disable_ptxas_opt and
+            any(m in instrumentation_mode for m in ("consan", "fpsan"))):
+        extra += ["--opt-level", "1"]
     ptxas = _ptxas_for(arch, ptx)
     # -v as well: ptxas 13.4 records it in the cubin.
     return [ptxas.path, ptxas.version, *debug, *fmad, "-v", *opt, *reg_alloc,
@@ -239,10 +244,12 @@ def _ptxas_command(arch: int, enable_fp_fusion: bool, ptx_options,
 
 def assemble(ptx: str, arch: int, enable_fp_fusion: bool = True,
              ptx_options: Optional[str] = None,
-             cache: Optional[Cache] = None) -> bytes:
+             cache: Optional[Cache] = None,
+             instrumentation_mode: str = "") -> bytes:
     """A cubin of `ptx`, built by Triton's ptxas with the options Triton
     uses for a kernel compiled with these metadata; cached by content."""
-    cmd = _ptxas_command(arch, enable_fp_fusion, ptx_options, ptx)
+    cmd = _ptxas_command(arch, enable_fp_fusion, ptx_options, ptx,
+                         instrumentation_mode)
     cache = cache if cache is not None else default_cache()
     key = content_key("baton-cubin/1", "\0".join(cmd), ptx)
     cubin = cache.get(key, ".cubin")
@@ -277,6 +284,14 @@ def _transform_stage(ptx: str, metadata: dict) -> str:
     return result.ptx
 
 
+def _own_stage_key() -> tuple:
+    """Baton's part of Triton's cache keys (stage_hook)."""
+    if _STATE.stage_key is None:
+        key = "baton-variants-" + transformer_id()
+        _STATE.stage_key = (key, content_key(key))
+    return _STATE.stage_key
+
+
 def stage_hook(backend=None, stages=None, options=None, language=None,
                capability=None):
     """Triton's add_stages_inspection_hook: the "ptx" stage's output gets
@@ -286,12 +301,14 @@ def stage_hook(backend=None, stages=None, options=None, language=None,
     variants never share an entry."""
     previous = _STATE.previous_stage_hook
     if stages is None:  # Triton asks at every launch: worked out once
-        key = "baton-variants-" + transformer_id()
-        if previous is not None:
-            key = previous()[0] + key
-        if _STATE.stage_key is None or _STATE.stage_key[0] != key:
-            _STATE.stage_key = (key, content_key(key))
-        return _STATE.stage_key
+        own = _STATE.stage_key or _own_stage_key()
+        if previous is None:
+            return own
+        theirs = previous()
+        if _STATE.stage_chained is None or _STATE.stage_chained[0] != theirs:
+            _STATE.stage_chained = (theirs, (theirs[0] + own[0],
+                                             content_key(theirs[1], own[1])))
+        return _STATE.stage_chained[1]
     if previous is not None:
         previous(backend, stages, options, language, capability)
     make_ptx = stages.get("ptx")
@@ -358,15 +375,13 @@ def _load_hook(module, function, name, metadata_group, hash):
     try:
         if function:
             function = int(function)
-            # Known already: its kernel was unloaded unseen (a Triton
-            # whose utils.unload_module the wrapper below does not cover).
+            # Known already: its kernel was unloaded unseen (the unload
+            # hook is Triton 3.8's).
             if function in _STATE.loaded or function in _STATE.kernels:
                 _forget(function)
             with _STATE.lock:
                 _STATE.loaded[function] = _Loaded(
                     name, dict(metadata_group or {}), hash)
-                if module:
-                    _STATE.modules[int(module)] = function
     finally:
         _release_load_holds()
 
@@ -387,17 +402,11 @@ def _epoch(function: int) -> int:
     return _core.function_epoch(function) if _core.HAS_RUNTIME else 0
 
 
-def _unload_module_wrapper(unload):
-    """Triton's utils.unload_module (Triton past 3.6 unloads the module of
-    a kernel nobody holds), forgetting the kernel first."""
-    def unload_module(module):
-        with _STATE.lock:
-            function = _STATE.modules.pop(int(module), None)
-        if function is not None:
-            _forget(function)
-        return unload(module)
-    unload_module.baton_wraps = unload
-    return unload_module
+def _unload_hook(module, function, name, metadata_group, hash):
+    """Triton 3.8's kernel_unload_hook: called just before Triton unloads
+    the module of a kernel nobody holds (CompiledKernel.__del__)."""
+    if function:
+        _forget(int(function))
 
 
 # --------------------------------------------------------- variant binding
@@ -469,7 +478,8 @@ def _prepare(function: int, kernel: _Kernel, md) -> None:
             kernel.state = _NONE
             return
         cubin = assemble(result.ptx, md["arch"], md["enable_fp_fusion"],
-                         md["ptx_options"], cache=_STATE.cache)
+                         md["ptx_options"], cache=_STATE.cache,
+                         instrumentation_mode=md["instrumentation_mode"])
         binding = _core.bind_image(function, cubin, kernel.name, kernel.epoch)
         kernel.source = "baton-cubin"
         kernel.variants = tuple(v for v in ("slice", "ptb") if binding[v])
@@ -586,6 +596,8 @@ class BatonLauncher:
             "arch": int(arch),
             "enable_fp_fusion": getattr(metadata, "enable_fp_fusion", True),
             "ptx_options": getattr(metadata, "ptx_options", None),
+            "instrumentation_mode": getattr(metadata, "instrumentation_mode",
+                                            "") or "",
             # The PTB variant needs PTB_DYNAMIC_SHARED_BYTES of dynamic shared
             # memory more.
             "ptb_allowed": not max_shared or
@@ -739,16 +751,16 @@ def install(*, compile_hook: bool = False, cache: Optional[Cache] = None) -> Non
             st.driver = active
             st.base_launcher_cls = active.launcher_cls
             active.launcher_cls = BatonLauncher
-            utils = getattr(active, "utils", None)
-            if getattr(utils, "unload_module", None) is not None:
-                utils.unload_module = _unload_module_wrapper(
-                    utils.unload_module)
             knobs.runtime.kernel_load_end_hook.add(_load_hook)
+            if hasattr(knobs.runtime, "kernel_unload_hook"):  # Triton 3.8
+                knobs.runtime.kernel_unload_hook.add(_unload_hook)
             if hasattr(knobs.runtime, "kernel_load_start_hook"):
                 knobs.runtime.kernel_load_start_hook.add(_load_start_hook)
             st.installed = True
         if compile_hook and not st.compile_hook:
-            st.previous_stage_hook = knobs.runtime.add_stages_inspection_hook
+            previous = knobs.runtime.add_stages_inspection_hook
+            st.previous_stage_hook = None if previous is stage_hook else previous
+            _own_stage_key()  # here, not in a launch, if it fails
             knobs.runtime.add_stages_inspection_hook = stage_hook
             st.compile_hook = True
 
@@ -768,11 +780,9 @@ def uninstall() -> None:
         if _core.HAS_BYPASS_GATE:
             _core.bypass_gate_clear_classes()
         st.driver.launcher_cls = st.base_launcher_cls
-        utils = getattr(st.driver, "utils", None)
-        unload = getattr(utils, "unload_module", None)
-        if hasattr(unload, "baton_wraps"):
-            utils.unload_module = unload.baton_wraps
         knobs.runtime.kernel_load_end_hook.remove(_load_hook)
+        if hasattr(knobs.runtime, "kernel_unload_hook"):
+            knobs.runtime.kernel_unload_hook.remove(_unload_hook)
         if hasattr(knobs.runtime, "kernel_load_start_hook"):
             knobs.runtime.kernel_load_start_hook.remove(_load_start_hook)
         for thread in list(st.load_holds):

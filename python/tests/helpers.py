@@ -213,6 +213,7 @@ def install_fake_triton(ptxas_path=None):
     knobs.runtime = types.SimpleNamespace(
         kernel_load_start_hook=HookChain(),
         kernel_load_end_hook=HookChain(reversed=True),
+        kernel_unload_hook=HookChain(),  # Triton 3.8 and later
         add_stages_inspection_hook=None)
     knobs.compilation = types.SimpleNamespace(disable_line_info=False)
     knobs.nvidia = types.SimpleNamespace(disable_ptxas_opt=False)

@@ -72,7 +72,7 @@ class TritonHooksTest(unittest.TestCase):
         self.gate.set()
 
         def fake_assemble(ptx, arch, enable_fp_fusion=True, ptx_options=None,
-                          cache=None):
+                          cache=None, instrumentation_mode=""):
             self.gate.wait(60)
             self.assembled.append((ptx, arch, enable_fp_fusion, ptx_options))
             return b"\x7fELF fake cubin"
@@ -250,24 +250,19 @@ class TritonHooksTest(unittest.TestCase):
         self.assertNotIn(FUNCTION, bt._STATE.kernels)
 
     def test_an_unloaded_kernel_is_forgotten_before_its_module_goes(self):
-        # A Triton that unloads the modules of kernels nobody holds.
-        bt.uninstall()
-        unloaded = []
-        utils = self.driver().utils
-        utils.unload_module = lambda module: unloaded.append(
-            (module, FUNCTION in bt._STATE.kernels))
-        bt.install(cache=self.cache)
-        launcher = self.load(module=0x77)
+        # Triton 3.8 unloads the module of a kernel nobody holds, calling
+        # its kernel_unload_hook first.
+        knobs = self.modules["triton.knobs"]
+        launcher = self.load()
         bt.set_routing(True)
         self.first_launch(launcher)
         self.assertEqual(bt._STATE.kernels[FUNCTION].state, "ready")
-        utils.unload_module(0x77)
-        self.assertEqual(unloaded, [(0x77, False)])  # forgotten first
+        knobs.runtime.kernel_unload_hook(0x77, FUNCTION, "vector_add_kernel",
+                                         {}, "h")
         self.assertEqual(self.core.forgotten, [FUNCTION])
-        utils.unload_module(0x78)  # not a kernel Baton knows
-        self.assertEqual(self.core.forgotten, [FUNCTION])
+        self.assertNotIn(FUNCTION, bt._STATE.kernels)
         bt.uninstall()
-        self.assertFalse(hasattr(utils.unload_module, "baton_wraps"))
+        self.assertEqual(knobs.runtime.kernel_unload_hook.calls, [])
         bt.install(cache=self.cache)
 
     def test_a_launcher_that_outlived_its_kernel_prepares_nothing(self):

@@ -97,11 +97,11 @@ class RealTritonTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def compile(self, which):
+    def compile(self, which, **options):
         fn, sig, consts, warps = KERNELS[which]
         src = self.ASTSource(fn, sig, consts)
         return triton.compile(src, target=self.target,
-                              options={"num_warps": warps})
+                              options={"num_warps": warps, **options})
 
     def test_compile_hook_puts_variants_in_triton_s_cubin(self):
         import baton.triton as bt
@@ -147,13 +147,19 @@ class RealTritonTest(unittest.TestCase):
     def test_baton_assembles_like_triton(self):
         import baton
         import baton.triton as bt
-        for which in ("add", "mm"):
-            with self.subTest(kernel=which):
-                k = self.compile(which)
+        cases = [("add", ""), ("mm", "")]
+        if bt._triton_at_least(3, 8):  # sanitised kernels: ptxas at -O1
+            cases.append(("add", "consan"))
+        for which, mode in cases:
+            with self.subTest(kernel=which, instrumentation_mode=mode):
+                k = self.compile(which, **(
+                    {"instrumentation_mode": mode} if mode else {}))
                 md = k.metadata
                 cubin = bt.assemble(k.asm["ptx"], md.target.arch,
                                     md.enable_fp_fusion, md.ptx_options,
-                                    cache=baton.Cache(self.tmp.name + "/b"))
+                                    cache=baton.Cache(self.tmp.name + "/b"),
+                                    instrumentation_mode=getattr(
+                                        md, "instrumentation_mode", ""))
                 self.assertEqual(cubin, k.asm["cubin"])
 
 

@@ -204,6 +204,13 @@ private:
 /// optional U suffix); nullopt if it is not one or does not fit 64 bits.
 std::optional<uint64_t> parseIntegerLiteral(std::string_view Text);
 
+/// The value of an integer constant expression (PTX ISA "constant
+/// expressions": literals, unary and binary operators, parentheses, the
+/// (.s64)/(.u64) casts and ?:) as 64-bit two's complement, signed where
+/// signedness matters; nullopt if Op is not one (a register, a symbol, a
+/// float) or divides by zero.
+std::optional<uint64_t> evaluateConstant(const Module &M, const Operand &Op);
+
 /// Splits an opcode into its base and modifiers: "ld.global.f32" gives
 /// "ld" and {".global", ".f32"}.
 std::string_view opcodeBase(std::string_view Opcode);

@@ -121,6 +121,28 @@ TEST(Parser, ModuleVariablesWithInitializers) {
             "{generic(tab)+4}");
 }
 
+TEST(Parser, ConstantExpressionsParseAndEvaluate) {
+  const std::pair<const char *, std::optional<uint64_t>> Cases[] = {
+      {"0x0", 0},
+      {"(0)", 0},
+      {"(.u64)0", 0},
+      {"((.s64)-4)>>1", uint64_t(-2)},
+      {"1 ? 2 : 3", 2},
+      {"0 ? 1 : 2 ? 3 : 4", 3},
+      {"1+2*3-(8/4) % 3", 5},
+      {"~0", ~uint64_t(0)},
+      {"-1<0 && !0", 1},
+      {"1/0", std::nullopt},
+      {"0f3F800000", std::nullopt},
+      {"tab", std::nullopt},
+  };
+  for (auto [Text, Value] : Cases) {
+    auto M = parseOk(std::string(Header) + ".global .u64 g = " + Text + ";\n");
+    const Operand &Init = M->Operands[*M->Decls[0].Names[0].Init];
+    EXPECT_EQ(evaluateConstant(*M, Init), Value) << Text;
+  }
+}
+
 TEST(Parser, DebugDirectivesAndSections) {
   auto M = parseOk(std::string(Header) +
                    ".file 1 \"/src/k.cu\", 1700000000, 1234\n"
