@@ -20,6 +20,9 @@ Triton 3.6's own extension points, nothing patched:
     compile_hook=True)): wraps the "ptx" stage so that the PTX Triton
     assembles already holds the variants (the original kernel unchanged
     under its name); Triton's ptxas then builds one cubin with all three.
+  * `triton.knobs.runtime.kernel_unload_hook` (Triton 3.8 and later): what
+    is known of a kernel is dropped before Triton unloads its module, since
+    a later load may reuse its CUfunction handle (Router.h, epochs).
 
 Where the variants come from. A kernel whose cubin already has them (the
 compile hook ran) is bound to them. Otherwise, the first time the kernel
