@@ -304,7 +304,7 @@ def stage_hook(backend=None, stages=None, options=None, language=None,
     variants never share an entry."""
     previous = _STATE.previous_stage_hook
     if stages is None:  # Triton asks at every launch: worked out once
-        own = _STATE.stage_key or _own_stage_key()
+        own = _own_stage_key()
         if previous is None:
             return own
         theirs = previous()
