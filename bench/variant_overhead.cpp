@@ -11,8 +11,11 @@
 // the original's block time as the runtime measures one: the kernel's time
 // over its rounds of as many blocks as fit on the GPU at once; with the
 // first shares in the task, as the runtime launches it, and without them
-// (`nofirst`: every worker makes its own first claim). Prints a table with
-// the ratios and their geometric means.
+// (`nofirst`: every worker makes its own first claim). Each of those times
+// one launch between two events; `s-runs` times the slice variant as a
+// training loop meets it, in runs of back-to-back launches alternated with
+// runs of the original (pairedRunRatio). Prints a table with the ratios and
+// their geometric means.
 //
 // usage: variant_overhead TRANSFORMED_ROOT MANIFEST...
 //
@@ -53,6 +56,41 @@ template <typename Fn> double medianMs(Gpu &G, Fn Launch) {
   return Times[Times.size() / 2];
 }
 
+/// B's time over A's where every launch counts: each timed as a run of
+/// Batch back-to-back launches between two events (a run of a few hundred
+/// microseconds, far above the events' resolution), the two runs alternated
+/// so that drift in clocks falls on both; the median of the pairs' ratios.
+template <typename FnA, typename FnB>
+double pairedRunRatio(Gpu &G, FnA A, FnB B, unsigned Batch) {
+  constexpr int Pairs = 31, WarmUp = 2;
+  CudaDriver &D = driver();
+  CUevent Start, Stop;
+  check(D.cuEventCreate(&Start, CU_EVENT_DEFAULT), "event");
+  check(D.cuEventCreate(&Stop, CU_EVENT_DEFAULT), "event");
+  auto Run = [&](auto Launch) {
+    check(D.cuEventRecord(Start, G.work()), "record");
+    for (unsigned I = 0; I < Batch; ++I)
+      Launch();
+    check(D.cuEventRecord(Stop, G.work()), "record");
+    G.waitFor(G.work(), "timed run");
+    float Ms = 0;
+    check(D.cuEventElapsedTime(&Ms, Start, Stop), "elapsed");
+    return static_cast<double>(Ms);
+  };
+  std::vector<double> Ratios;
+  for (int I = 0; I < Pairs + WarmUp; ++I) {
+    double TimeA = Run(A);
+    double TimeB = Run(B);
+    if (I >= WarmUp)
+      Ratios.push_back(TimeB / TimeA);
+  }
+  D.cuEventDestroy(Start);
+  D.cuEventDestroy(Stop);
+  std::nth_element(Ratios.begin(), Ratios.begin() + Ratios.size() / 2,
+                   Ratios.end());
+  return Ratios[Ratios.size() / 2];
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -77,13 +115,14 @@ int main(int argc, char **argv) {
   std::printf("device: %s, %d SMs; median of %d launches; ratios to the "
               "original\n",
               G.name().c_str(), G.smCount(), Reps);
-  std::printf("%-30s %-34s %8s %9s %7s", "module", "kernel", "blocks",
-              "orig us", "slice");
+  std::printf("%-30s %-34s %8s %9s %7s %7s", "module", "kernel", "blocks",
+              "orig us", "slice", "s-runs");
   for (const PtbMode &M : Modes)
     std::printf(" %7s", M.Name);
   std::printf(" %5s %7s %7s\n", "chunk", "sched", "nofirst");
   const baton::sched::SchedulerOptions Defaults;
-  double LogSlice = 0, LogPtb[NumModes] = {}, LogSched = 0, LogNoFirst = 0;
+  double LogSlice = 0, LogSliceRuns = 0, LogPtb[NumModes] = {}, LogSched = 0,
+         LogNoFirst = 0;
   int N = 0;
   for (int I = 2; I < argc; ++I)
     for (const LaunchSpec &S : readManifest(argv[I])) {
@@ -101,11 +140,22 @@ int main(int argc, char **argv) {
         Before();
         R.launchSliceKernel(G.work(), S.blocks());
       });
+      // A slice launch reads its task and never writes it, so one task
+      // serves a run of launches: runs of about 200 us, each slice run
+      // paired with an original run.
+      R.writeTaskForSlices();
+      unsigned Batch = static_cast<unsigned>(
+          std::clamp(std::ceil(0.2 / Orig), 1.0, 200.0));
+      double SliceRuns = pairedRunRatio(
+          G, [&] { R.launchOriginal(G.work()); },
+          [&] { R.launchSliceKernel(G.work(), S.blocks()); }, Batch);
       // As a scheduler would: no more workers than blocks.
       uint32_t Workers = std::min(R.maxPtbWorkers(), S.blocks());
       LogSlice += std::log(Slice / Orig);
-      std::printf("%-30s %-34s %8u %9.1f %7.3f", S.Module.c_str(),
-                  S.Kernel.c_str(), S.blocks(), Orig * 1e3, Slice / Orig);
+      LogSliceRuns += std::log(SliceRuns);
+      std::printf("%-30s %-34s %8u %9.1f %7.3f %7.3f", S.Module.c_str(),
+                  S.Kernel.c_str(), S.blocks(), Orig * 1e3, Slice / Orig,
+                  SliceRuns);
       for (size_t M = 0; M < NumModes; ++M) {
         double Ptb = medianMs(G, [&](auto Before) {
           R.writeTaskForPtb(Modes[M].Flags, Modes[M].Chunk);
@@ -139,8 +189,8 @@ int main(int argc, char **argv) {
       ++N;
     }
   if (N) {
-    std::printf("geometric mean over %d kernels: slice %.3fx", N,
-                std::exp(LogSlice / N));
+    std::printf("geometric mean over %d kernels: slice %.3fx, s-runs %.3fx",
+                N, std::exp(LogSlice / N), std::exp(LogSliceRuns / N));
     for (size_t M = 0; M < NumModes; ++M)
       std::printf(", %s %.3fx", Modes[M].Name, std::exp(LogPtb[M] / N));
     std::printf(", sched %.3fx, nofirst %.3fx\n", std::exp(LogSched / N),
