@@ -14,8 +14,9 @@
 // (`nofirst`: every worker makes its own first claim). Each of those times
 // one launch between two events; `s-runs` times the slice variant as a
 // training loop meets it, in runs of back-to-back launches alternated with
-// runs of the original (pairedRunRatio). Prints a table with the ratios and
-// their geometric means.
+// runs of the original (pairedRunRatio), and `p-runs` the same for `sched`,
+// each launch of a run with a fresh task of its own. Prints a table with the
+// ratios and their geometric means.
 //
 // usage: variant_overhead TRANSFORMED_ROOT MANIFEST...
 //
@@ -26,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iterator>
 
@@ -60,8 +62,11 @@ template <typename Fn> double medianMs(Gpu &G, Fn Launch) {
 /// Batch back-to-back launches between two events (a run of a few hundred
 /// microseconds, far above the events' resolution), the two runs alternated
 /// so that drift in clocks falls on both; the median of the pairs' ratios.
-template <typename FnA, typename FnB>
-double pairedRunRatio(Gpu &G, FnA A, FnB B, unsigned Batch) {
+/// A(I) and B(I) enqueue the run's I-th launch; PrepareB() runs, untimed,
+/// before each run of B.
+template <typename FnA, typename PrepareFn, typename FnB>
+double pairedRunRatio(Gpu &G, FnA A, PrepareFn PrepareB, FnB B,
+                      unsigned Batch) {
   constexpr int Pairs = 31, WarmUp = 2;
   CudaDriver &D = driver();
   CUevent Start, Stop;
@@ -70,7 +75,7 @@ double pairedRunRatio(Gpu &G, FnA A, FnB B, unsigned Batch) {
   auto Run = [&](auto Launch) {
     check(D.cuEventRecord(Start, G.work()), "record");
     for (unsigned I = 0; I < Batch; ++I)
-      Launch();
+      Launch(I);
     check(D.cuEventRecord(Stop, G.work()), "record");
     G.waitFor(G.work(), "timed run");
     float Ms = 0;
@@ -80,6 +85,7 @@ double pairedRunRatio(Gpu &G, FnA A, FnB B, unsigned Batch) {
   std::vector<double> Ratios;
   for (int I = 0; I < Pairs + WarmUp; ++I) {
     double TimeA = Run(A);
+    PrepareB();
     double TimeB = Run(B);
     if (I >= WarmUp)
       Ratios.push_back(TimeB / TimeA);
@@ -119,10 +125,10 @@ int main(int argc, char **argv) {
               "orig us", "slice", "s-runs");
   for (const PtbMode &M : Modes)
     std::printf(" %7s", M.Name);
-  std::printf(" %5s %7s %7s\n", "chunk", "sched", "nofirst");
+  std::printf(" %5s %7s %7s %7s\n", "chunk", "sched", "nofirst", "p-runs");
   const baton::sched::SchedulerOptions Defaults;
   double LogSlice = 0, LogSliceRuns = 0, LogPtb[NumModes] = {}, LogSched = 0,
-         LogNoFirst = 0;
+         LogNoFirst = 0, LogPtbRuns = 0;
   int N = 0;
   for (int I = 2; I < argc; ++I)
     for (const LaunchSpec &S : readManifest(argv[I])) {
@@ -146,9 +152,10 @@ int main(int argc, char **argv) {
       R.writeTaskForSlices();
       unsigned Batch = static_cast<unsigned>(
           std::clamp(std::ceil(0.2 / Orig), 1.0, 200.0));
+      auto Original = [&](unsigned) { R.launchOriginal(G.work()); };
       double SliceRuns = pairedRunRatio(
-          G, [&] { R.launchOriginal(G.work()); },
-          [&] { R.launchSliceKernel(G.work(), S.blocks()); }, Batch);
+          G, Original, [] {},
+          [&](unsigned) { R.launchSliceKernel(G.work(), S.blocks()); }, Batch);
       // As a scheduler would: no more workers than blocks.
       uint32_t Workers = std::min(R.maxPtbWorkers(), S.blocks());
       LogSlice += std::log(Slice / Orig);
@@ -183,9 +190,35 @@ int main(int argc, char **argv) {
         Before();
         R.launchPtbKernel(G.work(), Workers);
       });
+      // `sched` in runs: each launch of a run has a fresh task of its own,
+      // written before the run (as the runtime's task pool has a slot
+      // fresh before its launch), so that only the launches are timed.
+      constexpr size_t Stride = (sizeof(baton_task) + 127) / 128 * 128;
+      CudaDriver &D = driver();
+      CUdeviceptr Tasks = 0;
+      check(D.cuMemAlloc(&Tasks, Batch * Stride), "run tasks");
+      std::vector<uint8_t> Fresh(Batch * Stride);
+      const baton_task T = R.ptbTask(0, Chunk, Workers);
+      for (unsigned I = 0; I < Batch; ++I)
+        std::memcpy(Fresh.data() + I * Stride, &T, sizeof T);
+      double PtbRuns = pairedRunRatio(
+          G, Original,
+          [&] {
+            check(D.cuMemcpyHtoD(Tasks, Fresh.data(), Fresh.size()),
+                  "run tasks");
+            // From pageable memory the copy may return before its DMA ends.
+            check(D.cuCtxSynchronize(), "run tasks");
+          },
+          [&](unsigned I) {
+            R.launchPtbKernel(G.work(), Workers, Tasks + I * Stride);
+          },
+          Batch);
+      D.cuMemFree(Tasks);
       LogSched += std::log(Sched / Orig);
       LogNoFirst += std::log(NoFirst / Orig);
-      std::printf(" %5u %7.3f %7.3f\n", Chunk, Sched / Orig, NoFirst / Orig);
+      LogPtbRuns += std::log(PtbRuns);
+      std::printf(" %5u %7.3f %7.3f %7.3f\n", Chunk, Sched / Orig,
+                  NoFirst / Orig, PtbRuns);
       ++N;
     }
   if (N) {
@@ -193,8 +226,9 @@ int main(int argc, char **argv) {
                 N, std::exp(LogSlice / N), std::exp(LogSliceRuns / N));
     for (size_t M = 0; M < NumModes; ++M)
       std::printf(", %s %.3fx", Modes[M].Name, std::exp(LogPtb[M] / N));
-    std::printf(", sched %.3fx, nofirst %.3fx\n", std::exp(LogSched / N),
-                std::exp(LogNoFirst / N));
+    std::printf(", sched %.3fx, nofirst %.3fx, p-runs %.3fx\n",
+                std::exp(LogSched / N), std::exp(LogNoFirst / N),
+                std::exp(LogPtbRuns / N));
   }
   return 0;
 }

@@ -133,13 +133,14 @@ std::vector<std::vector<uint8_t>> KernelRun::snapshot() {
 }
 
 void KernelRun::launch(CUfunction F, CUstream S, uint32_t GX, uint32_t GY,
-                       uint32_t GZ, bool WithTask, uint32_t ExtraShared) {
+                       uint32_t GZ, bool WithTask, uint32_t ExtraShared,
+                       CUdeviceptr OtherTask) {
   std::vector<void *> Args;
   for (size_t I = 0; I < Spec.Params.size(); ++I)
     Args.push_back(Buffers[I] ? static_cast<void *>(&Buffers[I])
                               : static_cast<void *>(Scalars[I].data()));
   if (WithTask)
-    Args.push_back(&Task);
+    Args.push_back(OtherTask ? &OtherTask : &Task);
   check(driver().cuLaunchKernel(F, GX, GY, GZ, Spec.Block.x, Spec.Block.y,
                                 Spec.Block.z, Spec.SharedMemBytes + ExtraShared,
                                 S,
@@ -195,6 +196,12 @@ void KernelRun::runSlices(uint32_t SliceBlocks) {
 void KernelRun::writeTaskForPtb(uint32_t Flags, uint32_t ClaimChunk,
                                 uint32_t FirstShareWorkers,
                                 uint32_t CoveringShareLimit) {
+  writeTask(ptbTask(Flags, ClaimChunk, FirstShareWorkers, CoveringShareLimit));
+}
+
+baton_task KernelRun::ptbTask(uint32_t Flags, uint32_t ClaimChunk,
+                              uint32_t FirstShareWorkers,
+                              uint32_t CoveringShareLimit) const {
   baton_task T = freshTask(Spec, 0, Spec.blocks());
   T.flags = Flags;
   T.claim_chunk = ClaimChunk;
@@ -204,11 +211,17 @@ void KernelRun::writeTaskForPtb(uint32_t Flags, uint32_t ClaimChunk,
                            CoveringShareLimit, &T.first_claimed);
     T.next = T.begin + T.first_claimed;
   }
-  writeTask(T);
+  return T;
 }
 
 void KernelRun::launchPtbKernel(CUstream S, uint32_t Workers) {
   launch(Ptb, S, Workers, 1, 1, true, BATON_PTB_DYNAMIC_SHARED_BYTES);
+}
+
+void KernelRun::launchPtbKernel(CUstream S, uint32_t Workers,
+                                CUdeviceptr OtherTask) {
+  launch(Ptb, S, Workers, 1, 1, true, BATON_PTB_DYNAMIC_SHARED_BYTES,
+         OtherTask);
 }
 
 uint32_t KernelRun::residentBlocks(CUfunction F, uint32_t SharedMemBytes) {

@@ -105,7 +105,13 @@ public:
   void writeTaskForPtb(uint32_t Flags = 0, uint32_t ClaimChunk = 1,
                        uint32_t FirstShareWorkers = 0,
                        uint32_t CoveringShareLimit = 0);
+  /// The task writeTaskForPtb writes, for a caller that keeps its own.
+  baton_task ptbTask(uint32_t Flags = 0, uint32_t ClaimChunk = 1,
+                     uint32_t FirstShareWorkers = 0,
+                     uint32_t CoveringShareLimit = 0) const;
   void launchPtbKernel(CUstream S, uint32_t Workers);
+  /// The same with another task than this run's (128-byte aligned).
+  void launchPtbKernel(CUstream S, uint32_t Workers, CUdeviceptr OtherTask);
   /// Most PTB workers resident at once on the whole GPU.
   uint32_t maxPtbWorkers();
   /// Blocks of the original kernel resident at once on the whole GPU.
@@ -118,8 +124,10 @@ public:
 
 private:
   void writeTask(const baton_task &T);
+  /// OtherTask, if set, is passed in place of this run's task.
   void launch(CUfunction F, CUstream S, uint32_t GridX, uint32_t GridY,
-              uint32_t GridZ, bool WithTask, uint32_t ExtraShared = 0);
+              uint32_t GridZ, bool WithTask, uint32_t ExtraShared = 0,
+              CUdeviceptr OtherTask = 0);
 
   Gpu &G;
   LaunchSpec Spec;
