@@ -35,7 +35,7 @@ using namespace baton::gpu;
 
 namespace {
 
-constexpr int Reps = 21;
+constexpr int Reps = 21, PairedRuns = 31;
 
 template <typename Fn> double medianMs(Gpu &G, Fn Launch) {
   CudaDriver &D = driver();
@@ -58,36 +58,80 @@ template <typename Fn> double medianMs(Gpu &G, Fn Launch) {
   return Times[Times.size() / 2];
 }
 
+/// A word in mapped host memory that a stream waits for: a timed run's
+/// launches are all queued behind it before the GPU starts the first, so
+/// that the run times the GPU and not the host's rate of launching.
+class HeldStart {
+public:
+  HeldStart() {
+    CudaDriver &D = driver();
+    void *Host = nullptr;
+    check(D.cuMemHostAlloc(&Host, sizeof(uint32_t), CU_MEMHOSTALLOC_DEVICEMAP),
+          "held start");
+    Word = static_cast<volatile uint32_t *>(Host);
+    *Word = 0;
+    check(D.cuMemHostGetDevicePointer(&Device, Host, 0), "held start");
+  }
+  ~HeldStart() { driver().cuMemFreeHost(const_cast<uint32_t *>(Word)); }
+  HeldStart(const HeldStart &) = delete;
+  HeldStart &operator=(const HeldStart &) = delete;
+
+  void hold(CUstream S) {
+    check(driver().cuStreamWaitValue32(S, Device, ++Value,
+                                       CU_STREAM_WAIT_VALUE_GEQ),
+          "held start");
+  }
+  void release() { *Word = Value; }
+
+private:
+  volatile uint32_t *Word = nullptr;
+  CUdeviceptr Device = 0;
+  uint32_t Value = 0;
+};
+
 /// B's time over A's where every launch counts: each timed as a run of
 /// Batch back-to-back launches between two events (a run of a few hundred
-/// microseconds, far above the events' resolution), the two runs alternated
-/// so that drift in clocks falls on both; the median of the pairs' ratios.
-/// A(I) and B(I) enqueue the run's I-th launch; PrepareB() runs, untimed,
-/// before each run of B.
+/// microseconds, far above the events' resolution), queued whole before the
+/// GPU starts it. The two runs alternate, in turn A first and B first, so
+/// that drift in clocks and the place in a pair fall on both; the median
+/// of the pairs' ratios. A(L) and B(L) enqueue a run's L-th launch;
+/// PrepareB() runs, untimed, before each run of B.
 template <typename FnA, typename PrepareFn, typename FnB>
 double pairedRunRatio(Gpu &G, FnA A, PrepareFn PrepareB, FnB B,
                       unsigned Batch) {
-  constexpr int Pairs = 31, WarmUp = 2;
+  constexpr int WarmUp = 2;
   CudaDriver &D = driver();
   CUevent Start, Stop;
   check(D.cuEventCreate(&Start, CU_EVENT_DEFAULT), "event");
   check(D.cuEventCreate(&Stop, CU_EVENT_DEFAULT), "event");
+  HeldStart Held;
   auto Run = [&](auto Launch) {
+    Held.hold(G.work());
     check(D.cuEventRecord(Start, G.work()), "record");
-    for (unsigned I = 0; I < Batch; ++I)
-      Launch(I);
+    for (unsigned L = 0; L < Batch; ++L)
+      Launch(L);
     check(D.cuEventRecord(Stop, G.work()), "record");
+    Held.release();
     G.waitFor(G.work(), "timed run");
     float Ms = 0;
     check(D.cuEventElapsedTime(&Ms, Start, Stop), "elapsed");
     return static_cast<double>(Ms);
   };
-  std::vector<double> Ratios;
-  for (int I = 0; I < Pairs + WarmUp; ++I) {
-    double TimeA = Run(A);
+  auto RunB = [&] {
     PrepareB();
-    double TimeB = Run(B);
-    if (I >= WarmUp)
+    return Run(B);
+  };
+  std::vector<double> Ratios;
+  for (int P = 0; P < PairedRuns + WarmUp; ++P) {
+    double TimeA, TimeB;
+    if (P % 2) {
+      TimeB = RunB();
+      TimeA = Run(A);
+    } else {
+      TimeA = Run(A);
+      TimeB = RunB();
+    }
+    if (P >= WarmUp)
       Ratios.push_back(TimeB / TimeA);
   }
   D.cuEventDestroy(Start);
@@ -118,9 +162,9 @@ int main(int argc, char **argv) {
                            {"c8", 0, 8},        {"pf-c8", BATON_TASK_PREFETCH, 8},
                            {"c32", 0, 32},      {"pf-c32", BATON_TASK_PREFETCH, 32}};
   constexpr size_t NumModes = std::size(Modes);
-  std::printf("device: %s, %d SMs; median of %d launches; ratios to the "
-              "original\n",
-              G.name().c_str(), G.smCount(), Reps);
+  std::printf("device: %s, %d SMs; median of %d launches (s-runs, p-runs: "
+              "of %d paired runs); ratios to the original\n",
+              G.name().c_str(), G.smCount(), Reps, PairedRuns);
   std::printf("%-30s %-34s %8s %9s %7s %7s", "module", "kernel", "blocks",
               "orig us", "slice", "s-runs");
   for (const PtbMode &M : Modes)
@@ -146,10 +190,9 @@ int main(int argc, char **argv) {
         Before();
         R.launchSliceKernel(G.work(), S.blocks());
       });
-      // A slice launch reads its task and never writes it, so one task
-      // serves a run of launches: runs of about 200 us, each slice run
-      // paired with an original run.
-      R.writeTaskForSlices();
+      // A slice launch reads its task and never writes it, so the task
+      // written above serves a run of launches: runs of about 200 us, each
+      // slice run paired with an original run.
       unsigned Batch = static_cast<unsigned>(
           std::clamp(std::ceil(0.2 / Orig), 1.0, 200.0));
       auto Original = [&](unsigned) { R.launchOriginal(G.work()); };
@@ -193,14 +236,16 @@ int main(int argc, char **argv) {
       // `sched` in runs: each launch of a run has a fresh task of its own,
       // written before the run (as the runtime's task pool has a slot
       // fresh before its launch), so that only the launches are timed.
-      constexpr size_t Stride = (sizeof(baton_task) + 127) / 128 * 128;
+      constexpr size_t Stride =
+          (sizeof(baton_task) + BATON_TASK_ALIGN - 1) / BATON_TASK_ALIGN *
+          BATON_TASK_ALIGN;
       CudaDriver &D = driver();
       CUdeviceptr Tasks = 0;
       check(D.cuMemAlloc(&Tasks, Batch * Stride), "run tasks");
       std::vector<uint8_t> Fresh(Batch * Stride);
       const baton_task T = R.ptbTask(0, Chunk, Workers);
-      for (unsigned I = 0; I < Batch; ++I)
-        std::memcpy(Fresh.data() + I * Stride, &T, sizeof T);
+      for (unsigned L = 0; L < Batch; ++L)
+        std::memcpy(Fresh.data() + L * Stride, &T, sizeof T);
       double PtbRuns = pairedRunRatio(
           G, Original,
           [&] {
@@ -209,8 +254,8 @@ int main(int argc, char **argv) {
             // From pageable memory the copy may return before its DMA ends.
             check(D.cuCtxSynchronize(), "run tasks");
           },
-          [&](unsigned I) {
-            R.launchPtbKernel(G.work(), Workers, Tasks + I * Stride);
+          [&](unsigned L) {
+            R.launchPtbKernel(G.work(), Workers, Tasks + L * Stride);
           },
           Batch);
       D.cuMemFree(Tasks);

@@ -362,7 +362,7 @@ std::vector<CUfunction> Router::forget(CUfunction Function) {
     if (auto It = P->Kernels.find(Function); It != P->Kernels.end()) {
       const Kernel &K = It->second.first;
       for (Mode M : {Mode::Slices, Mode::Ptb})
-        if (K.hasVariant(M)) // a kernel bound without variants has none
+        if (K.hasVariant(M)) // function() throws for a missing variant
           Variants.push_back(K.function(M));
       P->Forgotten.push_back(std::move(It->second.first));
       P->Kernels.erase(It);

@@ -28,6 +28,7 @@ namespace baton::gpu {
   X(cuMemHostGetDevicePointer) X(cuMemsetD32)                                 \
   X(cuLaunchKernel) X(cuStreamCreateWithPriority) X(cuStreamDestroy)           \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWriteValue32)              \
+  X(cuStreamWaitValue32)                                                       \
   X(cuCtxGetStreamPriorityRange) X(cuEventCreate) X(cuEventRecord)             \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuEventDestroy)                \
   X(cuGetErrorName) X(cuGetErrorString)

@@ -1,6 +1,7 @@
 //===- GpuHarness.cpp - Launch manifest kernels and their Baton variants --===//
 #include "GpuHarness.h"
 
+#include <cassert>
 #include <chrono>
 #include <fstream>
 #include <stdexcept>
@@ -214,12 +215,9 @@ baton_task KernelRun::ptbTask(uint32_t Flags, uint32_t ClaimChunk,
   return T;
 }
 
-void KernelRun::launchPtbKernel(CUstream S, uint32_t Workers) {
-  launch(Ptb, S, Workers, 1, 1, true, BATON_PTB_DYNAMIC_SHARED_BYTES);
-}
-
 void KernelRun::launchPtbKernel(CUstream S, uint32_t Workers,
                                 CUdeviceptr OtherTask) {
+  assert(OtherTask % BATON_TASK_ALIGN == 0 && "the variants' task alignment");
   launch(Ptb, S, Workers, 1, 1, true, BATON_PTB_DYNAMIC_SHARED_BYTES,
          OtherTask);
 }

@@ -109,9 +109,10 @@ public:
   baton_task ptbTask(uint32_t Flags = 0, uint32_t ClaimChunk = 1,
                      uint32_t FirstShareWorkers = 0,
                      uint32_t CoveringShareLimit = 0) const;
-  void launchPtbKernel(CUstream S, uint32_t Workers);
-  /// The same with another task than this run's (128-byte aligned).
-  void launchPtbKernel(CUstream S, uint32_t Workers, CUdeviceptr OtherTask);
+  /// Enqueues one PTB launch of Workers workers (no wait) with this run's
+  /// task, or with OtherTask if set (BATON_TASK_ALIGN-aligned).
+  void launchPtbKernel(CUstream S, uint32_t Workers,
+                       CUdeviceptr OtherTask = 0);
   /// Most PTB workers resident at once on the whole GPU.
   uint32_t maxPtbWorkers();
   /// Blocks of the original kernel resident at once on the whole GPU.
