@@ -19,7 +19,8 @@
 //   reconciled with the early-exit protocol, setmaxnreg would run again in
 //   every virtual block, a CTA that gives up its permit to allocate tensor
 //   memory cannot allocate it for the next one, and a callee reading the
-//   dynamic shared memory size, or any read of %total_smem_size, would see
+//   dynamic shared memory size, or any read of %total_smem_size or
+//   %aggr_smem_size, would see
 //   the PTB launch's larger allocation. ptxas miscompiles a recursive callee
 //   inside the worker's loop (measured; docs/refusals.md, recursion). Stack
 //   a kernel body allocates at run time (alloca) is given back only when
@@ -111,10 +112,12 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
       std::string_view Name = M.text(Sym.Text);
       checkSymbol(F, S, Name);
       // The body's %dynamic_smem_size is corrected for the PTB launch's extra
-      // bytes; a callee's cannot be, and %total_smem_size is rounded to the
-      // allocation unit, so neither can be given its original value.
+      // bytes; a callee's cannot be, and %total_smem_size and
+      // %aggr_smem_size are rounded to the allocation unit (the latter with
+      // the CTA's reserved bytes), so none of those can be given its
+      // original value.
       if ((!IsKernel && Name == "%dynamic_smem_size") ||
-          Name == "%total_smem_size")
+          Name == "%total_smem_size" || Name == "%aggr_smem_size")
         refuse(RefusalKind::SharedMemorySize, F, &S,
                "reads " + std::string(Name) +
                    (IsKernel ? "" : " inside a device function") +
