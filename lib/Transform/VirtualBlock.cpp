@@ -203,10 +203,17 @@ void rewriteBody(StatementBuilder &B, const Function &F, const CallGraph &CG,
         continue;
       }
     }
-    if (Changed)
-      B.instWithOperands(S.Text, Ops, S.Flags);
-    else
+    if (!Changed) {
       B.copy(S);
+      continue;
+    }
+    // ptxas lets a 16-bit mov read a 32-bit special register (old nvcc
+    // emits `mov.u16 %rh1, %ctaid.x;`) but not the 32-bit register that
+    // replaces it; a cvt keeps the same low half.
+    if (Opcode == "mov.u16" || Opcode == "mov.s16" || Opcode == "mov.b16")
+      B.instWithOperands(B.text("cvt.u16.u32"), Ops, S.Flags);
+    else
+      B.instWithOperands(S.Text, Ops, S.Flags);
   }
 }
 
