@@ -108,6 +108,17 @@ bool targetsSm1x(const Module &M) {
   return Sm && Sm->second < 20;
 }
 
+const VarDecl *moduleScopeRegisterOrLocal(const Module &M) {
+  for (const Item &I : M.Items) {
+    if (I.Kind != ItemKind::Variable)
+      continue;
+    const VarDecl &D = M.Decls[I.Index];
+    if (M.text(D.Space) == ".reg" || M.text(D.Space) == ".local")
+      return &D;
+  }
+  return nullptr;
+}
+
 void raiseIsaLevel(Module &M, IsaLevel Need) {
   if (auto Version = directiveIndex(M, ".version"))
     raiseVersion(M, M.Items[*Version], Need);

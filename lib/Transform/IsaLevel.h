@@ -44,6 +44,10 @@ bool targetsSm1x(const ptx::Module &M);
 /// least Need; other target options are kept, and a directive already at or
 /// above Need is left as it was.
 void raiseIsaLevel(ptx::Module &M, IsaLevel Need);
+/// The first module-scope declaration in the .reg or .local state space, or
+/// null. ptxas takes those only up to PTX 2.3 on sm_2x, so a module that
+/// has one cannot be raised to PtbIsaLevel.
+const ptx::VarDecl *moduleScopeRegisterOrLocal(const ptx::Module &M);
 
 } // namespace baton::detail
 

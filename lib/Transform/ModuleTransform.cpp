@@ -143,6 +143,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
       Existing.insert(M.text(N.Name));
   const bool Sm1x = targetsSm1x(M);
   const bool Address32 = hasAddressSize32(M);
+  const VarDecl *ModuleScopeState = moduleScopeRegisterOrLocal(M);
   const uint64_t ParamLimit = paramSpaceLimit(M);
 
   const uint32_t NumOriginal = static_cast<uint32_t>(M.Functions.size());
@@ -172,6 +173,16 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
           "sm_20 or later, where its floating-point rules (f32 subnormals "
           "flushed, mad.f32 without rounding, f64 mapped to f32) no longer "
           "hold"));
+    if (ModuleScopeState)
+      KR.Refusals.push_back(refusalAt(
+          M, RefusalKind::ModuleScopeState, Kernel, nullptr,
+          "the module declares '" +
+              std::string(M.text(ModuleScopeState->Names.front().Name)) +
+              "' in the " + std::string(M.text(ModuleScopeState->Space)) +
+              " state space at module scope (line " +
+              std::to_string(ModuleScopeState->Line) +
+              "), which ptxas takes only up to PTX 2.3, and the PTB variant "
+              "needs PTX 6.0"));
     if (Address32)
       KR.Refusals.push_back(refusalAt(
           M, RefusalKind::AddressSize32, Kernel, nullptr,

@@ -32,6 +32,7 @@ std::string_view refusalKindName(RefusalKind Kind) {
   case RefusalKind::NameCollision: return "name-collision";
   case RefusalKind::ReturnsValue: return "returns-value";
   case RefusalKind::Sm1xTarget: return "sm1x-target";
+  case RefusalKind::ModuleScopeState: return "module-scope-state";
   }
   return "unknown";
 }
@@ -49,6 +50,7 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   case RefusalKind::SharedMemorySize:
   case RefusalKind::Recursion:
   case RefusalKind::DynamicStack:
+  case RefusalKind::ModuleScopeState:
     return true;
   default:
     return false;

@@ -41,6 +41,9 @@ enum class RefusalKind {
   NameCollision,       ///< a variant's name is already taken
   ReturnsValue,        ///< a kernel with a return value (LLVM plugin)
   Sm1xTarget,          ///< .target sm_10 to sm_13
+  ModuleScopeState,    ///< module-scope .reg or .local, which ptxas takes
+                       ///< only below the PTX the PTB variant needs
+                       ///< (PTB only)
 };
 
 /// Stable identifier used in reports and docs: "grid-sync", "cluster", ...
