@@ -3,7 +3,9 @@
 // A variant adds instructions that old PTX lacks, so a module whose
 // `.version` or `.target` is below what its variants use gets them raised to
 // exactly that level. From sm_20 on, raising adds to what the module may say
-// and takes nothing away: the PTX ISA removes features only from 6.4 on and
+// and takes away one thing only: ptxas accepts module-scope .reg and .local
+// declarations up to PTX 2.3 (they disable its ABI), so such modules get no
+// PTB variant. The other features the PTX ISA removes go from 6.4 on and
 // only for sm_70 targets (shfl and vote without .sync), above anything
 // raised here. Below sm_20 it would change the original kernels' meaning
 // (sm_1x flushes f32 subnormals by default, allows mad.f32 without rounding,
@@ -44,6 +46,7 @@ bool targetsSm1x(const ptx::Module &M);
 /// least Need; other target options are kept, and a directive already at or
 /// above Need is left as it was.
 void raiseIsaLevel(ptx::Module &M, IsaLevel Need);
+
 /// The first module-scope declaration in the .reg or .local state space, or
 /// null. ptxas takes those only up to PTX 2.3 on sm_2x, so a module that
 /// has one cannot be raised to PtbIsaLevel.

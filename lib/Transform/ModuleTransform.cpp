@@ -178,6 +178,7 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts) {
           M, RefusalKind::ModuleScopeState, Kernel, nullptr,
           "the module declares '" +
               std::string(M.text(ModuleScopeState->Names.front().Name)) +
+              std::string(M.text(ModuleScopeState->Names.front().Suffix)) +
               "' in the " + std::string(M.text(ModuleScopeState->Space)) +
               " state space at module scope (line " +
               std::to_string(ModuleScopeState->Line) +

@@ -27,6 +27,13 @@ Operand StatementBuilder::sym(std::string_view Name) {
   return Op;
 }
 
+Operand StatementBuilder::sink() {
+  Operand Op;
+  Op.Kind = OperandKind::Sink;
+  Op.Text = text("_");
+  return Op;
+}
+
 Operand StatementBuilder::imm(int64_t Value) {
   Operand Op;
   Op.Kind = OperandKind::Integer;

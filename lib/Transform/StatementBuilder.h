@@ -28,6 +28,8 @@ public:
 
   ptx::Operand sym(std::string_view Name);
   ptx::Operand imm(int64_t Value);
+  /// The sink `_`, in a vector operand's place for a lane nobody reads.
+  ptx::Operand sink();
   /// [Base] or [Base+Offset].
   ptx::Operand address(const ptx::Operand &Base, int64_t Offset = 0);
   ptx::Operand vector(std::span<const ptx::Operand> Elements);

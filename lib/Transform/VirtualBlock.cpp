@@ -209,11 +209,16 @@ void rewriteBody(StatementBuilder &B, const Function &F, const CallGraph &CG,
     }
     // ptxas lets a 16-bit mov read a 32-bit special register (old nvcc
     // emits `mov.u16 %rh1, %ctaid.x;`) but not the 32-bit register that
-    // replaces it; a cvt keeps the same low half.
-    if (Opcode == "mov.u16" || Opcode == "mov.s16" || Opcode == "mov.b16")
-      B.instWithOperands(B.text("cvt.u16.u32"), Ops, S.Flags);
-    else
+    // replaces it. Unpacking the low half keeps the value, into a register
+    // of any 16-bit type (.f16 too, which a cvt.u16 cannot write).
+    if ((Opcode == "mov.u16" || Opcode == "mov.s16" || Opcode == "mov.b16") &&
+        Ops.size() == FirstArg + 2) {
+      const Operand Halves[] = {Ops[FirstArg], B.sink()};
+      Ops[FirstArg] = B.vector(Halves);
+      B.instWithOperands(B.text("mov.b32"), Ops, S.Flags);
+    } else {
       B.instWithOperands(S.Text, Ops, S.Flags);
+    }
   }
 }
 
