@@ -172,11 +172,9 @@ void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
                       "there, NVIDIA's OpenCL its work offsets) and a "
                       "variant's launch does not reproduce");
   // The body's %dynamic_smem_size is corrected for the PTB launch's extra
-  // bytes; a callee's cannot be, and %total_smem_size and %aggr_smem_size
-  // are rounded to the allocation unit (the latter with the CTA's reserved
-  // bytes), so none of those can be given its original value.
-  if ((!IsKernel && Reg == "%dynamic_smem_size") || Reg == "%total_smem_size" ||
-      Reg == "%aggr_smem_size")
+  // bytes; a callee's cannot be, nor can the rounded sizes.
+  if ((!IsKernel && Reg == "%dynamic_smem_size") ||
+      isRoundedSharedMemorySize(Reg))
     refuse(RefusalKind::SharedMemorySize, F, &CB,
            "reads " + Reg.str() + (IsKernel ? "" : " inside a device function") +
                ", which a PTB launch changes");
@@ -184,8 +182,10 @@ void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
 
 void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
                                    bool IsKernel) {
-  for (StringRef Reg : {"%smid", "%nsmid", "%gridid", "%current_graph_exec",
-                        "%total_smem_size", "%aggr_smem_size"})
+  for (StringRef Reg : {"%smid", "%nsmid", "%gridid", "%current_graph_exec"})
+    if (asmReadsRegister(Text, Reg))
+      checkRegister(F, CB, Reg, IsKernel);
+  for (std::string_view Reg : RoundedSharedMemorySizeRegisters)
     if (asmReadsRegister(Text, Reg))
       checkRegister(F, CB, Reg, IsKernel);
   if (asmReadsRegister(Text, "%dynamic_smem_size")) {

@@ -57,6 +57,12 @@ bool refusalIsPtbOnly(RefusalKind Kind) {
   }
 }
 
+bool isRoundedSharedMemorySize(std::string_view Register) {
+  return std::find(std::begin(RoundedSharedMemorySizeRegisters),
+                   std::end(RoundedSharedMemorySizeRegisters),
+                   Register) != std::end(RoundedSharedMemorySizeRegisters);
+}
+
 bool isKnownSafeExternal(std::string_view Name) {
   static constexpr std::string_view Safe[] = {
       "vprintf",       "malloc",        "free",

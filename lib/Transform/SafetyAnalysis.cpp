@@ -112,12 +112,9 @@ void SafetyChecker::checkInstruction(const Function &F, const Statement &S,
       std::string_view Name = M.text(Sym.Text);
       checkSymbol(F, S, Name);
       // The body's %dynamic_smem_size is corrected for the PTB launch's extra
-      // bytes; a callee's cannot be, and %total_smem_size and
-      // %aggr_smem_size are rounded to the allocation unit (the latter with
-      // the CTA's reserved bytes), so none of those can be given its
-      // original value.
+      // bytes; a callee's cannot be, nor can the rounded sizes.
       if ((!IsKernel && Name == "%dynamic_smem_size") ||
-          Name == "%total_smem_size" || Name == "%aggr_smem_size")
+          isRoundedSharedMemorySize(Name))
         refuse(RefusalKind::SharedMemorySize, F, &S,
                "reads " + std::string(Name) +
                    (IsKernel ? "" : " inside a device function") +

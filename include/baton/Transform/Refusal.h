@@ -56,6 +56,14 @@ bool refusalIsPtbOnly(RefusalKind Kind);
 /// trap (__cxa_pure_virtual, __cxa_deleted_virtual); none can observe the
 /// block index.
 bool isKnownSafeExternal(std::string_view Name);
+/// Special registers that give a CTA's shared memory rounded to the
+/// allocation unit (%aggr_smem_size with the CTA's reserved part): a PTB
+/// launch's extra bytes change them, and no subtraction gives back the
+/// original's value, so a kernel that reads one gets no PTB variant
+/// (`shared-memory-size`), in both front ends.
+inline constexpr std::string_view RoundedSharedMemorySizeRegisters[] = {
+    "%total_smem_size", "%aggr_smem_size"};
+bool isRoundedSharedMemorySize(std::string_view Register);
 /// The `recursion` refusal's message for a call to \p Callee. Both front
 /// ends use it: the cause is ptxas's, measured, not either front end's.
 std::string recursionMessage(std::string_view Callee);
