@@ -25,10 +25,61 @@ static bool isHexDigit(char C) {
   return isDigit(C) || (C >= 'a' && C <= 'f') || (C >= 'A' && C <= 'F');
 }
 
+// A C preprocessor line marker, `# 12 "a.cu"` or `#line 12 "a.cu"`, with
+// the flags cpp may append (`# 1 "a.cu" 1 3`), running to the end of the
+// line: ptxas takes them anywhere in a module, as cpp leaves them in
+// preprocessed PTX. Returns the offset past the marker, or npos if the text
+// at Begin ('#') is not one.
+static size_t lineMarkerEnd(std::string_view Source, size_t Begin) {
+  const size_t N = Source.size();
+  size_t I = Begin + 1;
+  auto Blanks = [&] {
+    size_t From = I;
+    while (I < N && (Source[I] == ' ' || Source[I] == '\t'))
+      ++I;
+    return I > From;
+  };
+  auto Digits = [&] {
+    size_t From = I;
+    while (I < N && isDigit(Source[I]))
+      ++I;
+    return I > From;
+  };
+  Blanks();
+  if (Source.substr(I, 4) == "line") {
+    I += 4;
+    if (!Blanks())
+      return std::string_view::npos;
+  }
+  if (!Digits() || !Blanks() || I >= N || Source[I] != '"')
+    return std::string_view::npos;
+  for (++I; I < N && Source[I] != '"'; ++I)
+    if (Source[I] == '\n' || (Source[I] == '\\' && ++I >= N))
+      return std::string_view::npos;
+  if (I >= N)
+    return std::string_view::npos;
+  ++I; // closing '"'
+  while (Blanks() && Digits())
+    ;
+  Blanks();
+  if (I < N && Source[I] == '\r')
+    ++I;
+  if (I < N && Source[I] != '\n')
+    return std::string_view::npos;
+  return I;
+}
+
 void Lexer::skipTrivia() {
   const size_t N = Source.size();
   while (Pos < N) {
     char C = Source[Pos];
+    if (C == '#') {
+      size_t End = lineMarkerEnd(Source, Pos);
+      if (End == std::string_view::npos)
+        return; // next() reports the stray '#'
+      Pos = End;
+      continue;
+    }
     if (C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
         C == '\v') {
       ++Pos;

@@ -253,7 +253,22 @@ bool Parser::parseVerbatimDirective() {
         break;
       consume();
     }
-  } else { // .pragma "..." ; and .alias a, b ;
+  } else if (D == ".alias") { // .alias fAlias, fAliasee ;
+    if (Tok.Kind != TokenKind::Identifier)
+      return fail("the name of the alias");
+    TextRef Name = ref(Tok);
+    consume();
+    if (!expectPunct(',', "',' after the alias"))
+      return false;
+    if (Tok.Kind != TokenKind::Identifier)
+      return fail("the name of the function it aliases");
+    M.Aliases.push_back(Alias{Name, ref(Tok)});
+    consume();
+    if (!Tok.is(';'))
+      return fail("';'");
+    Last = Tok;
+    consume();
+  } else { // .pragma "..." ;
     while (!Tok.is(';')) {
       if (Tok.Kind == TokenKind::End || Tok.Kind == TokenKind::Error ||
           Tok.Kind == TokenKind::Directive)
@@ -607,8 +622,21 @@ bool Parser::parseOperandList(char Close, std::vector<Operand> &Out) {
   }
   for (;;) {
     Operand Op;
-    if (!parseExpression(Op))
+    // `name = value` in the braces of a .samplerref or .texref initializer:
+    // { addr_mode_0 = clamp_to_edge, filter_mode = linear }.
+    if (Close == '}' && Tok.Kind == TokenKind::Identifier && Next.is('=')) {
+      Op.Kind = OperandKind::Field;
+      Op.Text = ref(Tok);
+      consume();
+      consume(); // =
+      std::vector<Operand> Value(1);
+      if (!parseExpression(Value[0]))
+        return false;
+      Op.FirstChild = commit(Value);
+      Op.NumChildren = 1;
+    } else if (!parseExpression(Op)) {
       return false;
+    }
     Out.push_back(Op);
     if (Tok.is(Close)) {
       consume();
@@ -749,6 +777,17 @@ bool Parser::parsePrimary(Operand &Out) {
     }
     return true;
   case TokenKind::Integer:
+    // A byte mask over an address in an initializer, 0xFF00(generic(gv)):
+    // the address's second byte (PTX ISA 9.0, 5.4.4).
+    if (Next.is('(')) {
+      TextRef Mask = ref(Tok);
+      consume();
+      if (!Group(OperandKind::Apply, ')'))
+        return false;
+      Out.Text = Mask;
+      return true;
+    }
+    [[fallthrough]];
   case TokenKind::Float:
   case TokenKind::String:
     Out.Kind = Tok.Kind == TokenKind::Integer ? OperandKind::Integer

@@ -116,6 +116,10 @@ void ModulePrinter::printOperand(const Operand &Op) {
     W << " : ";
     printOperand(Children[2]);
     return;
+  case OperandKind::Field:
+    W << M.text(Op.Text) << " = ";
+    printOperand(Children[0]);
+    return;
   case OperandKind::Guard:
     W << '@';
     if (Op.Flags & OperandNegated)

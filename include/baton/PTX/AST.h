@@ -41,13 +41,15 @@ enum class OperandKind : uint8_t {
   Vector,   ///< {a, b, ...}
   Address,  ///< [a], [a+4], [tensor, {x, y}]
   Paren,    ///< (a, b) in call, or a parenthesised expression
-  Apply,    ///< name(args): generic(foo), mask(...)
+  Apply,    ///< name(args): generic(foo); mask(address): 0xFF00(generic(foo))
   Element,  ///< array[index]: children are the array operand and the index
   Unary,    ///< Text is the operator: - ! ~
   Binary,   ///< Text is the operator: + - * / % & | ^ << >> && || == != ...
   Guard,    ///< @p / @!p of an instruction; Text is the predicate
   Cast,     ///< (.s64) x or (.u64) x; Text is the type
   Conditional, ///< c ? a : b; children c, a, b
+  Field,    ///< name = value in a .samplerref/.texref initializer; Text is
+            ///< the name, the one child the value
 };
 
 /// Operand flags.
@@ -141,6 +143,14 @@ struct Item {
   TextRef Text;                    ///< Directive / Section: verbatim text
 };
 
+/// `.alias fAlias, fAliasee;`: calls of fAlias, a function declared
+/// without a body, run fAliasee (PTX ISA 9.0, ".alias"). The directive itself
+/// stays a verbatim Item.
+struct Alias {
+  TextRef Name;
+  TextRef Aliasee;
+};
+
 /// A parsed PTX module. Owns its source text and all AST storage.
 class Module {
 public:
@@ -187,6 +197,7 @@ public:
   }
 
   std::vector<Item> Items;
+  std::vector<Alias> Aliases;
   std::vector<Function> Functions;
   std::vector<VarDecl> Decls;
   std::vector<Statement> Statements;

@@ -1,7 +1,8 @@
 //===- baton/PTX/Lexer.h - Tokens of PTX source -----------------*- C++ -*-===//
 //
 // A hand-written lexer over a source buffer. Tokens are views into the buffer;
-// comments and whitespace are skipped. Identifiers absorb their dotted
+// comments, whitespace and C preprocessor line markers (`# 12 "a.cu"`) are
+// skipped. Identifiers absorb their dotted
 // suffixes ("ld.global.nc.v4.f32", "%tid.x", "cp.async.bulk.shared::cluster")
 // because PTX never separates them with blanks and no PTX name contains a dot:
 // the parser then sees an opcode or a register component as one token.

@@ -121,6 +121,55 @@ TEST(Parser, ModuleVariablesWithInitializers) {
             "{generic(tab)+4}");
 }
 
+// The byte-mask form LLVM writes for a pointer inside a packed aggregate,
+// and the field list of an OpenCL-style sampler.
+TEST(Parser, MaskAndFieldInitializers) {
+  auto M = parseOk(".version 9.0\n.target sm_90, texmode_independent\n"
+                   ".address_size 64\n"
+                   ".global .align 4 .u32 gv[4];\n"
+                   ".global .align 1 .u8 gm[2] = {0xFF(generic(gv)), "
+                   "0xFF00(gv+8)};\n"
+                   ".global .samplerref s = { addr_mode_0 = clamp_to_edge, "
+                   "filter_mode = linear };\n");
+  ASSERT_EQ(M->Decls.size(), 3u);
+  EXPECT_EQ(printOperand(*M, M->Operands[*M->Decls[1].Names[0].Init]),
+            "{0xFF(generic(gv)), 0xFF00(gv+8)}");
+  EXPECT_EQ(printOperand(*M, M->Operands[*M->Decls[2].Names[0].Init]),
+            "{addr_mode_0 = clamp_to_edge, filter_mode = linear}");
+  // A field is a name: `1 = x` is no operand.
+  EXPECT_EQ(parseError(std::string(Header) + ".global .u32 g[1] = {1 = 2};\n"),
+            "bad.ptx:4:24: error: expected ',' or '}', found '='");
+}
+
+TEST(Parser, AliasesAreRecorded) {
+  auto M = parseOk(std::string(Header) +
+                   ".func f()\n{\n ret;\n}\n.func g();\n.alias g, f;\n");
+  ASSERT_EQ(M->Aliases.size(), 1u);
+  EXPECT_EQ(M->text(M->Aliases[0].Name), "g");
+  EXPECT_EQ(M->text(M->Aliases[0].Aliasee), "f");
+  EXPECT_EQ(M->Items.back().Kind, ItemKind::Directive);
+  EXPECT_EQ(M->text(M->Items.back().Text), ".alias g, f;");
+  EXPECT_EQ(parseError(std::string(Header) + ".alias g f;\n"),
+            "bad.ptx:4:10: error: expected ',' after the alias, found 'f'");
+}
+
+// cpp leaves `# N "file"` markers in preprocessed PTX, and ptxas takes
+// them anywhere; nothing else may start with '#'.
+TEST(Parser, PreprocessorLineMarkersAreSkipped) {
+  auto M = parseOk("# 1 \"k.cu\"\n.version 8.0\n#line 3 \"b.cu\"\n"
+                   ".target sm_90a\n.address_size 64\n.entry k()\n{\n"
+                   "# 7 \"c.cu\" 1 3\r\n ret; # 9 \"c.cu\"\n}\n");
+  ASSERT_EQ(M->Functions.size(), 1u);
+  EXPECT_EQ(M->body(M->Functions[0]).size(), 1u);
+  EXPECT_EQ(printModule(*M).find('#'), std::string::npos);
+  for (const char *Bad : {"# 1\n", "#pragma once\n", "# 1 \"a\" x\n",
+                          "#line\n"})
+    EXPECT_EQ(parseError(std::string(Header) + Bad),
+              "bad.ptx:4:1: error: expected a directive, function or variable "
+              "declaration, found invalid token '#'")
+        << Bad;
+}
+
 TEST(Parser, ConstantExpressionsParseAndEvaluate) {
   const std::pair<const char *, std::optional<uint64_t>> Cases[] = {
       {"0x0", 0},
