@@ -40,7 +40,7 @@ CallGraph::CallGraph(Module &M) {
         Readers.insert(&F);
       if (CB->isInlineAsm())
         continue;
-      Function *Callee = CB->getCalledFunction();
+      Function *Callee = calledFunction(*CB);
       if (!Callee)
         CallsIndirectly.insert(&F);
       else if (!Callee->isDeclaration() && !is_contained(Out, Callee))

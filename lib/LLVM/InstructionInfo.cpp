@@ -2,6 +2,7 @@
 #include "InstructionInfo.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -219,6 +220,18 @@ bool readsDynamicSharedSize(const CallBase &CB) {
   if (CB.isInlineAsm())
     return loneMoveSource(CB) == "%dynamic_smem_size";
   return CB.getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size;
+}
+
+Function *calledFunction(const CallBase &CB) {
+  if (Function *F = CB.getCalledFunction())
+    return F;
+  auto *Alias = dyn_cast<GlobalAlias>(CB.getCalledOperand());
+  if (!Alias || Alias->isInterposable())
+    return nullptr;
+  auto *Aliasee = dyn_cast<Function>(Alias->getAliaseeObject());
+  return Aliasee && Aliasee->getFunctionType() == CB.getFunctionType()
+             ? Aliasee
+             : nullptr;
 }
 
 std::string specialRegister(const CallBase &CB) {

@@ -33,6 +33,11 @@ struct BarrierUse {
 };
 std::optional<BarrierUse> classifyBarrier(const llvm::CallBase &CB);
 
+/// The function CB runs: its callee, or the aliasee of a callee that is an
+/// alias no other module can replace (`@f = alias ..., ptr @g`), called with
+/// the aliasee's own type; null for an indirect call or inline assembly.
+llvm::Function *calledFunction(const llvm::CallBase &CB);
+
 /// Block-index special registers: 0-2 are %ctaid.x/y/z, 3-5 %nctaid.x/y/z,
 /// read through the intrinsic or by inline PTX that is exactly one 32-bit
 /// move (`mov.u32 $0, %ctaid.x;`).

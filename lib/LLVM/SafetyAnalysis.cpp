@@ -278,7 +278,7 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
     return checkExitAndBarrier(F, CB, IsKernel);
   }
 
-  Function *Callee = CB.getCalledFunction();
+  Function *Callee = calledFunction(CB);
   // A call whose type differs from its callee's declaration still calls
   // that declaration: judge it as the external call it is.
   if (auto *Declared = dyn_cast<Function>(CB.getCalledOperand());

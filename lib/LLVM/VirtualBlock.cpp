@@ -56,7 +56,7 @@ BodyRewrites collectBodyRewrites(Function &F, const CallGraph &CG) {
       } else if (auto B = classifyBarrier(*Call)) {
         if (B->Op == BarrierUse::Sync && !B->HasCount && B->Id)
           Body.FullBarriers.push_back(Call);
-      } else if (Function *Callee = Call->getCalledFunction()) {
+      } else if (Function *Callee = calledFunction(*Call)) {
         if (!Callee->isDeclaration() && CG.readsBlockIndex(*Callee))
           Body.CallsToReaders.push_back(Call);
       }
@@ -102,7 +102,7 @@ void virtualiseBlockIndex(BodyRewrites &Body, const BlockIndexValues &Values,
   }
   Body.BlockIndexReads.clear();
   for (CallInst *Call : Body.CallsToReaders) {
-    Function *Clone = Callees.cloneOf(*Call->getCalledFunction());
+    Function *Clone = Callees.cloneOf(*calledFunction(*Call));
     assert(Clone && "reader reached without a clone");
     redirectCall(*Call, *Clone, Values);
   }

@@ -66,16 +66,16 @@ public:
       KernelParams.insert(M.text(P.Name));
   }
 
-  bool mayPart() {
+  std::optional<PartingPoint> mayPart() {
     if (!Scopes.build(M, Body) || !buildEdges())
-      return true;
+      return PartingPoint{};
     markBarrierReaching();
     if (std::none_of(ReachesBarrier.begin(), ReachesBarrier.end(),
                      [](bool B) { return B; }))
-      return false;
+      return std::nullopt;
     computePostDominators();
     if (!findVaryingRegisters())
-      return true;
+      return PartingPoint{};
     for (uint32_t I = 0; I < Body.size(); ++I) {
       const Statement &S = Body[I];
       if (S.Kind != StatementKind::Instruction || !ReachesBarrier[I])
@@ -83,7 +83,7 @@ public:
       std::string_view Opcode = M.text(S.Text);
       std::string_view Base = opcodeBase(Opcode);
       if (Base == "brx")
-        return true; // an indexed branch: its index is not followed
+        return PartingPoint{&S}; // an indexed branch: its index is not followed
       if (!guardVaries(I))
         continue;
       // Threads that split at a branch and meet again at its immediate
@@ -92,9 +92,9 @@ public:
       if (Base == "bra" && regionOf(I).Clean)
         continue;
       if (Base == "bra" || isExit(Opcode) || isCtaBarrier(S))
-        return true;
+        return PartingPoint{&S};
     }
-    return false;
+    return std::nullopt;
   }
 
 private:
@@ -395,7 +395,25 @@ private:
 
 } // namespace
 
-bool threadsMayPartBeforeBarrier(const Module &M, const Function &Kernel) {
+std::string describeParting(const Module &M, const PartingPoint &P) {
+  if (!P.At)
+    return "the kernel's control flow could not be followed";
+  std::string Line = " at line " + std::to_string(M.lineOf(P.At->Text));
+  std::string_view Opcode = M.text(P.At->Text);
+  if (opcodeBase(Opcode) == "brx")
+    return "an indexed branch" + Line + " is not followed";
+  if (isExit(Opcode))
+    return "threads may leave" + Line +
+           " under a condition that may differ between them";
+  if (opcodeBase(Opcode) != "bra")
+    return "a barrier" + Line +
+           " is under a condition that may differ between threads";
+  return "threads may take different paths" + Line +
+         " and pass a barrier or an exit before they meet again";
+}
+
+std::optional<PartingPoint> threadsMayPartBeforeBarrier(const Module &M,
+                                                        const Function &Kernel) {
   return Analysis(M, Kernel).mayPart();
 }
 

@@ -43,15 +43,28 @@
 
 #include "baton/PTX/AST.h"
 
+#include <optional>
+#include <string>
+
 namespace baton::detail {
+
+/// Where threads of one CTA may part: at statement At, or, where At is
+/// null, somewhere the analysis could not follow (a label it cannot
+/// resolve, a kernel over its budget).
+struct PartingPoint {
+  const ptx::Statement *At = nullptr;
+};
 
 /// Whether threads of one CTA of \p Kernel may take different paths at a
 /// point from which a full-CTA barrier (bar.sync / barrier.sync without a
-/// thread count) or a reduction barrier (bar.red) is still reachable. False
-/// means the PTB variant needs no drain. Conservative: true for anything it
-/// cannot follow.
-bool threadsMayPartBeforeBarrier(const ptx::Module &M,
-                                 const ptx::Function &Kernel);
+/// thread count) or a reduction barrier (bar.red) is still reachable, and
+/// the first such point. nullopt means the PTB variant needs no drain.
+/// Conservative: a point for anything it cannot follow.
+std::optional<PartingPoint>
+threadsMayPartBeforeBarrier(const ptx::Module &M, const ptx::Function &Kernel);
+
+/// The parting point in words, with its line, for a diagnostic.
+std::string describeParting(const ptx::Module &M, const PartingPoint &P);
 
 } // namespace baton::detail
 

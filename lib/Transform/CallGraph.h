@@ -23,7 +23,8 @@ public:
   explicit CallGraph(const ptx::Module &M);
 
   /// Function index of the definition (or, failing that, the declaration)
-  /// named Name; -1 if the module has neither.
+  /// named Name, or of the function a `.alias` of that name stands for; -1
+  /// if the module has none.
   int lookup(std::string_view Name) const;
 
   /// Functions reachable from F through calls, F excluded, in DFS order.

@@ -30,6 +30,8 @@ symbolDefinedElsewhere(const ptx::Module &M,
   for (const ptx::Function &F : M.Functions)
     if (F.HasBody || (Ignore && Ignore(M.text(F.Name))))
       Defined.insert(M.text(F.Name));
+  for (const ptx::Alias &A : M.Aliases) // its aliasee is defined here
+    Defined.insert(M.text(A.Name));
   for (const ptx::VarDecl &D : M.Decls)
     if (!hasLinkage(M, D.Linkage, {".extern"}))
       for (const ptx::DeclaredName &N : D.Names)

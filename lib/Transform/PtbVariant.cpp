@@ -123,20 +123,22 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
                     std::string(BarrierPlanner::NoFreeBarrierMessage));
     return std::nullopt;
   }
-  bool MayPart = (Plan->Drain || Reduction) &&
-                 threadsMayPartBeforeBarrier(M, Kernel);
-  if (Reduction && MayPart) {
+  std::optional<PartingPoint> Parting;
+  if (Plan->Drain || Reduction)
+    Parting = threadsMayPartBeforeBarrier(M, Kernel);
+  if (Reduction && Parting) {
     // The drain keeps early-exited threads arriving at sync barriers; a
     // reduction's value would need their votes, which they no longer have.
     Why = refusalAt(M, RefusalKind::BarrierReduction, Kernel, Reduction,
                     "uses a reduction barrier (bar.red, from "
                     "__syncthreads_count/and/or) that some threads of a CTA "
-                    "may reach after others have left; in a PTB worker the "
-                    "threads that left wait for the next block and cannot "
-                    "join it");
+                    "may reach after others have left (" +
+                        describeParting(M, *Parting) +
+                        "); in a PTB worker the threads that left wait for "
+                        "the next block and cannot join it");
     return std::nullopt;
   }
-  Plan->Drain = Plan->Drain && MayPart;
+  Plan->Drain = Plan->Drain && Parting;
   return Plan;
 }
 
