@@ -38,6 +38,7 @@
 #include "llvm/IR/CallingConv.h"
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -286,11 +287,19 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
       !Declared->isIntrinsic())
     Callee = Declared;
   if (!Callee) {
+    // An alias calledFunction does not follow is judged as a pointer.
+    std::string Call = "makes an indirect call";
+    if (auto *Alias = dyn_cast<GlobalAlias>(CB.getCalledOperand()))
+      Call = "calls '" + Alias->getName().str() +
+             "', an alias that " +
+             (Alias->isInterposable()
+                  ? "another module may replace"
+                  : "does not lead to a function of the call's type") +
+             ", as an indirect call";
     for (Function *Target : CG.addressTaken())
       if (CG.readsBlockIndex(*Target))
         return refuse(RefusalKind::IndirectCall, F, &CB,
-                      "makes an indirect call, and '" +
-                          Target->getName().str() +
+                      Call + ", and '" + Target->getName().str() +
                           "', whose address is taken, reads the block index");
     for (Function *Target : CG.addressTaken())
       if (CG.isRecursive(*Target))
@@ -301,8 +310,7 @@ void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
     for (Function *Target : CG.declaredAddressTaken())
       if (!isKnownSafeExternal(Target->getName()))
         return refuse(RefusalKind::ExternalCall, F, &CB,
-                      "makes an indirect call, and '" +
-                          Target->getName().str() +
+                      Call + ", and '" + Target->getName().str() +
                           "', whose address is taken, is declared but not "
                           "defined in this module, so it cannot be checked");
     for (const GlobalValue *Elsewhere : CG.declaredElsewhere())

@@ -53,18 +53,20 @@ static size_t lineMarkerEnd(std::string_view Source, size_t Begin) {
   }
   if (!Digits() || !Blanks() || I >= N || Source[I] != '"')
     return std::string_view::npos;
+  // The file name runs to the next '"': ptxas knows no escapes in it.
   for (++I; I < N && Source[I] != '"'; ++I)
-    if (Source[I] == '\n' || (Source[I] == '\\' && ++I >= N))
+    if (Source[I] == '\n')
       return std::string_view::npos;
   if (I >= N)
     return std::string_view::npos;
   ++I; // closing '"'
   while (Blanks() && Digits())
     ;
-  Blanks();
-  if (I < N && Source[I] == '\r')
+  while (I < N && (Source[I] == '\f' || Source[I] == '\r' ||
+                   Source[I] == ' ' || Source[I] == '\t'))
     ++I;
-  if (I < N && Source[I] != '\n')
+  // ptxas wants the line's end, not the end of the file.
+  if (I >= N || Source[I] != '\n')
     return std::string_view::npos;
   return I;
 }
@@ -216,6 +218,13 @@ Token Lexer::next() {
   if (Pos >= N)
     return make(TokenKind::End, Begin);
   char C = Source[Pos];
+  // The driver reads PTX as a NUL-terminated string, and programs that hand
+  // it to the driver often save it with the terminator: NULs end the input
+  // where nothing else follows them.
+  if (C == '\0' && Source.find_first_not_of('\0', Pos) == std::string_view::npos) {
+    Pos = N;
+    return make(TokenKind::End, N);
+  }
   if (C == '/' && Pos + 1 < N && Source[Pos + 1] == '*') {
     Pos = N; // unterminated block comment
     return make(TokenKind::Error, Begin);

@@ -39,11 +39,22 @@ bool isLinkage(std::string_view D) {
   return D == ".visible" || D == ".extern" || D == ".weak" || D == ".common";
 }
 
-/// Text in single quotes; appended rather than concatenated from temporaries,
+/// Text in single quotes, control characters as \xNN (a NUL or an escape
+/// would not show); appended rather than concatenated from temporaries,
 /// which GCC 12 flags with false -Wrestrict warnings.
 std::string quoted(std::string_view Text) {
   std::string S(1, '\'');
-  S.append(Text);
+  for (char C : Text) {
+    auto U = static_cast<unsigned char>(C);
+    if (U < 0x20 || U == 0x7f) {
+      static constexpr char Hex[] = "0123456789abcdef";
+      S += "\\x";
+      S += Hex[U >> 4];
+      S += Hex[U & 15];
+    } else {
+      S += C;
+    }
+  }
   S += '\'';
   return S;
 }

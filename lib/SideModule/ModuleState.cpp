@@ -1,6 +1,8 @@
 //===- ModuleState.cpp - Kernels that use module-scope variables ----------===//
 #include "ModuleState.h"
 
+#include "baton/Transform/Linkage.h"
+
 #include <functional>
 #include <unordered_map>
 #include <vector>
@@ -49,9 +51,10 @@ baton::side::kernelsUsingModuleState(const Module &M) {
       if (!isToolkitTable(M.text(N.Name), N))
         StateSpaceOf.emplace(M.text(N.Name), Space);
   }
-  std::unordered_map<std::string_view, uint32_t> FunctionIndex;
-  for (uint32_t F = 0; F < M.Functions.size(); ++F)
-    FunctionIndex.emplace(M.text(M.Functions[F].Name), F);
+  // A call names a declaration, an alias or the definition: follow each to
+  // the body that runs.
+  std::unordered_map<std::string_view, uint32_t> FunctionIndex =
+      functionsByName(M);
 
   std::vector<FunctionScan> Scans(M.Functions.size());
   for (uint32_t F = 0; F < M.Functions.size(); ++F) {

@@ -12,19 +12,8 @@ namespace baton::detail {
 using namespace ptx;
 
 CallGraph::CallGraph(const Module &M)
-    : M(M), Nodes(M.Functions.size()),
+    : M(M), ByName(functionsByName(M)), Nodes(M.Functions.size()),
       DefinedElsewhere(symbolDefinedElsewhere(M, isKnownSafeExternal)) {
-  for (uint32_t F = 0; F < M.Functions.size(); ++F) {
-    std::string_view Name = M.text(M.Functions[F].Name);
-    auto [It, Inserted] = ByName.try_emplace(Name, F);
-    if (!Inserted && M.Functions[F].HasBody)
-      It->second = F; // the definition wins over a forward declaration
-  }
-  // A call of an alias runs its aliasee: the alias's name stands for the
-  // aliasee's definition.
-  for (const Alias &A : M.Aliases)
-    if (int Aliasee = lookup(M.text(A.Aliasee)); Aliasee >= 0)
-      ByName[M.text(A.Name)] = static_cast<uint32_t>(Aliasee);
   for (uint32_t F = 0; F < M.Functions.size(); ++F)
     scanFunction(F);
   // Initializers such as `.global .u64 table[2] = {f, g};` take addresses too.

@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <set>
+#include <unordered_map>
 
 namespace baton {
 
@@ -19,6 +20,29 @@ bool hasLinkage(const ptx::Module &M, const std::vector<ptx::TextRef> &Linkage,
 }
 
 } // namespace
+
+std::unordered_map<std::string_view, uint32_t>
+functionsByName(const ptx::Module &M) {
+  std::unordered_map<std::string_view, uint32_t> ByName;
+  for (uint32_t F = 0; F < M.Functions.size(); ++F) {
+    auto [It, Inserted] = ByName.try_emplace(M.text(M.Functions[F].Name), F);
+    if (!Inserted && M.Functions[F].HasBody)
+      It->second = F; // the definition wins over a forward declaration
+  }
+  std::unordered_map<std::string_view, std::string_view> AliasOf;
+  for (const ptx::Alias &A : M.Aliases)
+    AliasOf.emplace(M.text(A.Name), M.text(A.Aliasee));
+  for (const auto &[Name, Target] : AliasOf) {
+    std::string_view End = Target;
+    for (size_t Hops = 0; Hops < AliasOf.size() && AliasOf.count(End); ++Hops)
+      End = AliasOf.at(End);
+    auto Aliasee = ByName.find(End);
+    if (!AliasOf.count(End) && Aliasee != ByName.end() &&
+        M.Functions[Aliasee->second].HasBody)
+      ByName[Name] = Aliasee->second;
+  }
+  return ByName;
+}
 
 std::optional<std::string_view>
 symbolDefinedElsewhere(const ptx::Module &M,

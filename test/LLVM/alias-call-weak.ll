@@ -8,7 +8,7 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK: warning: kernel 'through_weak_alias' gets no variants: makes an indirect call, and 'impl', whose address is taken, reads the block index [indirect-call]
+; CHECK: warning: kernel 'through_weak_alias' gets no variants: calls 'weak_block_of', an alias that another module may replace, as an indirect call, and 'impl', whose address is taken, reads the block index [indirect-call]
 ; IR-NOT: @through_weak_alias__baton
 
 @weak_block_of = weak alias i32 (i32), ptr @impl

@@ -162,12 +162,25 @@ TEST(Parser, PreprocessorLineMarkersAreSkipped) {
   ASSERT_EQ(M->Functions.size(), 1u);
   EXPECT_EQ(M->body(M->Functions[0]).size(), 1u);
   EXPECT_EQ(printModule(*M).find('#'), std::string::npos);
+  // ptxas knows no escapes in the name, and wants the line's end.
   for (const char *Bad : {"# 1\n", "#pragma once\n", "# 1 \"a\" x\n",
-                          "#line\n"})
+                          "#line\n", "# 1 \"a\\\"b.cu\"\n", "# 1 \"a\"\v\n",
+                          "# 1 \"a\""})
     EXPECT_EQ(parseError(std::string(Header) + Bad),
               "bad.ptx:4:1: error: expected a directive, function or variable "
               "declaration, found invalid token '#'")
         << Bad;
+}
+
+// cuModuleLoadData reads a NUL-terminated string, and programs that hand
+// PTX to it save the terminator; a NUL anywhere else is an error that names
+// the byte.
+TEST(Parser, TrailingNulsEndTheInput) {
+  std::string Module = std::string(Header) + ".entry k()\n{\n ret;\n}\n";
+  EXPECT_EQ(parseOk(Module + std::string(2, '\0'))->Functions.size(), 1u);
+  EXPECT_EQ(parseError(std::string(Header) + std::string(1, '\0') + Module),
+            "bad.ptx:4:1: error: expected a directive, function or variable "
+            "declaration, found invalid token '\\x00'");
 }
 
 TEST(Parser, ConstantExpressionsParseAndEvaluate) {
