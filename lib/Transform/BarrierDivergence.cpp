@@ -60,8 +60,9 @@ bool isPureOpcode(std::string_view Base) {
 
 class Analysis {
 public:
-  Analysis(const Module &M, const Function &Kernel)
-      : M(M), Body(M.body(Kernel)), Exit(static_cast<uint32_t>(Body.size())) {
+  Analysis(const Module &M, const Function &Kernel, BarrierTargets Targets)
+      : M(M), Body(M.body(Kernel)), Exit(static_cast<uint32_t>(Body.size())),
+        Targets(Targets) {
     for (const Param &P : Kernel.Params)
       KernelParams.insert(M.text(P.Name));
   }
@@ -103,6 +104,14 @@ private:
   bool isCtaBarrier(const Statement &S) const {
     auto B = classifyBarrier(M, S);
     return B && (B->isFullCtaSync() || B->Op == BarrierUse::Reduce);
+  }
+
+  /// A barrier the question is about (Targets).
+  bool isTarget(const Statement &S) const {
+    if (Targets == BarrierTargets::AnyCtaBarrier)
+      return isCtaBarrier(S);
+    auto B = classifyBarrier(M, S);
+    return B && B->Op == BarrierUse::Reduce;
   }
 
   /// An instruction after which a thread runs nothing more of the block.
@@ -163,7 +172,7 @@ private:
     ReachesBarrier.assign(Body.size() + 1, false);
     std::vector<uint32_t> Work;
     for (uint32_t I = 0; I < Body.size(); ++I)
-      if (isCtaBarrier(Body[I])) {
+      if (isTarget(Body[I])) {
         ReachesBarrier[I] = true;
         Work.push_back(I);
       }
@@ -380,6 +389,7 @@ private:
   const Module &M;
   std::span<const Statement> Body;
   const uint32_t Exit; ///< the node after every exit
+  const BarrierTargets Targets;
   std::unordered_set<std::string_view> KernelParams;
   BodyScopes Scopes;
   std::vector<std::vector<uint32_t>> Successors, Predecessors;
@@ -412,9 +422,10 @@ std::string describeParting(const Module &M, const PartingPoint &P) {
          " and pass a barrier or an exit before they meet again";
 }
 
-std::optional<PartingPoint> threadsMayPartBeforeBarrier(const Module &M,
-                                                        const Function &Kernel) {
-  return Analysis(M, Kernel).mayPart();
+std::optional<PartingPoint>
+threadsMayPartBeforeBarrier(const Module &M, const Function &Kernel,
+                            BarrierTargets Targets) {
+  return Analysis(M, Kernel, Targets).mayPart();
 }
 
 } // namespace baton::detail

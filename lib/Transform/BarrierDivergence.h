@@ -55,13 +55,22 @@ struct PartingPoint {
   const ptx::Statement *At = nullptr;
 };
 
+/// Which barriers threadsMayPartBeforeBarrier asks about.
+enum class BarrierTargets {
+  /// Full-CTA syncs (bar.sync / barrier.sync without a thread count) and
+  /// reductions (bar.red): does the PTB variant need the drain?
+  AnyCtaBarrier,
+  /// Reductions only: can a thread have left when the others vote in one?
+  Reductions,
+};
+
 /// Whether threads of one CTA of \p Kernel may take different paths at a
-/// point from which a full-CTA barrier (bar.sync / barrier.sync without a
-/// thread count) or a reduction barrier (bar.red) is still reachable, and
-/// the first such point. nullopt means the PTB variant needs no drain.
-/// Conservative: a point for anything it cannot follow.
+/// point from which one of \p Targets is still reachable, and the first
+/// such point. nullopt means they cannot. Conservative: a point for
+/// anything it cannot follow.
 std::optional<PartingPoint>
-threadsMayPartBeforeBarrier(const ptx::Module &M, const ptx::Function &Kernel);
+threadsMayPartBeforeBarrier(const ptx::Module &M, const ptx::Function &Kernel,
+                            BarrierTargets Targets);
 
 /// The parting point in words, with its line, for a diagnostic.
 std::string describeParting(const ptx::Module &M, const PartingPoint &P);

@@ -124,9 +124,9 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
     return std::nullopt;
   }
   std::optional<PartingPoint> Parting;
-  if (Plan->Drain || Reduction)
-    Parting = threadsMayPartBeforeBarrier(M, Kernel);
-  if (Reduction && Parting) {
+  if (Reduction)
+    Parting = threadsMayPartBeforeBarrier(M, Kernel, BarrierTargets::Reductions);
+  if (Parting) {
     // The drain keeps early-exited threads arriving at sync barriers; a
     // reduction's value would need their votes, which they no longer have.
     Why = refusalAt(M, RefusalKind::BarrierReduction, Kernel, Reduction,
@@ -138,7 +138,9 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
                         "the next block and cannot join it");
     return std::nullopt;
   }
-  Plan->Drain = Plan->Drain && Parting;
+  Plan->Drain = Plan->Drain &&
+                threadsMayPartBeforeBarrier(M, Kernel,
+                                            BarrierTargets::AnyCtaBarrier);
   return Plan;
 }
 

@@ -16,6 +16,9 @@
 //    values (from blockDim.x).
 //  * adjacent_diff_sync_operand: tail threads return before a full-CTA
 //    `bar.sync %0;` :: "n"(0) that the remaining threads still execute.
+//  * count_then_exit: __syncthreads_count that every thread reaches, then
+//    tail threads return before a __syncthreads(): baton-ptx's PTB variant
+//    keeps the reduction barrier and drains the later one.
 //
 // "//@ launch" lines: see elementwise.cu and test/corpus/README.md.
 
@@ -31,6 +34,24 @@ extern "C" __global__ void count_above_syncthreads_count(const float* __restrict
   if (threadIdx.x == 0) block_counts[blockIdx.x] = count;
 }
 //@ launch count_above_syncthreads_count 1954,1,1 256,1,1 0 in:f32:500001 f32:0.25 out:i32:1954 i32:500001
+
+extern "C" __global__ void count_then_exit(const float* __restrict__ x,
+                                           float threshold,
+                                           int* __restrict__ block_counts,
+                                           float* __restrict__ out, int n) {
+  __shared__ float first;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float v = i < n ? x[i] : 0.f;
+  const int count = __syncthreads_count(v > threshold);
+  if (threadIdx.x == 0) {
+    block_counts[blockIdx.x] = count;
+    first = v;
+  }
+  if (i >= n) return;
+  __syncthreads();
+  out[i] = v - first + float(count);
+}
+//@ launch count_then_exit 1954,1,1 256,1,1 0 in:f32:500001 f32:0.25 out:i32:1954 out:f32:500001 i32:500001
 
 extern "C" __global__ void block_flags_syncthreads_or_and(const float* __restrict__ x,
                                                           float lo, float hi,
