@@ -6,6 +6,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/InstIterator.h"
@@ -68,33 +69,142 @@ bool uniformWithOperands(const Instruction &I) {
   return false;
 }
 
-/// Values of \p F that may differ between the threads of a CTA: the sources
-/// above, and everything computed from them.
-DenseSet<const Value *> varyingValues(const Function &F) {
-  DenseSet<const Value *> Varying;
-  SmallVector<const Instruction *, 32> Work;
-  for (const Instruction &I : instructions(F))
-    if (!uniformWithOperands(I) && Varying.insert(&I).second)
-      Work.push_back(&I);
-  while (!Work.empty()) {
-    const Instruction *V = Work.pop_back_val();
-    for (const User *U : V->users())
-      if (const auto *UI = dyn_cast<Instruction>(U);
-          UI && Varying.insert(UI).second)
-        Work.push_back(UI);
-  }
-  return Varying;
+/// A reduction barrier's result is the CTA's: the same in every thread,
+/// whatever each one votes.
+bool isReduction(const Instruction &I) {
+  const auto *CB = dyn_cast<CallBase>(&I);
+  auto B = CB ? classifyBarrier(*CB) : std::nullopt;
+  return B && B->Op == BarrierUse::Reduce;
 }
 
-/// Blocks from which a full-CTA barrier can be reached, the blocks holding
+/// The blocks between a conditional terminator's block \p B and \p Join, its
+/// immediate post-dominator (null: the function's exit): those reachable
+/// from B's successors without passing Join. Threads that part at B run
+/// different blocks of it and meet again at Join, if they meet at all.
+SmallVector<const BasicBlock *, 16> regionOf(const BasicBlock *B,
+                                             const BasicBlock *Join) {
+  SmallPtrSet<const BasicBlock *, 16> Seen;
+  SmallVector<const BasicBlock *, 16> Region, Work(succ_begin(B), succ_end(B));
+  while (!Work.empty()) {
+    const BasicBlock *BB = Work.pop_back_val();
+    if (BB == Join || !Seen.insert(BB).second)
+      continue;
+    Region.push_back(BB);
+    append_range(Work, successors(BB));
+  }
+  return Region;
+}
+
+/// The divergence of one kernel: which values may differ between the
+/// threads of a CTA, and where they may part.
+class Divergence {
+public:
+  explicit Divergence(const Function &F)
+      : F(F), PDT(const_cast<Function &>(F)) {
+    findVaryingValues();
+  }
+
+  /// Whether threads that take different ways at \p B's terminator still
+  /// run the same barriers and exits: the blocks before its immediate
+  /// post-dominator hold no CTA barrier and no exit, so they meet again
+  /// there, having run no barrier and left nowhere.
+  bool rejoinsCleanly(const BasicBlock *B) const {
+    for (const BasicBlock *BB : regionOf(B, joinOf(B)))
+      for (const Instruction &I : *BB)
+        if (isa<ReturnInst, UnreachableInst>(I) || endsOrWaits(I))
+          return false;
+    return true;
+  }
+
+  bool varies(const Value *V) const { return Varying.contains(V); }
+
+private:
+  static bool endsOrWaits(const Instruction &I) {
+    const auto *CB = dyn_cast<CallBase>(&I);
+    if (!CB)
+      return false;
+    auto B = classifyBarrier(*CB);
+    return isExit(*CB) || (B && (B->isFullCtaSync() ||
+                                 B->Op == BarrierUse::Reduce));
+  }
+
+  const BasicBlock *joinOf(const BasicBlock *B) const {
+    const DomTreeNode *N = PDT.getNode(B);
+    const DomTreeNode *Up = N ? N->getIDom() : nullptr;
+    return Up ? Up->getBlock() : nullptr;
+  }
+
+  /// The sources above and everything computed from them (data
+  /// dependence), and, to a fixed point, everything defined between a
+  /// varying branch and its immediate post-dominator, with the post-
+  /// dominator's phis (sync dependence: after the join a value holds
+  /// whichever path's definition a thread took, or, out of a loop that
+  /// threads leave at different trips, the trip it left at).
+  void findVaryingValues() {
+    SmallVector<const Instruction *, 32> Work;
+    auto Mark = [&](const Instruction &I) {
+      if (!isReduction(I) && Varying.insert(&I).second)
+        Work.push_back(&I);
+    };
+    for (const Instruction &I : instructions(F))
+      if (!uniformWithOperands(I))
+        Mark(I);
+    SmallPtrSet<const BasicBlock *, 16> Expanded;
+    for (bool Changed = true; Changed;) {
+      while (!Work.empty())
+        for (const User *U : Work.pop_back_val()->users())
+          if (const auto *UI = dyn_cast<Instruction>(U))
+            Mark(*UI);
+      Changed = false;
+      for (const BasicBlock &BB : F) {
+        const Instruction *T = BB.getTerminator();
+        if (!T || T->getNumSuccessors() < 2 || Expanded.contains(&BB) ||
+            !branchesOnVarying(*T))
+          continue;
+        Expanded.insert(&BB);
+        const BasicBlock *Join = joinOf(&BB);
+        for (const BasicBlock *R : regionOf(&BB, Join))
+          for (const Instruction &I : *R)
+            Mark(I);
+        if (Join)
+          for (const PHINode &Phi : Join->phis())
+            Mark(Phi);
+        Changed = true;
+      }
+    }
+  }
+
+public:
+  /// Whether \p T chooses its way by a value that may differ between
+  /// threads; true for terminators that are not followed.
+  bool branchesOnVarying(const Instruction &T) const {
+    if (const auto *Br = dyn_cast<BranchInst>(&T))
+      return Br->isConditional() && Varying.contains(Br->getCondition());
+    if (const auto *Sw = dyn_cast<SwitchInst>(&T))
+      return Varying.contains(Sw->getCondition());
+    return true; // indirectbr, callbr, invoke
+  }
+
+private:
+  const Function &F;
+  PostDominatorTree PDT;
+  DenseSet<const Value *> Varying;
+};
+
+/// Blocks from which one of \p Targets can be reached, the blocks holding
 /// one included.
-SmallPtrSet<const BasicBlock *, 32> blocksReachingBarrier(const Function &F) {
+SmallPtrSet<const BasicBlock *, 32>
+blocksReachingBarrier(const Function &F, BarrierTargets Targets) {
+  auto IsTarget = [&](const BarrierUse &B) {
+    return B.Op == BarrierUse::Reduce ||
+           (Targets == BarrierTargets::AnyCtaBarrier && B.isFullCtaSync());
+  };
   SmallPtrSet<const BasicBlock *, 32> Reaching;
   SmallVector<const BasicBlock *, 32> Work;
   for (const Instruction &I : instructions(F))
     if (const auto *CB = dyn_cast<CallBase>(&I))
-      if (auto B = classifyBarrier(*CB); B && B->isFullCtaSync() &&
-                                          Reaching.insert(I.getParent()).second)
+      if (auto B = classifyBarrier(*CB);
+          B && IsTarget(*B) && Reaching.insert(I.getParent()).second)
         Work.push_back(I.getParent());
   while (!Work.empty())
     for (const BasicBlock *Pred : predecessors(Work.pop_back_val()))
@@ -105,28 +215,24 @@ SmallPtrSet<const BasicBlock *, 32> blocksReachingBarrier(const Function &F) {
 
 } // namespace
 
-bool threadsMayPartBeforeBarrier(const Function &Kernel) {
-  SmallPtrSet<const BasicBlock *, 32> Reaching = blocksReachingBarrier(Kernel);
+const Instruction *threadsMayPartBeforeBarrier(const Function &Kernel,
+                                               BarrierTargets Targets) {
+  SmallPtrSet<const BasicBlock *, 32> Reaching =
+      blocksReachingBarrier(Kernel, Targets);
   if (Reaching.empty())
-    return false;
-  DenseSet<const Value *> Varying = varyingValues(Kernel);
+    return nullptr;
+  Divergence D(Kernel);
   for (const BasicBlock &BB : Kernel) {
     const Instruction *T = BB.getTerminator();
     if (!T || T->getNumSuccessors() < 2 ||
         none_of(successors(&BB),
                 [&](const BasicBlock *S) { return Reaching.contains(S); }))
       continue;
-    const Value *Condition = nullptr;
-    if (const auto *Br = dyn_cast<BranchInst>(T))
-      Condition = Br->getCondition();
-    else if (const auto *Sw = dyn_cast<SwitchInst>(T))
-      Condition = Sw->getCondition();
-    else
-      return true; // indirectbr, callbr, invoke: not followed
-    if (Varying.contains(Condition))
-      return true;
+    if (D.branchesOnVarying(*T) &&
+        !(isa<BranchInst, SwitchInst>(T) && D.rejoinsCleanly(&BB)))
+      return T;
   }
-  return false;
+  return nullptr;
 }
 
 } // namespace baton::ir

@@ -10,42 +10,53 @@
 // own barriers time on every pass. This analysis says where it is not
 // needed.
 //
-// Threads of a CTA can only part at a conditional terminator. If every
-// conditional terminator from which a full-CTA barrier can be reached
-// branches on a value that is the same in every thread of the CTA, all
-// threads take the same path through everything that leads to a barrier,
-// and none leaves while another still waits for it. (Exits and barriers in
-// callees are refused for PTB, so the kernel's own blocks are all there is
-// to follow.)
+// Threads of a CTA can only part at a conditional terminator whose
+// condition may differ between them (or one that is not followed:
+// indirectbr, callbr, invoke). Such a terminator parts them if a barrier can
+// still be reached from it, unless the blocks between it and its immediate
+// post-dominator hold no CTA barrier and no exit: the threads then meet
+// again there, having run no barrier and left nowhere (an `if (i < n)`
+// around loads, before a __syncthreads). (Exits and barriers in callees are
+// refused for PTB, so the kernel's own blocks are all there is to follow.)
 //
-// A value is uniform when it is a constant, a kernel argument, a read of a
-// special register that is the same across a CTA (%ctaid, %nctaid, %ntid,
-// %dynamic_smem_size), or the result of arithmetic, a comparison, a cast, a
-// select, an address computation or a phi whose operands are all uniform
-// (undef and poison are not, nor is a freeze). Loads count as uniform only from the constant and parameter address
-// spaces; any other load, call or atomic may differ between threads (memory
-// another thread writes, or a value computed per thread). A phi's operands
-// being uniform is enough: a definition made on a path that only some
-// threads take reaches no barrier (else the branch into that path would
-// already need the drain), so it cannot reach a terminator that does.
-// Threads that part at a branch and rejoin before a barrier are not
-// followed: such kernels keep the drain, as on the PTX side.
+// Reduction barriers (bar.red) count as barriers too, and a second question
+// asks about them alone: the PTB variant keeps one only where no thread can
+// part at a terminator from which it is still reachable (its value needs
+// every thread's vote, which the drain cannot give).
+//
+// A value may differ between threads if it is computed from one that does
+// (data dependence), or if it is defined between such a terminator and its
+// immediate post-dominator, or is a phi there (sync dependence: after the
+// join it holds whichever path's value a thread took, or, out of a loop that
+// threads leave at different trips, the trip it left at); to a fixed point.
+// The sources: loads other than from the constant and parameter address
+// spaces, calls and atomics (memory another thread writes, or a value
+// computed per thread), thread-varying special registers, and undef, poison
+// and freeze. Constants, kernel arguments, the CTA-uniform special
+// registers (%ctaid, %nctaid, %ntid, %dynamic_smem_size) and a reduction
+// barrier's result (the CTA's, whatever each thread votes) are the same in
+// every thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_LLVM_BARRIERDIVERGENCE_H
 #define BATON_LIB_LLVM_BARRIERDIVERGENCE_H
 
+#include "baton/Transform/BarrierPlan.h"
+
 namespace llvm {
 class Function;
+class Instruction;
 } // namespace llvm
 
 namespace baton::ir {
 
-/// Whether threads of one CTA of \p Kernel may take different paths at a
-/// terminator from which a full-CTA barrier (a sync without a thread count)
-/// is still reachable. False means the PTB variant needs no drain.
-/// Conservative: true for any terminator it does not know.
-bool threadsMayPartBeforeBarrier(const llvm::Function &Kernel);
+/// The first terminator of \p Kernel at which threads of one CTA may take
+/// different paths while one of \p Targets is still reachable from it; null
+/// where there is none (with AnyCtaBarrier: the PTB variant needs no drain).
+/// Conservative: any terminator it does not know counts.
+const llvm::Instruction *
+threadsMayPartBeforeBarrier(const llvm::Function &Kernel,
+                            BarrierTargets Targets);
 
 } // namespace baton::ir
 

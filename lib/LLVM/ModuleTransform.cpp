@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 #include "ModuleTransform.h"
 
-#include "BarrierDivergence.h"
 #include "CallGraph.h"
 #include "SafetyAnalysis.h"
 #include "Variants.h"
@@ -229,8 +228,6 @@ TransformResult transformModule(Module &M, const TransformOptions &Opts,
       if (!Plan) {
         Refusals.push_back(Why);
         Ptb = false;
-      } else {
-        Plan->Drain = Plan->Drain && threadsMayPartBeforeBarrier(*Kernel);
       }
     }
     for (const FoundRefusal &R : Refusals)

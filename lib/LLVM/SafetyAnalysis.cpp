@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 #include "SafetyAnalysis.h"
 
+#include "BarrierDivergence.h"
 #include "GridWideWait.h"
 #include "InstructionInfo.h"
 
@@ -129,27 +130,7 @@ void SafetyChecker::refuse(RefusalKind Kind, const Function &F,
   for (const FoundRefusal &R : Found)
     if (R.What.Kind == Kind)
       return; // one refusal per kind: the first occurrence
-  FoundRefusal R;
-  R.What.Kind = Kind;
-  R.What.Function = F.getName().str();
-  R.What.Message = std::move(Message);
-  R.In = &F;
-  if (I) {
-    R.What.Construct = printed(*I);
-    // The line in F itself: for code inlined from a header, the call site.
-    if (const DILocation *Loc = I->getDebugLoc().get()) {
-      while (const DILocation *At = Loc->getInlinedAt())
-        Loc = At;
-      R.Loc = DebugLoc(Loc);
-    }
-  }
-  if (R.Loc) {
-    R.What.Line = R.Loc.getLine();
-    R.What.Column = R.Loc.getCol();
-  } else if (const DISubprogram *SP = F.getSubprogram()) {
-    R.What.Line = SP->getLine();
-  }
-  Found.push_back(std::move(R));
+  Found.push_back(refusalAt(Kind, F, I, std::move(Message)));
 }
 
 void SafetyChecker::checkRegister(Function &F, CallBase &CB, StringRef Reg,
@@ -266,11 +247,8 @@ void SafetyChecker::checkExitAndBarrier(Function &F, CallBase &CB,
   if (!Barrier->Id)
     return refuse(RefusalKind::BarrierRegisterId, F, &CB,
                   "uses a barrier whose id is not a constant below 16");
-  if (Barrier->Op == BarrierUse::Reduce)
-    return refuse(RefusalKind::BarrierReduction, F, &CB,
-                  "uses a reduction barrier (bar.red, from "
-                  "__syncthreads_count/and/or), which threads that left "
-                  "their virtual block early cannot join");
+  // A reduction barrier is checked with the kernel's barrier plan
+  // (planBarriers): it is kept where no thread can leave before it.
 }
 
 void SafetyChecker::checkCall(Function &F, CallBase &CB, bool IsKernel) {
@@ -454,6 +432,31 @@ void SafetyChecker::checkKernelAttributes(Function &K) {
 
 } // namespace
 
+FoundRefusal refusalAt(RefusalKind Kind, const Function &F,
+                       const Instruction *I, std::string Message) {
+  FoundRefusal R;
+  R.What.Kind = Kind;
+  R.What.Function = F.getName().str();
+  R.What.Message = std::move(Message);
+  R.In = &F;
+  if (I) {
+    R.What.Construct = printed(*I);
+    // The line in F itself: for code inlined from a header, the call site.
+    if (const DILocation *Loc = I->getDebugLoc().get()) {
+      while (const DILocation *At = Loc->getInlinedAt())
+        Loc = At;
+      R.Loc = DebugLoc(Loc);
+    }
+  }
+  if (R.Loc) {
+    R.What.Line = R.Loc.getLine();
+    R.What.Column = R.Loc.getCol();
+  } else if (const DISubprogram *SP = F.getSubprogram()) {
+    R.What.Line = SP->getLine();
+  }
+  return R;
+}
+
 std::vector<FoundRefusal> checkSafety(Function &Kernel, const CallGraph &CG,
                                       ArrayRef<Function *> Reachable) {
   SafetyChecker Checker(CG);
@@ -466,20 +469,46 @@ std::vector<FoundRefusal> checkSafety(Function &Kernel, const CallGraph &CG,
 
 std::optional<BarrierPlan> planBarriers(Function &Kernel, FoundRefusal &Why) {
   BarrierPlanner Planner;
+  const Instruction *Reduction = nullptr;
   for (Instruction &I : instructions(Kernel)) {
     auto *CB = dyn_cast<CallBase>(&I);
-    if (auto B = CB ? classifyBarrier(*CB) : std::nullopt; B && B->Id)
-      Planner.note(*B->Id, B->isFullCtaSync());
+    auto B = CB ? classifyBarrier(*CB) : std::nullopt;
+    if (!B || !B->Id)
+      continue;
+    // A reduction barrier keeps its id: barrier D must not be one that a
+    // reduction uses too.
+    Planner.note(*B->Id, B->isFullCtaSync());
+    if (B->Op == BarrierUse::Reduce && !Reduction)
+      Reduction = &I;
   }
-  if (auto Plan = Planner.plan())
-    return Plan;
-  Why.What.Kind = RefusalKind::NoFreeBarrier;
-  Why.What.Function = Kernel.getName().str();
-  Why.What.Message = std::string(BarrierPlanner::NoFreeBarrierMessage);
-  Why.In = &Kernel;
-  if (const DISubprogram *SP = Kernel.getSubprogram())
-    Why.What.Line = SP->getLine();
-  return std::nullopt;
+  auto Plan = Planner.plan();
+  if (!Plan) {
+    Why = refusalAt(RefusalKind::NoFreeBarrier, Kernel, nullptr,
+                    std::string(BarrierPlanner::NoFreeBarrierMessage));
+    return std::nullopt;
+  }
+  if (const Instruction *At =
+          Reduction ? threadsMayPartBeforeBarrier(Kernel,
+                                                  BarrierTargets::Reductions)
+                    : nullptr) {
+    // The drain keeps early-exited threads arriving at sync barriers; a
+    // reduction's value would need their votes, which they no longer have.
+    std::string Where = "threads may take different paths at a branch on a "
+                        "value that may differ between them";
+    if (const DILocation *Loc = At->getDebugLoc().get())
+      Where += " (line " + std::to_string(Loc->getLine()) + ")";
+    Why = refusalAt(RefusalKind::BarrierReduction, Kernel, Reduction,
+                    "uses a reduction barrier (bar.red, from "
+                    "__syncthreads_count/and/or) that some threads of a CTA "
+                    "may reach after others have left (" + Where +
+                        "); in a PTB worker the threads that left wait for "
+                        "the next block and cannot join it");
+    return std::nullopt;
+  }
+  Plan->Drain = Plan->Drain &&
+                threadsMayPartBeforeBarrier(Kernel,
+                                            BarrierTargets::AnyCtaBarrier);
+  return Plan;
 }
 
 } // namespace baton::ir

@@ -31,8 +31,13 @@ std::vector<FoundRefusal> checkSafety(llvm::Function &Kernel,
                                       const CallGraph &CG,
                                       llvm::ArrayRef<llvm::Function *> Reachable);
 
-/// The barrier plan of a PTB variant (BarrierPlan.h); a refusal if no id is
-/// free.
+/// The refusal of \p Kind for \p F, at \p I (or F's own line).
+FoundRefusal refusalAt(RefusalKind Kind, const llvm::Function &F,
+                       const llvm::Instruction *I, std::string Message);
+
+/// The barrier plan of a PTB variant (BarrierPlan.h), the drain decided
+/// (BarrierDivergence.h); a refusal if no id is free, or if threads may part
+/// before a reduction barrier.
 std::optional<BarrierPlan> planBarriers(llvm::Function &Kernel,
                                         FoundRefusal &Why);
 

@@ -42,6 +42,7 @@
 #define BATON_LIB_TRANSFORM_BARRIERDIVERGENCE_H
 
 #include "baton/PTX/AST.h"
+#include "baton/Transform/BarrierPlan.h"
 
 #include <optional>
 #include <string>
@@ -53,15 +54,6 @@ namespace baton::detail {
 /// resolve, a kernel over its budget).
 struct PartingPoint {
   const ptx::Statement *At = nullptr;
-};
-
-/// Which barriers threadsMayPartBeforeBarrier asks about.
-enum class BarrierTargets {
-  /// Full-CTA syncs (bar.sync / barrier.sync without a thread count) and
-  /// reductions (bar.red): does the PTB variant need the drain?
-  AnyCtaBarrier,
-  /// Reductions only: can a thread have left when the others vote in one?
-  Reductions,
 };
 
 /// Whether threads of one CTA of \p Kernel may take different paths at a

@@ -22,8 +22,15 @@ __global__ void on_sm(int *out) {
   out[blockIdx.x] = s;
 }
 
-// WARN: e2e-variants.cu:16:{{[0-9]+}}: kernel '_Z5votesPii' gets no ptb variant: {{.*}} [barrier-reduction]
+__global__ void tail_votes(int *out, int n) {
+  if (threadIdx.x >= n)
+    return;
+  out[blockIdx.x] = __syncthreads_count(1);
+}
+
+// WARN-NOT: _Z5votesPii
 // WARN: e2e-variants.cu:21:{{[0-9]+}}: kernel '_Z5on_smPi' gets no variants: reads %smid, {{.*}} [hardware-id]
+// WARN: e2e-variants.cu:28:{{[0-9]+}}: kernel '_Z10tail_votesPii' gets no ptb variant: {{.*}} [barrier-reduction]
 
 // CHECK: .extern .shared .align 16 .b8 baton_dynamic_smem[];
 // CHECK-LABEL: .entry _Z5saxpyifPKfPf__baton_slice(
@@ -37,5 +44,8 @@ __global__ void on_sm(int *out) {
 // CHECK: .param .u64 .ptr .global .align 128 _Z5saxpyifPKfPf__baton_ptb_param_4
 // CHECK: atom.global.add.u32
 // CHECK-LABEL: .entry _Z5votesPii__baton_slice(
-// CHECK-NOT: .entry _Z5votesPii__baton_ptb(
+// CHECK-LABEL: .entry _Z5votesPii__baton_ptb(
+// CHECK: bar.red.popc.u32
 // CHECK-NOT: .entry _Z5on_smPi__baton
+// CHECK-LABEL: .entry _Z10tail_votesPii__baton_slice(
+// CHECK-NOT: .entry _Z10tail_votesPii__baton_ptb(

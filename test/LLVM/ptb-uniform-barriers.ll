@@ -11,6 +11,11 @@
 ;    thread may be writing: drain.
 ;  - @frozen: a branch on a freeze, which may differ between threads: drain.
 ;  - @switch_on_tid: a switch on %tid that can reach a barrier: drain.
+;  - @guarded_load: `if (t < n)` around a load, the paths meeting again
+;    before the barrier with no barrier or exit between: no drain.
+;  - @joined_flag: a flag set on one side of a %tid branch that rejoins,
+;    then an exit on that flag before a barrier: the phi at the join holds
+;    whichever side a thread took, so the exit parts threads: drain.
 ; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
 ; RUN: %opt -passes=baton-variants %s -o %t.bc
 ; RUN: %llc -mcpu=sm_90a %t.bc -o %t.ptx && %ptxas %t.ptx -o /dev/null
@@ -137,6 +142,50 @@ work:
   ret void
 }
 
+define ptx_kernel void @guarded_load(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %n) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %live = icmp ult i32 %t, %n
+  br i1 %live, label %load, label %join
+
+load:
+  %src = getelementptr float, ptr addrspace(1) %in, i32 %t
+  %x = load float, ptr addrspace(1) %src
+  br label %join
+
+join:
+  %v = phi float [ %x, %load ], [ 0.0, %entry ]
+  %slot = getelementptr [128 x float], ptr addrspace(3) @tile, i32 0, i32 %t
+  store float %v, ptr addrspace(3) %slot
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %dst = getelementptr float, ptr addrspace(1) %out, i32 %t
+  store float %v, ptr addrspace(1) %dst
+  ret void
+}
+
+define ptx_kernel void @joined_flag(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %low = icmp ult i32 %t, 32
+  br i1 %low, label %set, label %join
+
+set:
+  br label %join
+
+join:
+  %flag = phi i1 [ true, %set ], [ false, %entry ]
+  br i1 %flag, label %early, label %work
+
+early:
+  ret void
+
+work:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %dst = getelementptr i32, ptr addrspace(1) %out, i32 %t
+  store i32 %t, ptr addrspace(1) %dst
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
@@ -158,5 +207,11 @@ declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 ; CHECK: call i1 @llvm.nvvm.barrier.cta.red.and.all(i32 0, i1 false)
 ; CHECK: baton.drain:
 ; CHECK-LABEL: define ptx_kernel void @switch_on_tid__baton_ptb(
+; CHECK: call i1 @llvm.nvvm.barrier.cta.red.and.all(i32 0, i1 false)
+; CHECK: baton.drain:
+; CHECK-LABEL: define ptx_kernel void @guarded_load__baton_ptb(
+; CHECK: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+; CHECK-NOT: red.and
+; CHECK-LABEL: define ptx_kernel void @joined_flag__baton_ptb(
 ; CHECK: call i1 @llvm.nvvm.barrier.cta.red.and.all(i32 0, i1 false)
 ; CHECK: baton.drain:

@@ -8,7 +8,15 @@ define ptx_kernel void @fine(ptr %p) {
 }
 
 define ptx_kernel void @votes(ptr %p, i1 %v) {
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %out, label %count
+
+count:
   %n = call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0, i1 %v)
+  br label %out
+
+out:
   ret void
 }
 
@@ -19,6 +27,7 @@ define ptx_kernel void @sm(ptr %p) {
 
 declare i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32, i1)
 declare i32 @llvm.nvvm.read.ptx.sreg.smid()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 ; CHECK-NOT: warning
 ; CHECK: kernel 'fine': slice yes, ptb yes

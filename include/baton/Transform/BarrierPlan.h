@@ -16,6 +16,17 @@
 
 namespace baton {
 
+/// Which barriers a question of divergence is about, on either side: may
+/// threads of a CTA part at a point from which one is still reachable?
+enum class BarrierTargets {
+  /// Full-CTA syncs (bar.sync / barrier.sync without a thread count) and
+  /// reductions (bar.red): does the PTB variant need the drain?
+  AnyCtaBarrier,
+  /// Reductions only: can a thread have left when the others vote in one?
+  /// (The drain cannot vote for it: refusal barrier-reduction.)
+  Reductions,
+};
+
 struct BarrierPlan {
   uint32_t Id = 0;    ///< barrier id of the worker loop
   bool Drain = false; ///< the body has full-CTA barriers without a count

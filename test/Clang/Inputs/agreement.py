@@ -50,17 +50,6 @@ def decisions(report):
             for k in kernels}
 
 
-def plugin_more_careful(tool, plug):
-    """baton-ptx keeps a reduction barrier where threads that split at a
-    branch meet again before it (lib/Transform/BarrierDivergence.h); the
-    plugin's analysis of IR does not follow such joins yet and refuses the
-    PTB variant. Safe (the plugin only refuses more), so allowed, for that
-    refusal alone."""
-    return (tool is not None and plug is not None and tool[0] == plug[0]
-            and tool[1] and not plug[1] and not tool[2]
-            and plug[2] == ["barrier-reduction"])
-
-
 def main():
     ap = argparse.ArgumentParser()
     for opt in ("--baton-ptx", "--plugin", "--ptxas", "--corpus", "--work"):
@@ -96,20 +85,13 @@ def main():
             failures.append(f"{name}: baton-ptx failed: {r.stderr}")
             continue
         tool, plug = decisions(w + ".tool.json"), decisions(w + ".plugin.json")
-        known = set()
         if tool != plug:
             for k in sorted(set(tool) | set(plug)):
-                if tool.get(k) == plug.get(k):
-                    continue
-                if plugin_more_careful(tool.get(k), plug.get(k)):
-                    print(f"known: {name}: {k}: the plugin refuses the PTB "
-                          f"variant baton-ptx makes (barrier-reduction)")
-                    known.add(k + "__baton_ptb")
-                    continue
-                failures.append(f"{name}: {k}: baton-ptx {tool.get(k)} "
-                                f"!= plugin {plug.get(k)}")
+                if tool.get(k) != plug.get(k):
+                    failures.append(f"{name}: {k}: baton-ptx {tool.get(k)} "
+                                    f"!= plugin {plug.get(k)}")
         te, pe, orig = entries(w + ".tool.ptx"), entries(w + ".plugin.ptx"), entries(plain)
-        for k in sorted((set(te) | set(pe)) - known):
+        for k in sorted(set(te) | set(pe)):
             if te.get(k, (None,))[0] != pe.get(k, (None,))[0]:
                 failures.append(f"{name}: .entry {k}: parameters differ: "
                                 f"{te.get(k, (None,))[0]} vs {pe.get(k, (None,))[0]}")

@@ -19,6 +19,9 @@
 //  * count_then_exit: __syncthreads_count that every thread reaches, then
 //    tail threads return before a __syncthreads(): baton-ptx's PTB variant
 //    keeps the reduction barrier and drains the later one.
+//  * count_votes_exact: __syncthreads_count with no branch before it (the
+//    grid covers the input exactly): the clang plugin's PTB variant keeps
+//    the reduction too.
 //
 // "//@ launch" lines: see elementwise.cu and test/corpus/README.md.
 
@@ -52,6 +55,15 @@ extern "C" __global__ void count_then_exit(const float* __restrict__ x,
   out[i] = v - first + float(count);
 }
 //@ launch count_then_exit 1954,1,1 256,1,1 0 in:f32:500001 f32:0.25 out:i32:1954 out:f32:500001 i32:500001
+
+extern "C" __global__ void count_votes_exact(const float* __restrict__ x,
+                                             float threshold,
+                                             int* __restrict__ block_counts) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int count = __syncthreads_count(x[i] > threshold);
+  if (threadIdx.x == 0) block_counts[blockIdx.x] = count;
+}
+//@ launch count_votes_exact 1953,1,1 256,1,1 0 in:f32:499968 f32:0.25 out:i32:1953
 
 extern "C" __global__ void block_flags_syncthreads_or_and(const float* __restrict__ x,
                                                           float lo, float hi,
