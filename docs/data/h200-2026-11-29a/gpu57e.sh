@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Fifty-seventh session, call e (an H200): what the plugin's PTB variants
-# gained by losing their drain (a67b0fc). The 19 clang-plugin corpus kernels
+# gained by losing their drain (f0dcb37). The 19 clang-plugin corpus kernels
 # whose PTB variant drained before and does not now, the corpus's PTX before
-# (drain/old: `git show a67b0fc~1:test/corpus/clang-plugin/F.ptx`) and after
-# (drain/new: a67b0fc's), one variant_overhead build, rounds interleaved.
+# (drain/old: `git show f0dcb37~1:test/corpus/clang-plugin/F.ptx`) and after
+# (drain/new: f0dcb37's), one variant_overhead build, rounds interleaved.
 # The PTX travels untracked (not committed; regenerate it with git show).
 set -u
 cd "$(dirname "$0")/../../.."
