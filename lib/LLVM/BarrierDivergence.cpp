@@ -69,30 +69,13 @@ bool uniformWithOperands(const Instruction &I) {
   return false;
 }
 
-/// A reduction barrier's result is the CTA's: the same in every thread,
-/// whatever each one votes.
-bool isReduction(const Instruction &I) {
+/// A reduction barrier of the whole CTA: its result is the CTA's, the same
+/// in every thread whatever each one votes. (With a thread count, each
+/// group of that many threads gets its own.)
+bool isCtaReduction(const Instruction &I) {
   const auto *CB = dyn_cast<CallBase>(&I);
   auto B = CB ? classifyBarrier(*CB) : std::nullopt;
-  return B && B->Op == BarrierUse::Reduce;
-}
-
-/// The blocks between a conditional terminator's block \p B and \p Join, its
-/// immediate post-dominator (null: the function's exit): those reachable
-/// from B's successors without passing Join. Threads that part at B run
-/// different blocks of it and meet again at Join, if they meet at all.
-SmallVector<const BasicBlock *, 16> regionOf(const BasicBlock *B,
-                                             const BasicBlock *Join) {
-  SmallPtrSet<const BasicBlock *, 16> Seen;
-  SmallVector<const BasicBlock *, 16> Region, Work(succ_begin(B), succ_end(B));
-  while (!Work.empty()) {
-    const BasicBlock *BB = Work.pop_back_val();
-    if (BB == Join || !Seen.insert(BB).second)
-      continue;
-    Region.push_back(BB);
-    append_range(Work, successors(BB));
-  }
-  return Region;
+  return B && B->Op == BarrierUse::Reduce && !B->HasCount;
 }
 
 /// The divergence of one kernel: which values may differ between the
@@ -108,17 +91,53 @@ public:
   /// run the same barriers and exits: the blocks before its immediate
   /// post-dominator hold no CTA barrier and no exit, so they meet again
   /// there, having run no barrier and left nowhere.
-  bool rejoinsCleanly(const BasicBlock *B) const {
+  bool rejoinsCleanly(const BasicBlock *B) {
     for (const BasicBlock *BB : regionOf(B, joinOf(B)))
       for (const Instruction &I : *BB)
         if (isa<ReturnInst, UnreachableInst>(I) || endsOrWaits(I))
           return false;
-    return true;
+    return !OverBudget;
   }
 
-  bool varies(const Value *V) const { return Varying.contains(V); }
+  /// Whether \p T chooses its way by a value that may differ between
+  /// threads; true for terminators that are not followed, and for all
+  /// once the analysis ran over its budget.
+  bool branchesOnVarying(const Instruction &T) const {
+    if (OverBudget)
+      return true;
+    if (const auto *Br = dyn_cast<BranchInst>(&T))
+      return Br->isConditional() && Varying.contains(Br->getCondition());
+    if (const auto *Sw = dyn_cast<SwitchInst>(&T))
+      return Varying.contains(Sw->getCondition());
+    return true; // indirectbr, callbr, invoke
+  }
 
 private:
+  /// Blocks visited over all regions before the analysis gives up (answers
+  /// "may part" everywhere): bounds the time spent on very large kernels,
+  /// whose regions it would otherwise walk once per varying branch.
+  static constexpr uint64_t MaxSteps = 20'000'000;
+
+  /// The blocks between a conditional terminator's block \p B and \p Join,
+  /// its immediate post-dominator (null: the function's exit): those
+  /// reachable from B's successors without passing Join. Threads that part
+  /// at B run different blocks of it and meet again at Join, if at all.
+  SmallVector<const BasicBlock *, 16> regionOf(const BasicBlock *B,
+                                               const BasicBlock *Join) {
+    SmallPtrSet<const BasicBlock *, 16> Seen;
+    SmallVector<const BasicBlock *, 16> Region,
+        Work(succ_begin(B), succ_end(B));
+    while (!Work.empty() && !OverBudget) {
+      const BasicBlock *BB = Work.pop_back_val();
+      if (BB == Join || !Seen.insert(BB).second)
+        continue;
+      Region.push_back(BB);
+      append_range(Work, successors(BB));
+      OverBudget = ++Steps > MaxSteps;
+    }
+    return Region;
+  }
+
   static bool endsOrWaits(const Instruction &I) {
     const auto *CB = dyn_cast<CallBase>(&I);
     if (!CB)
@@ -143,14 +162,14 @@ private:
   void findVaryingValues() {
     SmallVector<const Instruction *, 32> Work;
     auto Mark = [&](const Instruction &I) {
-      if (!isReduction(I) && Varying.insert(&I).second)
+      if (!isCtaReduction(I) && Varying.insert(&I).second)
         Work.push_back(&I);
     };
     for (const Instruction &I : instructions(F))
       if (!uniformWithOperands(I))
         Mark(I);
     SmallPtrSet<const BasicBlock *, 16> Expanded;
-    for (bool Changed = true; Changed;) {
+    for (bool Changed = true; Changed && !OverBudget;) {
       while (!Work.empty())
         for (const User *U : Work.pop_back_val()->users())
           if (const auto *UI = dyn_cast<Instruction>(U))
@@ -174,21 +193,11 @@ private:
     }
   }
 
-public:
-  /// Whether \p T chooses its way by a value that may differ between
-  /// threads; true for terminators that are not followed.
-  bool branchesOnVarying(const Instruction &T) const {
-    if (const auto *Br = dyn_cast<BranchInst>(&T))
-      return Br->isConditional() && Varying.contains(Br->getCondition());
-    if (const auto *Sw = dyn_cast<SwitchInst>(&T))
-      return Varying.contains(Sw->getCondition());
-    return true; // indirectbr, callbr, invoke
-  }
-
-private:
   const Function &F;
   PostDominatorTree PDT;
   DenseSet<const Value *> Varying;
+  uint64_t Steps = 0;
+  bool OverBudget = false;
 };
 
 /// Blocks from which one of \p Targets can be reached, the blocks holding

@@ -33,9 +33,9 @@
 // spaces, calls and atomics (memory another thread writes, or a value
 // computed per thread), thread-varying special registers, and undef, poison
 // and freeze. Constants, kernel arguments, the CTA-uniform special
-// registers (%ctaid, %nctaid, %ntid, %dynamic_smem_size) and a reduction
-// barrier's result (the CTA's, whatever each thread votes) are the same in
-// every thread.
+// registers (%ctaid, %nctaid, %ntid, %dynamic_smem_size) and the result of
+// a reduction barrier without a thread count (the CTA's, whatever each
+// thread votes) are the same in every thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_LLVM_BARRIERDIVERGENCE_H

@@ -335,8 +335,9 @@ private:
     if (Guarded && guardVaries(I))
       return true;
     // A reduction barrier's value is the CTA's: the same in every thread.
+    // Not with a thread count: each group of that many threads gets its own.
     auto Barrier = classifyBarrier(M, S);
-    if (Barrier && Barrier->Op == BarrierUse::Reduce)
+    if (Barrier && Barrier->Op == BarrierUse::Reduce && !Barrier->HasCount)
       return false;
     if (!isPureOpcode(opcodeBase(M.text(S.Text))) && !isUniformLoad(S, I))
       return true;

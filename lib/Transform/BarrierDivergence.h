@@ -23,8 +23,10 @@
 // Uniformity is a forward data-flow over registers, to a fixed point. A
 // register may differ between threads if a definition of it does: one
 // under a varying guard; an instruction other than arithmetic, logic, move,
-// conversion, a reduction barrier or a uniform load, or one of those with a
-// varying operand (%tid, %laneid, ... or a varying register); or any
+// conversion, a uniform load or a reduction barrier of the whole CTA (whose
+// value is the CTA's, whatever each thread votes; with a thread count, each
+// group of threads gets its own), or one of the first five with a varying
+// operand (%tid, %laneid, ... or a varying register); or any
 // definition between a varying branch and its post-dominator (after the
 // join the register holds whichever path's value a thread took). Loads are
 // uniform from .const and from kernel parameters, named or through a

@@ -16,6 +16,8 @@
 ;  - @joined_flag: a flag set on one side of a %tid branch that rejoins,
 ;    then an exit on that flag before a barrier: the phi at the join holds
 ;    whichever side a thread took, so the exit parts threads: drain.
+;  - @counted_vote: an exit on the result of a reduction with a thread
+;    count, which each group of threads gets its own of: drain.
 ; RUN: %opt -passes=baton-variants %s -S | FileCheck %s
 ; RUN: %opt -passes=baton-variants %s -o %t.bc
 ; RUN: %llc -mcpu=sm_90a %t.bc -o %t.ptx && %ptxas %t.ptx -o /dev/null
@@ -186,6 +188,25 @@ work:
   ret void
 }
 
+define ptx_kernel void @counted_vote(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %low = icmp ult i32 %t, 32
+  %n = call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.count(i32 1, i32 64, i1 %low)
+  %none = icmp eq i32 %n, 0
+  br i1 %none, label %early, label %work
+
+early:
+  ret void
+
+work:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %dst = getelementptr i32, ptr addrspace(1) %out, i32 %t
+  store i32 %n, ptr addrspace(1) %dst
+  ret void
+}
+
+declare i32 @llvm.nvvm.barrier.cta.red.popc.aligned.count(i32, i32, i1)
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
@@ -213,5 +234,8 @@ declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 ; CHECK: call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
 ; CHECK-NOT: red.and
 ; CHECK-LABEL: define ptx_kernel void @joined_flag__baton_ptb(
+; CHECK: call i1 @llvm.nvvm.barrier.cta.red.and.all(i32 0, i1 false)
+; CHECK: baton.drain:
+; CHECK-LABEL: define ptx_kernel void @counted_vote__baton_ptb(
 ; CHECK: call i1 @llvm.nvvm.barrier.cta.red.and.all(i32 0, i1 false)
 ; CHECK: baton.drain:
