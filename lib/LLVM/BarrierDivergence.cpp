@@ -69,6 +69,12 @@ bool uniformWithOperands(const Instruction &I) {
   return false;
 }
 
+/// A barrier every thread of the CTA must reach together: a full-CTA sync,
+/// or a reduction (whose value needs every thread's vote).
+bool isCtaBarrier(const BarrierUse &B) {
+  return B.isFullCtaSync() || B.Op == BarrierUse::Reduce;
+}
+
 /// A reduction barrier of the whole CTA: its result is the CTA's, the same
 /// in every thread whatever each one votes. (With a thread count, each
 /// group of that many threads gets its own.)
@@ -143,8 +149,7 @@ private:
     if (!CB)
       return false;
     auto B = classifyBarrier(*CB);
-    return isExit(*CB) || (B && (B->isFullCtaSync() ||
-                                 B->Op == BarrierUse::Reduce));
+    return isExit(*CB) || (B && isCtaBarrier(*B));
   }
 
   const BasicBlock *joinOf(const BasicBlock *B) const {
@@ -205,8 +210,9 @@ private:
 SmallPtrSet<const BasicBlock *, 32>
 blocksReachingBarrier(const Function &F, BarrierTargets Targets) {
   auto IsTarget = [&](const BarrierUse &B) {
-    return B.Op == BarrierUse::Reduce ||
-           (Targets == BarrierTargets::AnyCtaBarrier && B.isFullCtaSync());
+    return Targets == BarrierTargets::AnyCtaBarrier
+               ? isCtaBarrier(B)
+               : B.Op == BarrierUse::Reduce;
   };
   SmallPtrSet<const BasicBlock *, 32> Reaching;
   SmallVector<const BasicBlock *, 32> Work;

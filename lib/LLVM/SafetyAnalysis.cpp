@@ -491,18 +491,12 @@ std::optional<BarrierPlan> planBarriers(Function &Kernel, FoundRefusal &Why) {
           Reduction ? threadsMayPartBeforeBarrier(Kernel,
                                                   BarrierTargets::Reductions)
                     : nullptr) {
-    // The drain keeps early-exited threads arriving at sync barriers; a
-    // reduction's value would need their votes, which they no longer have.
     std::string Where = "threads may take different paths at a branch on a "
                         "value that may differ between them";
     if (const DILocation *Loc = At->getDebugLoc().get())
       Where += " (line " + std::to_string(Loc->getLine()) + ")";
     Why = refusalAt(RefusalKind::BarrierReduction, Kernel, Reduction,
-                    "uses a reduction barrier (bar.red, from "
-                    "__syncthreads_count/and/or) that some threads of a CTA "
-                    "may reach after others have left (" + Where +
-                        "); in a PTB worker the threads that left wait for "
-                        "the next block and cannot join it");
+                    barrierReductionMessage(Where));
     return std::nullopt;
   }
   Plan->Drain = Plan->Drain &&

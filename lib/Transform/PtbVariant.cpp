@@ -127,15 +127,8 @@ std::optional<BarrierPlan> planBarriers(const Module &M,
   if (Reduction)
     Parting = threadsMayPartBeforeBarrier(M, Kernel, BarrierTargets::Reductions);
   if (Parting) {
-    // The drain keeps early-exited threads arriving at sync barriers; a
-    // reduction's value would need their votes, which they no longer have.
     Why = refusalAt(M, RefusalKind::BarrierReduction, Kernel, Reduction,
-                    "uses a reduction barrier (bar.red, from "
-                    "__syncthreads_count/and/or) that some threads of a CTA "
-                    "may reach after others have left (" +
-                        describeParting(M, *Parting) +
-                        "); in a PTB worker the threads that left wait for "
-                        "the next block and cannot join it");
+                    barrierReductionMessage(describeParting(M, *Parting)));
     return std::nullopt;
   }
   Plan->Drain = Plan->Drain &&

@@ -97,6 +97,16 @@ std::string linkedModuleCallMessage(std::string_view Symbol) {
          "code that cannot be checked";
 }
 
+std::string barrierReductionMessage(std::string_view Where) {
+  // The drain keeps early-exited threads arriving at sync barriers; a
+  // reduction's value would need their votes, which they no longer have.
+  return "uses a reduction barrier (bar.red, from __syncthreads_count/and/or) "
+         "that some threads of a CTA may reach after others have left (" +
+         std::string(Where) +
+         "); in a PTB worker the threads that left wait for the next block "
+         "and cannot join it";
+}
+
 std::string recursionMessage(std::string_view Callee) {
   return "calls '" + std::string(Callee) +
          "', which is recursive; ptxas miscompiles recursive calls inside a "

@@ -70,6 +70,9 @@ std::string recursionMessage(std::string_view Callee);
 /// The `external-call` refusal's message for an indirect call in a module
 /// that declares \p Symbol for another module to define, in both front ends.
 std::string linkedModuleCallMessage(std::string_view Symbol);
+/// The `barrier-reduction` refusal's message, in both front ends; \p Where
+/// says where threads may part before the reduction.
+std::string barrierReductionMessage(std::string_view Where);
 /// The `hardware-id` refusal's message for %current_graph_exec, in both
 /// front ends.
 inline constexpr std::string_view CurrentGraphExecMessage =
