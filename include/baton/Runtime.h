@@ -219,6 +219,14 @@ struct LaunchConfig {
   /// BE launches of a process that may yield to other processes clear it;
   /// the launch router does once it has joined a registry.
   bool DependentFinalize = true;
+  /// PTB and Original: time this launch's runs on the device where the
+  /// runtime times runs (RuntimeOptions::TimeRunsOnDevice). The two events
+  /// with timing cost each run a few microseconds of device time, which a
+  /// chain of short kernels feels (the colocation MLP's step alone: 1-2%;
+  /// docs/benchmarks.md, fifty-eighth session), so a scheduler whose
+  /// estimates are settled times only some launches. False: lastRunTime()
+  /// is nullopt.
+  bool TimeRuns = true;
 };
 
 enum class LaunchState {
@@ -363,8 +371,8 @@ public:
   /// Device time of the last run (launch or resume) of a PTB or original
   /// launch, from just before its kernel began to its end (for PTB, its
   /// finalize kernel's), where the runtime times runs
-  /// (RuntimeOptions::TimeRunsOnDevice) and that run is Paused or Done;
-  /// nullopt otherwise, and for Slices.
+  /// (RuntimeOptions::TimeRunsOnDevice, LaunchConfig::TimeRuns) and that
+  /// run is Paused or Done; nullopt otherwise, and for Slices.
   std::optional<std::chrono::nanoseconds> lastRunTime() const;
 
 private:

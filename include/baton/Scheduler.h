@@ -173,6 +173,13 @@ struct SchedulerOptions {
   /// runs as PTB, and so does one whose blocks were measured only at other
   /// occupancies. 0: off.
   Nanos OriginalsWhenIdleWithBlocksUpTo{0};
+  /// While the device is quiet, a BE launch of a kernel whose blocks were
+  /// measured at the occupancy it runs at is timed (LaunchRequest::
+  /// TimeRuns) once in this many launches of that kernel; the others run
+  /// without the timing's cost, and their completions leave the estimates
+  /// as they are. While LC work is about every launch is timed, since the
+  /// widths then follow the estimates closely. 1 (or 0): every launch.
+  uint32_t QuietTimingInterval = 8;
   /// How long no LC work must have been seen for the device to be idle.
   /// Less than QuietAfter acts as QuietAfter: an idle device is quiet.
   Nanos IdleAfter = std::chrono::seconds(1);

@@ -143,6 +143,10 @@ struct LaunchRequest {
   /// Ptb: the most blocks a first share may hold where shares cover the
   /// grid (LaunchConfig::CoveringShareLimit); 0: at most ClaimChunk.
   uint32_t CoveringShareLimit = 0;
+  /// Whether the scheduler wants the launch's runs measured. False: the
+  /// executor may skip the cost of measuring them, and reports their
+  /// completions with Completion::Measured false.
+  bool TimeRuns = true;
 };
 
 /// A launch that stopped. Elapsed and BlocksRun cover the interval since the
@@ -156,6 +160,9 @@ struct Completion {
   /// last one ending where the executor can tell, else from (re)launch.
   Nanos Elapsed{0};
   uint64_t BlocksRun = 0;
+  /// False for the runs of a launch requested with TimeRuns false: Elapsed
+  /// is then no measurement, and the scheduler's estimates ignore it.
+  bool Measured = true;
   /// PTB: workers of the run that stopped at the preempt word (a pause, or
   /// a vacated SM; those placed on one leave before their first claim).
   uint32_t WorkersLeft = 0;

@@ -82,6 +82,8 @@ struct SimRecord {
   std::vector<uint32_t> RunCount; ///< per virtual block: times it ran
   uint32_t Pauses = 0;
   uint32_t Claims = 0; ///< PTB: atomics on the cursor, over every run
+  /// LaunchRequest::TimeRuns: whether its completions carry a measurement.
+  bool TimeRuns = true;
 };
 
 class SimulatedExecutor : public Executor {

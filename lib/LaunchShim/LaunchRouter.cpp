@@ -120,8 +120,8 @@ LaunchRouter::LaunchRouter()
         // BATON_ONE_WAVE_ORIGINALS=0: OriginalForOneWaveWhenQuiet off;
         // BATON_QUIET_ORIGINALS_UP_TO_US: OriginalsWhenQuietUpTo;
         // BATON_IDLE_ORIGINAL_BLOCKS_US: OriginalsWhenIdleWithBlocksUpTo
-        // (0: off); BATON_COVERING_SHARES=0: CoveringFirstShares off. For
-        // tuning.
+        // (0: off); BATON_COVERING_SHARES=0: CoveringFirstShares off;
+        // BATON_QUIET_TIMING_INTERVAL: QuietTimingInterval. For tuning.
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
           O.LaunchesAhead = static_cast<uint32_t>(*N);
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD_QUIET"))
@@ -140,6 +140,8 @@ LaunchRouter::LaunchRouter()
           O.OriginalsWhenIdleWithBlocksUpTo = std::chrono::microseconds(*N);
         if (auto N = envNumber("BATON_COVERING_SHARES"))
           O.CoveringFirstShares = *N != 0;
+        if (auto N = envNumber("BATON_QUIET_TIMING_INTERVAL"))
+          O.QuietTimingInterval = static_cast<uint32_t>(*N);
         return O;
       }()),
       Lease(share::leaseFromEnvironment()) {

@@ -294,7 +294,7 @@ void LaunchImpl::createEvents() {
 
 void LaunchImpl::createRunTimer() {
   // A slice launch's runs are many kernels, with the host between them.
-  bool Timed = Runtime.Options.TimeRunsOnDevice &&
+  bool Timed = Runtime.Options.TimeRunsOnDevice && Config.TimeRuns &&
                Config.LaunchMode != Mode::Slices;
   // RunBegan first: where it is set, Drained came from the timed pool.
   if (Timed)

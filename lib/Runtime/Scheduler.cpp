@@ -71,6 +71,9 @@ struct Scheduler::State {
   uint64_t Pauses = 0;
   uint64_t Vacates = 0;
   uint64_t Originals = 0;
+  /// Per kernel: BE launches issued untimed since its last timed one
+  /// (see timeRuns).
+  std::map<std::string, uint32_t> UntimedLaunches;
   /// When LC work last finished (see launchesAhead).
   std::optional<Nanos> LastLcDone;
   bool PeersPresent = false; ///< see setPeersPresent()
@@ -100,6 +103,9 @@ struct Scheduler::State {
   /// present.
   bool idleSpell() const;
   uint32_t launchesAhead() const;
+  /// Whether BE launch \p E, about to be issued as \p Choice says, is
+  /// timed (SchedulerOptions::QuietTimingInterval).
+  bool timeRuns(const Entry &E, const WidthChoice &Choice);
   void startLc(uint64_t Id, Entry &E);
   void complete(const Completion &C);
   void replan();
@@ -217,6 +223,20 @@ uint32_t Scheduler::State::launchesAhead() const {
              : Window;
 }
 
+bool Scheduler::State::timeRuns(const Entry &E, const WidthChoice &Choice) {
+  const std::string &Name = E.W.Kernel.Name;
+  if (!quiet() || Options.QuietTimingInterval <= 1 ||
+      !Durations.measuredAt(Name, Choice.BlocksPerSm)) {
+    UntimedLaunches.erase(Name);
+    return true;
+  }
+  uint32_t &Untimed = UntimedLaunches[Name];
+  if (++Untimed < Options.QuietTimingInterval)
+    return false;
+  Untimed = 0;
+  return true;
+}
+
 void Scheduler::State::startLc(uint64_t Id, Entry &E) {
   const KernelShape &K = E.W.Kernel;
   E.RunBlocksPerSm = blocksSharingAnSm(device(), K, Form::Original, K.Blocks);
@@ -251,8 +271,9 @@ void Scheduler::State::complete(const Completion &C) {
   Completion Measured = C;
   if (E.Chained && E.HeadSince > E.Info.SubmittedAt)
     Measured.Elapsed = std::min(C.Elapsed, C.At - E.HeadSince);
-  if (auto Sample = measuredBlock(Measured, concurrency(E, C)))
-    Durations.recordBlock(E.W.Kernel.Name, E.RunBlocksPerSm, *Sample);
+  if (C.Measured)
+    if (auto Sample = measuredBlock(Measured, concurrency(E, C)))
+      Durations.recordBlock(E.W.Kernel.Name, E.RunBlocksPerSm, *Sample);
   if (C.What == Completion::Paused) {
     E.StrandedByVacate = E.Info.State == WorkState::Running && !C.BlocksRun;
     E.Info.State = WorkState::Paused;
@@ -476,6 +497,7 @@ void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
                   Choice.ClaimChunk, Choice.VacatedSms};
   if (Options.CoveringFirstShares)
     R.CoveringShareLimit = Choice.CoveringShareLimit;
+  R.TimeRuns = timeRuns(E, Choice);
   forWork(Id, [&] { Exec.launch(R); });
 }
 

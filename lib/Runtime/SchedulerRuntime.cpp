@@ -43,6 +43,7 @@ struct Live {
   /// The BE queue whose launches complete in order (see poll()); none for
   /// LC work.
   std::optional<uint32_t> OrderedIn;
+  bool Measured = true; ///< LaunchRequest::TimeRuns
 };
 
 int deviceAttribute(CUdevice Device, CUdevice_attribute A) {
@@ -208,22 +209,25 @@ void RuntimeExecutor::launch(const LaunchRequest &Request) {
   Config.Workers = Request.LaunchForm == Form::Ptb ? Request.Width : 0;
   Config.ClaimChunk = Request.ClaimChunk;
   Config.CoveringShareLimit = Request.CoveringShareLimit;
+  Config.TimeRuns = Request.TimeRuns;
   Config.SliceBlocks = Request.LaunchForm == Form::Slices ? Request.Width : 0;
   Config.VacatedSms = Request.LaunchForm == Form::Ptb ? Request.VacatedSms : 0;
   std::vector<void *> Args;
   for (const auto &Bytes : W->Args)
     Args.push_back(const_cast<std::byte *>(Bytes.data()));
-  auto Item = std::make_unique<Live>(
-      Live{P->R.launch(W->K, Config, Args), {}, Nanos(0), 0, std::nullopt});
+  auto Item = std::make_unique<Live>(Live{P->R.launch(W->K, Config, Args),
+                                          {}, Nanos(0), 0, std::nullopt,
+                                          Request.TimeRuns});
   if (!Request.HighPriority)
     Item->OrderedIn = Request.Queue;
   BATON_TRACE("launch %llu '%s' form %d width %u chunk %u vacated %u "
-              "covering %u%s%s",
+              "covering %u%s%s%s",
               (unsigned long long)Request.Id, W->K.name().c_str(),
               int(Request.LaunchForm), Request.Width, Request.ClaimChunk,
               Config.VacatedSms, Config.CoveringShareLimit,
               Request.HighPriority ? " high-priority" : "",
-              Request.StartPaused ? " start-paused" : "");
+              Request.StartPaused ? " start-paused" : "",
+              Request.TimeRuns ? "" : " untimed");
   if (!Request.StartPaused) // a paused start reports nothing until resumed
     P->watch(*Item, 0);
   P->Launches[Request.Id] = std::move(Item);
@@ -301,15 +305,17 @@ std::vector<Completion> RuntimeExecutor::poll() {
     Completion C{Id,
                  State == LaunchState::Done ? Completion::Done
                                             : Completion::Paused,
-                 At, Elapsed, uint64_t(Done - Item->DoneAtStart)};
+                 At, Elapsed, uint64_t(Done - Item->DoneAtStart),
+                 Item->Measured};
     if (Item->L.mode() == Mode::Ptb)
       C.WorkersLeft = Item->L.workersLeftLastRun();
-    BATON_TRACE("%s %llu after %lld us, %llu blocks, %u workers left",
+    BATON_TRACE("%s %llu after %lld us%s, %llu blocks, %u workers left",
                 C.What == Completion::Done ? "done" : "paused",
                 (unsigned long long)C.Id,
                 (long long)std::chrono::duration_cast<std::chrono::microseconds>(
                     C.Elapsed)
                     .count(),
+                C.Measured ? "" : " (not timed)",
                 (unsigned long long)C.BlocksRun, C.WorkersLeft);
     Out.push_back(C);
     if (State == LaunchState::Done) {

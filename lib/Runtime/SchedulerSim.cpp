@@ -380,7 +380,8 @@ void SimulatedExecutor::Impl::settle(SimLaunch &L) {
   Nanos Start = L.FirstBlock.value_or(Time.now());
   Nanos Elapsed = L.BlocksRun ? L.LastEnd - Start : Nanos(0);
   Completed.push_back({L.Id, Finished ? Completion::Done : Completion::Paused,
-                       Time.now(), Elapsed, L.BlocksRun, L.WorkersLeft});
+                       Time.now(), Elapsed, L.BlocksRun, L.Rec.TimeRuns,
+                       L.WorkersLeft});
   if (Finished)
     releaseWaiters(L);
 }
@@ -483,6 +484,7 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   L.WatermarkVisible = L.Watermark = R.VacatedSms; // in the task from the start
   L.Rec.LaunchForm = R.LaunchForm;
   L.Rec.HighPriority = R.HighPriority;
+  L.Rec.TimeRuns = R.TimeRuns;
   L.Rec.IssuedAt = P->Time.now();
   L.Rec.RunCount.assign(L.End, 0);
   // As the runtime: no shares for workers that do not all fit at once.

@@ -714,6 +714,38 @@ void checkPausedStartTime(Runtime &Rt, const Kernel &K, Checker &Check) {
   std::fflush(stdout);
 }
 
+/// A launch asked not to time its runs (LaunchConfig::TimeRuns, as the
+/// scheduler asks for most launches of a quiet device) has no run time, PTB
+/// or original, and still runs every block once across a pause.
+void checkUntimedLaunches(Runtime &Rt, const Kernel &K, Checker &Check) {
+  constexpr size_t Blocks = 132 * 64;
+  for (Mode M : {Mode::Ptb, Mode::Original}) {
+    const char *Name = M == Mode::Ptb ? "PTB" : "original";
+    Stream S;
+    DeviceBuffer Counts(Blocks * sizeof(uint32_t));
+    Counts.upload(std::vector<uint8_t>(Counts.size(), 0), S.get());
+    uint64_t Spin = 2000;
+    void *Args[] = {Counts.slot(), &Spin};
+    LaunchConfig Config{{uint32_t(Blocks), 1, 1}, {64, 1, 1}, 0, S.get(), M};
+    Config.TimeRuns = false;
+    Config.StartPaused = M == Mode::Ptb; // a run after a pause, too
+    Launch L = Rt.launch(K, Config, Args);
+    if (M == Mode::Ptb)
+      L.resume();
+    Check.expect(L.wait() == LaunchState::Done,
+                 std::string("untimed ") + Name + ": not Done");
+    Check.expect(!L.lastRunTime(),
+                 std::string("untimed ") + Name + ": a run time");
+    std::vector<uint8_t> Final = Counts.download(S.get());
+    std::string Error =
+        checkCounts(reinterpret_cast<const uint32_t *>(Final.data()), Blocks);
+    Check.expect(Error.empty(), std::string("untimed ") + Name + ": " + Error);
+    std::printf("%-4s untimed %s launch: no run time, every block once\n",
+                Error.empty() && !L.lastRunTime() ? "ok" : "FAIL", Name);
+    std::fflush(stdout);
+  }
+}
+
 /// Runs \p Picked again (and the vacate storm, if \p Vacate) on a runtime
 /// made with \p Options, their names prefixed with \p Prefix: what those
 /// options change must keep every block running once.
@@ -796,6 +828,7 @@ int main(int Argc, char **Argv) {
     runOriginal(*Rt, K, Check);
     if (Rt->options().TimeRunsOnDevice)
       checkPausedStartTime(*Rt, K, Check);
+    checkUntimedLaunches(*Rt, K, Check);
     uint64_t Seed = 1;
     for (const Case &C : Cases)
       runCase(*Rt, K, C, Check, Dog, Seed++);

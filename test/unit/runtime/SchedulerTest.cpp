@@ -673,6 +673,58 @@ TEST(SchedulerSim, IdleDeviceRunsLaunchesOfShortBlocksAsOriginals) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST(SchedulerSim, QuietDeviceTimesOneLaunchInAnInterval) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.QuietTimingInterval = 4;
+  O.PreemptionBound = 1ms; // every launch at one occupancy, LC or not
+  Scheduler S{Sim, O};
+  std::vector<uint64_t> Ids;
+  // One launch of "k" at a time, its blocks as long as \p Block.
+  auto timedNext = [&](Nanos Block) {
+    uint64_t Id = S.submit(be(640, Block, 1, "k"));
+    Ids.push_back(Id);
+    simulateToEnd(Sim, S);
+    return Sim.record(Id).TimeRuns;
+  };
+  // Quiet from the start: the first launch is timed, since nothing
+  // measured its blocks; then one in four.
+  EXPECT_TRUE(timedNext(10us));
+  EXPECT_EQ(S.blockDuration("k"), 10us);
+  // Untimed runs leave the estimate alone, whatever they took.
+  for (int I = 0; I < 3; ++I)
+    EXPECT_FALSE(timedNext(40us)) << "launch " << I + 2;
+  EXPECT_EQ(S.blockDuration("k"), 10us);
+  EXPECT_TRUE(timedNext(40us));
+  EXPECT_GT(S.blockDuration("k"), 10us);
+  EXPECT_FALSE(timedNext(40us));
+  // While LC work is about, and until the device is quiet again, every
+  // launch is timed.
+  uint64_t Lc = S.submit(lightLc(20us));
+  uint64_t During = S.submit(be(640, 40us, 1, "k"));
+  Ids.push_back(During);
+  Nanos LcDone = runUntilDone(Sim, S, Lc);
+  simulateToEnd(Sim, S);
+  EXPECT_TRUE(Sim.record(During).TimeRuns);
+  EXPECT_TRUE(timedNext(40us));
+  simulateUntil(Sim, S, LcDone + O.QuietAfter);
+  EXPECT_FALSE(timedNext(40us));
+  for (uint64_t Id : Ids)
+    expectExactlyOnce(Sim.record(Id));
+}
+
+TEST(SchedulerSim, EveryLaunchIsTimedWithAnIntervalOfOne) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.QuietTimingInterval = 1;
+  Scheduler S{Sim, O};
+  for (int I = 0; I < 4; ++I) {
+    uint64_t Id = S.submit(be(640, 10us, 1, "k"));
+    simulateToEnd(Sim, S);
+    EXPECT_TRUE(Sim.record(Id).TimeRuns) << "launch " << I + 1;
+  }
+}
+
 TEST(SchedulerSim, IdleOriginalsNeedBlocksMeasuredAtTheOriginalsOccupancy) {
   // Blocks of 8 us alone, 2 us longer for each neighbour on the SM: 22 us
   // at the original's 8 a SM, over the limit, but under it at the 2 a SM
