@@ -123,6 +123,15 @@ struct Scheduler::State {
   /// see SchedulerOptions::OriginalForOneWaveWhenQuiet and
   /// OriginalsWhenQuietUpTo.
   WidthChoice runningNow(const Entry &E, const WidthChoice &Choice) const;
+  /// The original's choice for \p E where the device is idle and its
+  /// blocks were measured short enough at the original's occupancy
+  /// (SchedulerOptions::OriginalsWhenIdleWithBlocksUpTo).
+  std::optional<WidthChoice> idleOriginal(const Entry &E) const;
+  /// Expected whole-device time of the BE originals issued running at the
+  /// end of \p E's queue, before \p E, back to its last launch that can
+  /// pause: what LC work arriving as the first of them starts may share
+  /// SMs with before that launch stops its stream.
+  Nanos originalsAtQueueEnd(const Entry &E) const;
   /// Expected whole-device time of the BE launches running as originals,
   /// \p Besides left out.
   Nanos beOriginalsOnDevice(const Entry &Besides) const;
@@ -426,16 +435,42 @@ WidthChoice Scheduler::State::runningNow(const Entry &E,
       beOriginalsOnDevice(E) + Original.ExpectedLatency <=
           Options.OriginalsWhenQuietUpTo)
     return Original;
+  if (std::optional<WidthChoice> Idle = idleOriginal(E))
+    return *Idle;
+  return Choice;
+}
+
+std::optional<WidthChoice>
+Scheduler::State::idleOriginal(const Entry &E) const {
+  if (Options.OriginalsWhenIdleWithBlocksUpTo.count() == 0 || !idleSpell())
+    return std::nullopt;
+  const KernelShape &K = E.W.Kernel;
+  WidthChoice Original = originalChoice(device(), K, Durations.of(K.Name));
   // Only blocks measured at the original's occupancy: an estimate from a
   // narrower PTB run (fewer workers per SM) may be shorter than the
   // original's blocks beside more of their kind.
-  if (Options.OriginalsWhenIdleWithBlocksUpTo.count() > 0 && idleSpell()) {
-    std::optional<Nanos> Block =
-        Durations.measuredAt(K.Name, Original.BlocksPerSm);
-    if (Block && *Block <= Options.OriginalsWhenIdleWithBlocksUpTo)
-      return Original;
+  std::optional<Nanos> Block =
+      Durations.measuredAt(K.Name, Original.BlocksPerSm);
+  if (Block && *Block <= Options.OriginalsWhenIdleWithBlocksUpTo)
+    return Original;
+  return std::nullopt;
+}
+
+Nanos Scheduler::State::originalsAtQueueEnd(const Entry &E) const {
+  const auto &Ids = Queues.at(E.W.Queue);
+  Nanos Sum{0};
+  for (auto It = Ids.rbegin(); It != Ids.rend(); ++It) {
+    const Entry &Ahead = Entries.at(*It);
+    if (&Ahead == &E)
+      continue;
+    if (Ahead.Info.LaunchForm != Form::Original ||
+        Ahead.Info.State != WorkState::Running)
+      break;
+    Sum += originalChoice(device(), Ahead.W.Kernel,
+                          Durations.of(Ahead.W.Kernel.Name))
+               .ExpectedLatency;
   }
-  return Choice;
+  return Sum;
 }
 
 bool Scheduler::State::noteExternalSms(uint32_t Sms) {
@@ -639,6 +674,18 @@ void Scheduler::State::issueAtOnce(uint64_t Id, Entry &E) {
   WidthChoice Choice = Follows
                            ? runningNow(E, widthFor(E, R.FreeSms))
                            : widthFor(E, device().Multiprocessors);
+  // Beyond the window, an idle device's original of short blocks is issued
+  // running too, whatever is ahead of it (its stream orders it): paused and
+  // resumed on a stream of its own, each such launch waited on the device
+  // for two waits across streams. The originals so issued in a row are
+  // held to the bound, since the first LC work after the idle spell shares
+  // SMs with them until the next launch that can pause stops the stream.
+  if (AheadId && !Follows)
+    if (std::optional<WidthChoice> Idle = idleOriginal(E);
+        Idle && originalsAtQueueEnd(E) + Idle->ExpectedLatency <= bound()) {
+      Choice = *Idle;
+      Follows = true;
+    }
   bool Paused = !Follows && Choice.LaunchForm != Form::Original;
   E.Info.State = Paused ? WorkState::Paused : WorkState::Running;
   E.Chained = Follows;

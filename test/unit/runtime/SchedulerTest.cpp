@@ -725,6 +725,59 @@ TEST(SchedulerSim, EveryLaunchIsTimedWithAnIntervalOfOne) {
   }
 }
 
+TEST(SchedulerSim, IdleOriginalsBeyondTheWindowAreIssuedRunningWithinTheBound) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options(); // LaunchesAhead 1, bound 100 us
+  O.OriginalsWhenIdleWithBlocksUpTo = 20us;
+  Scheduler S{Sim, O};
+  auto issued = [&](uint64_t Blocks, Nanos Block, const char *Name) {
+    Work W = be(Blocks, Block, 1, Name);
+    W.IssueAtOnce = true;
+    return S.submit(std::move(W));
+  };
+  // Measured first: 128 blocks of 10 us take two waves, 20 us, at the
+  // original's occupancy.
+  std::vector<uint64_t> Ids = {issued(128, 10us, "short")};
+  simulateToEnd(Sim, S);
+  uint64_t Head = issued(640, 200us, "long");
+  Ids.push_back(Head);
+  std::vector<uint64_t> Short;
+  for (int I = 0; I < 7; ++I)
+    Short.push_back(issued(128, 10us, "short"));
+  Ids.insert(Ids.end(), Short.begin(), Short.end());
+  EXPECT_EQ(S.info(Head).LaunchForm, Form::Ptb);
+  // The first follows the head within the window; the next four are issued
+  // running beyond it, five originals of 20 us in a row being the bound.
+  for (int I = 0; I < 5; ++I) {
+    EXPECT_EQ(S.info(Short[I]).LaunchForm, Form::Original) << I;
+    EXPECT_EQ(S.info(Short[I]).State, WorkState::Running) << I;
+  }
+  // The sixth would make 120 us: issued paused, as PTB.
+  EXPECT_EQ(S.info(Short[5]).State, WorkState::Paused);
+  // The seventh has a launch that can pause right ahead of it: a new run.
+  EXPECT_EQ(S.info(Short[6]).LaunchForm, Form::Original);
+  EXPECT_EQ(S.info(Short[6]).State, WorkState::Running);
+  simulateToEnd(Sim, S);
+  // Stream order: each started after the one ahead of it ended.
+  for (size_t I = 1; I < Ids.size(); ++I)
+    EXPECT_GE(*Sim.record(Ids[I]).FirstBlockAt, *S.info(Ids[I - 1]).DoneAt)
+        << "launch " << I;
+  for (uint64_t Id : Ids)
+    expectExactlyOnce(Sim.record(Id));
+  // LC work ends the idle spell: beyond the window, launches wait paused.
+  uint64_t Lc = S.submit(lightLc(20us));
+  runUntilDone(Sim, S, Lc);
+  uint64_t Next = issued(640, 200us, "long");
+  uint64_t Follower = issued(128, 10us, "short");
+  uint64_t Beyond = issued(128, 10us, "short");
+  EXPECT_EQ(S.info(Next).State, WorkState::Running);
+  EXPECT_EQ(S.info(Follower).State, WorkState::Running);
+  EXPECT_EQ(S.info(Beyond).State, WorkState::Paused);
+  simulateToEnd(Sim, S);
+  for (uint64_t Id : {Next, Follower, Beyond})
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST(SchedulerSim, IdleOriginalsNeedBlocksMeasuredAtTheOriginalsOccupancy) {
   // Blocks of 8 us alone, 2 us longer for each neighbour on the SM: 22 us
   // at the original's 8 a SM, over the limit, but under it at the 2 a SM
