@@ -1,6 +1,8 @@
 //===- InstructionInfo.cpp - What NVVM IR does, for the transforms --------===//
 #include "InstructionInfo.h"
 
+#include "baton/Transform/SpillingPragma.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/GlobalAlias.h"
 #include "llvm/IR/InlineAsm.h"
@@ -220,6 +222,13 @@ bool readsDynamicSharedSize(const CallBase &CB) {
   if (CB.isInlineAsm())
     return loneMoveSource(CB) == "%dynamic_smem_size";
   return CB.getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size;
+}
+
+bool holdsSpillingPragma(const CallBase &CB) {
+  if (!CB.isInlineAsm())
+    return false;
+  const auto *IA = cast<InlineAsm>(CB.getCalledOperand());
+  return withoutSpillingPragma(IA->getAsmString()).has_value();
 }
 
 Function *calledFunction(const CallBase &CB) {

@@ -55,6 +55,9 @@ bool isExit(const llvm::CallBase &CB);
 /// llvm.nvvm.read.ptx.sreg.dynamic_smem_size, or inline PTX that is exactly
 /// `mov.u32 $0, %dynamic_smem_size;` (its only output, an i32).
 bool readsDynamicSharedSize(const llvm::CallBase &CB);
+/// Inline asm whose text holds `.pragma "enable_smem_spilling";`, which
+/// PTB variants drop (baton/Transform/SpillingPragma.h).
+bool holdsSpillingPragma(const llvm::CallBase &CB);
 
 /// The PTX spelling of the special register an llvm.nvvm.read.ptx.sreg.*
 /// intrinsic reads ("%smid", "%cluster_ctaid.x"), or "" for other calls.

@@ -3,8 +3,10 @@
 
 #include "InstructionInfo.h"
 #include "baton/Transform/Names.h"
+#include "baton/Transform/SpillingPragma.h"
 
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
@@ -50,6 +52,8 @@ BodyRewrites collectBodyRewrites(Function &F, const CallGraph &CG) {
         Body.BlockIndexReads.push_back(Call);
       } else if (readsDynamicSharedSize(*Call)) {
         Body.DynamicSharedSizeReads.push_back(Call);
+      } else if (holdsSpillingPragma(*Call)) {
+        Body.SpillingPragmas.push_back(Call);
       } else if (isExit(*Call)) {
         Body.Exits.push_back(Call);
         break; // the rest of the block is dead
@@ -136,6 +140,16 @@ void rewriteExitsAndBarriers(BodyRewrites &Body,
   for (CallInst *Read : Body.DynamicSharedSizeReads) {
     Read->replaceAllUsesWith(Rewrite.DynamicSharedSize);
     Read->eraseFromParent();
+  }
+  // The PTB variant uses dynamic shared memory, beside which ptxas rejects
+  // this pragma: the asm keeps the rest of its text.
+  for (CallInst *Asm : Body.SpillingPragmas) {
+    auto *IA = cast<InlineAsm>(Asm->getCalledOperand());
+    std::string Rest = *withoutSpillingPragma(IA->getAsmString());
+    Asm->setCalledOperand(InlineAsm::get(
+        IA->getFunctionType(), Rest, IA->getConstraintString(),
+        IA->hasSideEffects(), IA->isAlignStack(), IA->getDialect(),
+        IA->canThrow()));
   }
   Body = BodyRewrites();
 }

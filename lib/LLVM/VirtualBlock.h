@@ -44,6 +44,9 @@ struct BodyRewrites {
   llvm::SmallVector<llvm::CallInst *, 2> Exits; ///< at most one per block
   llvm::SmallVector<llvm::CallInst *, 4> FullBarriers;
   llvm::SmallVector<llvm::CallInst *, 2> DynamicSharedSizeReads;
+  /// Inline asm holding the pragma PTB variants drop
+  /// (baton/Transform/SpillingPragma.h).
+  llvm::SmallVector<llvm::CallInst *, 1> SpillingPragmas;
 };
 BodyRewrites collectBodyRewrites(llvm::Function &F, const CallGraph &CG);
 

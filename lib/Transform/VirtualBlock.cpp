@@ -3,6 +3,7 @@
 
 #include "InstructionInfo.h"
 #include "baton/Transform/Names.h"
+#include "baton/Transform/SpillingPragma.h"
 
 namespace baton::detail {
 
@@ -156,6 +157,11 @@ void rewriteBody(StatementBuilder &B, const Function &F, const CallGraph &CG,
                  const ExitAndBarrierRewrite *Exits) {
   Module &M = B.module();
   for (const Statement &S : M.body(F)) {
+    // The PTB variant uses dynamic shared memory, beside which ptxas
+    // rejects this pragma (SpillingPragma.h).
+    if (Exits && S.Kind == StatementKind::Directive &&
+        withoutSpillingPragma(M.text(S.Text)))
+      continue;
     if (S.Kind != StatementKind::Instruction) {
       B.copy(S);
       continue;

@@ -95,7 +95,8 @@ std::string virtualCalleeName(const ptx::Module &M, const CallGraph &CG,
 
 /// Appends F's body to B with block-index reads virtualised and calls to
 /// block-index readers redirected; with Exits set, also rewrites exits and
-/// barriers for the PTB loop.
+/// barriers for the PTB loop, and leaves out the pragma that PTB variants
+/// drop (baton/Transform/SpillingPragma.h).
 void rewriteBody(StatementBuilder &B, const ptx::Function &F,
                  const CallGraph &CG, const GeneratedNames &Names,
                  const ExitAndBarrierRewrite *Exits);
