@@ -171,7 +171,12 @@ struct SchedulerOptions {
   /// work, whose kernels share SMs with them until they end, so the first
   /// LC work after an idle spell runs slower. A kernel not yet measured
   /// runs as PTB, and so does one whose blocks were measured only at other
-  /// occupancies. 0: off.
+  /// occupancies. IssueAtOnce work that is such an original is issued
+  /// running even beyond the LaunchesAhead windows (its stream orders it;
+  /// paused and resumed it would wait for two waits across streams on the
+  /// device), as long as the originals issued in a row at its queue's end,
+  /// back to the last launch that can pause, are expected to take no
+  /// longer than the preemption bound. 0: off.
   Nanos OriginalsWhenIdleWithBlocksUpTo{0};
   /// While the device is quiet, a BE launch of a kernel whose blocks were
   /// measured at the occupancy it runs at is timed (LaunchRequest::
