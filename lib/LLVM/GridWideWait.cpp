@@ -2,6 +2,7 @@
 #include "GridWideWait.h"
 
 #include "InstructionInfo.h"
+#include "baton/Transform/Refusal.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -67,13 +68,44 @@ bool pollsMemory(const Value *V) {
   return false;
 }
 
+/// The pointer a polling read (pollsMemory) reads, where it has one
+/// operand for it (inline PTX has none).
+const Value *polledPointer(const Value *V) {
+  if (auto *Load = dyn_cast<LoadInst>(V))
+    return Load->getPointerOperand()->stripPointerCasts();
+  if (auto *RMW = dyn_cast<AtomicRMWInst>(V))
+    return RMW->getPointerOperand()->stripPointerCasts();
+  if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(V))
+    return CAS->getPointerOperand()->stripPointerCasts();
+  return nullptr;
+}
+
+/// An atomic that counts a block's arrival: an add, sub, inc or dec of
+/// global memory that changes the word (not a poll).
+bool countsArrival(const Value *V) {
+  auto *RMW = dyn_cast<AtomicRMWInst>(V);
+  if (!RMW || !inGlobalOrGenericSpace(RMW->getPointerOperand()) ||
+      pollsMemory(RMW))
+    return false;
+  switch (RMW->getOperation()) {
+  case AtomicRMWInst::Add:
+  case AtomicRMWInst::Sub:
+  case AtomicRMWInst::UIncWrap:
+  case AtomicRMWInst::UDecWrap:
+    return true;
+  default:
+    return false;
+  }
+}
+
 class WaitFinder {
 public:
   explicit WaitFinder(Function &F) : F(F) {}
 
-  const Instruction *find() {
+  std::optional<GridWideWait> find() {
     if (!readsGridSize())
-      return nullptr;
+      return std::nullopt;
+    HasArrivalTest = comparesArrivalWithGrid();
     DominatorTree DT(F);
     LoopInfo LI(DT);
     for (Loop *L : LI.getLoopsInPreorder()) {
@@ -81,11 +113,13 @@ public:
       L->getExitingBlocks(Exiting);
       for (BasicBlock *BB : Exiting) {
         auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
-        if (Br && Br->isConditional() && waits(Br->getCondition(), *L))
-          return Br;
+        if (!Br || !Br->isConditional())
+          continue;
+        if (auto Message = waits(Br->getCondition(), *L))
+          return GridWideWait{Br, *Message};
       }
     }
-    return nullptr;
+    return std::nullopt;
   }
 
 private:
@@ -127,14 +161,53 @@ private:
     return Result;
   }
 
+  /// Whether V is computed from an arrival count (countsArrival), as
+  /// gridSized follows the grid size.
+  bool arrivalCounted(const Value *V, unsigned Depth = 0) {
+    if (auto It = ArrivalCounted.find(V); It != ArrivalCounted.end())
+      return It->second;
+    if (Depth > MaxDepth)
+      return false;
+    ArrivalCounted[V] = false; // cycles through phis end here
+    bool Result = countsArrival(V);
+    if (!Result && isa<Instruction>(V) && !isa<LoadInst>(V) &&
+        !isa<CallBase>(V) && !isa<AtomicRMWInst>(V) &&
+        !isa<AtomicCmpXchgInst>(V))
+      for (const Value *Op : cast<Instruction>(V)->operands())
+        if (arrivalCounted(Op, Depth + 1)) {
+          Result = true;
+          break;
+        }
+    ArrivalCounted[V] = Result;
+    return Result;
+  }
+
+  /// Whether a comparison takes one value counted by an arrival and one
+  /// computed from the grid size: the last block's test.
+  bool comparesArrivalWithGrid() {
+    for (BasicBlock &BB : F)
+      for (Instruction &I : BB)
+        if (auto *Cmp = dyn_cast<ICmpInst>(&I)) {
+          Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
+          if ((arrivalCounted(A) && gridSized(B)) ||
+              (arrivalCounted(B) && gridSized(A)))
+            return true;
+        }
+    return false;
+  }
+
   /// Whether condition \p Cond of a branch leaving \p L compares a value the
   /// loop polls with a number of blocks fixed before it: its slice inside
   /// the loop reaches a polling read there, and a value from outside the
   /// loop computed from the grid size. A phi of the loop's header carries a
   /// value from the previous iteration, and what is computed from one (i +
   /// stride) is an induction variable, not a goal: the slice stops there.
-  bool waits(Value *Cond, const Loop &L) {
+  /// Where the function has a last block's test, a polling read outside the
+  /// loop of a pointer the loop polls is a generation the wait waits to
+  /// change. Returns the refusal's message.
+  std::optional<std::string_view> waits(Value *Cond, const Loop &L) {
     bool Polls = false, Goal = false;
+    SmallVector<const Value *, 2> Polled, Generations;
     SmallPtrSet<const Value *, 32> Seen;
     std::vector<const Value *> Work{Cond};
     while (!Work.empty() && !(Polls && Goal)) {
@@ -145,10 +218,15 @@ private:
       auto *I = dyn_cast<Instruction>(V);
       if (!I || !L.contains(I)) {
         Goal |= gridSized(V);
+        if (HasArrivalTest && pollsMemory(V))
+          if (const Value *P = polledPointer(V))
+            Generations.push_back(P);
         continue;
       }
       if (pollsMemory(I)) {
         Polls = true;
+        if (const Value *P = polledPointer(I))
+          Polled.push_back(P);
         continue;
       }
       auto CarriedOver = [&](const Value *Op) {
@@ -161,19 +239,25 @@ private:
       for (const Value *Op : I->operands())
         Work.push_back(Op);
     }
-    return Polls && Goal;
+    if (Polls && Goal)
+      return GridWideWaitMessage;
+    for (const Value *G : Generations)
+      if (is_contained(Polled, G))
+        return GenerationWaitMessage;
+    return std::nullopt;
   }
 
   static constexpr unsigned MaxDepth = 512;
   Function &F;
-  DenseMap<const Value *, bool> GridSized;
+  DenseMap<const Value *, bool> GridSized, ArrivalCounted;
+  bool HasArrivalTest = false;
 };
 
 } // namespace
 
-const Instruction *findGridWideWait(Function &F) {
+std::optional<GridWideWait> findGridWideWait(Function &F) {
   if (F.isDeclaration())
-    return nullptr;
+    return std::nullopt;
   return WaitFinder(F).find();
 }
 

@@ -6,7 +6,12 @@
 // leave one; the loop's slice stops at its header's phis (induction
 // variables); polling reads are volatile or atomic loads, atomics that
 // leave the word as it was, and inline PTX with ld.volatile, ld.relaxed,
-// ld.acquire (libcu++'s atomics), ld.cg or ld.cv (__ldcg, __ldcv). Not seen besides what the PTX side does
+// ld.acquire (libcu++'s atomics), ld.cg or ld.cv (__ldcg, __ldcv). A
+// sense-reversing barrier is recognised as on the PTX side: the generation
+// is a polling read outside the loop of the pointer (casts stripped) a
+// polling read in the loop reads, and the last block's test an icmp of a
+// value computed from an arrival (atomicrmw add, sub, uinc_wrap, udec_wrap
+// that is not a poll) with one computed from %nctaid. Not seen besides what the PTX side does
 // not see: NVVM atomic intrinsics, other inline PTX, and values passed
 // through shuffles, votes or reduction barriers (any call ends the slice).
 //
@@ -17,11 +22,18 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 
+#include <optional>
+#include <string_view>
+
 namespace baton::ir {
 
-/// The branch of \p F that ends a wait for the whole grid, or nullptr if
-/// \p F has none.
-const llvm::Instruction *findGridWideWait(llvm::Function &F);
+struct GridWideWait {
+  const llvm::Instruction *Branch; ///< ends the wait
+  std::string_view Message;        ///< the grid-sync refusal's (Refusal.h)
+};
+
+/// The wait for the whole grid in \p F, if it has one.
+std::optional<GridWideWait> findGridWideWait(llvm::Function &F);
 
 } // namespace baton::ir
 

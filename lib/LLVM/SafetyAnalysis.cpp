@@ -369,8 +369,8 @@ void SafetyChecker::checkFunction(Function &F, bool IsKernel) {
       refuse(RefusalKind::DynamicStack, F, AI,
              std::string(DynamicStackMessage));
   }
-  if (const Instruction *Wait = findGridWideWait(F))
-    refuse(RefusalKind::GridSync, F, Wait, std::string(GridWideWaitMessage));
+  if (std::optional<GridWideWait> Wait = findGridWideWait(F))
+    refuse(RefusalKind::GridSync, F, Wait->Branch, std::string(Wait->Message));
 }
 
 /// Bytes of parameter space \p K's arguments take in its PTX: each at its

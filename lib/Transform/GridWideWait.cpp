@@ -3,6 +3,7 @@
 
 #include "BodyScopes.h"
 #include "InstructionInfo.h"
+#include "baton/Transform/Refusal.h"
 
 #include <algorithm>
 #include <optional>
@@ -90,15 +91,41 @@ bool pollsMemory(const Module &M, const Statement &S) {
   return false;
 }
 
+/// The address operand of a polling read (pollsMemory): ld's or atom's.
+const Operand &polledAddress(const Module &M, const Statement &S) {
+  return M.arguments(S)[1];
+}
+
+/// An atomic that counts a block's arrival: an add, sub, inc or dec of
+/// global memory that changes the word (not a poll).
+bool countsArrival(const Module &M, const Statement &S) {
+  std::string_view Opcode = M.text(S.Text);
+  if (opcodeBase(Opcode) != "atom" || !inGlobalOrGenericSpace(Opcode) ||
+      pollsMemory(M, S))
+    return false;
+  for (std::string_view Op : {"add", "sub", "inc", "dec"})
+    if (hasQualifier(Opcode, Op))
+      return true;
+  return false;
+}
+
 class WaitFinder {
 public:
   WaitFinder(const Module &M, const Function &F) : M(M), Body(M.body(F)) {}
 
-  const Statement *find() {
+  std::optional<GridWideWait> find() {
     if (!readsGridSize())
-      return nullptr;
+      return std::nullopt;
     indexDefinitions();
-    propagateGridSize();
+    findUsers();
+    GridSized = derivedFrom([&](const Statement &S) {
+      bool Found = false;
+      forEachSource(S, [&](std::string_view Name) { Found |= isGridSize(Name); });
+      return Found;
+    });
+    std::unordered_set<std::string_view> Arrivals = derivedFrom(
+        [&](const Statement &S) { return countsArrival(M, S); });
+    HasArrivalTest = comparesBoth(Arrivals);
     return waitingBranch();
   }
 
@@ -146,28 +173,50 @@ private:
           DefinedAt[Def].push_back(I);
   }
 
-  /// Registers computed from %nctaid anywhere in the function (any of
-  /// their definitions), to a fixed point.
-  void propagateGridSize() {
-    std::unordered_map<std::string_view, std::vector<uint32_t>> Users;
+  void findUsers() {
+    for (uint32_t I = 0; I < Body.size(); ++I)
+      if (Body[I].Kind == StatementKind::Instruction)
+        forEachSource(Body[I],
+                      [&](std::string_view Name) { Users[Name].push_back(I); });
+  }
+
+  /// Registers the instructions \p Seed picks define, and those computed
+  /// from them anywhere in the function (any of their definitions), to a
+  /// fixed point: for %nctaid, the registers computed from the grid size.
+  template <typename Pred>
+  std::unordered_set<std::string_view> derivedFrom(Pred Seed) const {
+    std::unordered_set<std::string_view> Derived;
     std::vector<uint32_t> Work;
-    for (uint32_t I = 0; I < Body.size(); ++I) {
-      if (Body[I].Kind != StatementKind::Instruction)
-        continue;
-      forEachSource(Body[I], [&](std::string_view Name) {
-        Users[Name].push_back(I);
-        if (isGridSize(Name))
-          Work.push_back(I);
-      });
-    }
+    for (uint32_t I = 0; I < Body.size(); ++I)
+      if (Body[I].Kind == StatementKind::Instruction && Seed(Body[I]))
+        Work.push_back(I);
     while (!Work.empty()) {
       const Statement &S = Body[Work.back()];
       Work.pop_back();
       for (std::string_view Def : definedSymbols(M, S))
-        if (GridSized.insert(Def).second)
+        if (Derived.insert(Def).second)
           if (auto It = Users.find(Def); It != Users.end())
             Work.insert(Work.end(), It->second.begin(), It->second.end());
     }
+    return Derived;
+  }
+
+  /// Whether a comparison takes one value from \p Arrivals and one
+  /// computed from the grid size: the last block's test.
+  bool comparesBoth(const std::unordered_set<std::string_view> &Arrivals) {
+    for (const Statement &S : Body) {
+      if (S.Kind != StatementKind::Instruction ||
+          opcodeBase(M.text(S.Text)) != "setp")
+        continue;
+      bool Arrival = false, Grid = false;
+      forEachSource(S, [&](std::string_view Name) {
+        Arrival |= Arrivals.count(Name) > 0;
+        Grid |= isGridSize(Name) || GridSized.count(Name) > 0;
+      });
+      if (Arrival && Grid)
+        return true;
+    }
+    return false;
   }
 
   /// Whether predicate \p Guard, within the loop [Head, Back], compares a
@@ -175,9 +224,13 @@ private:
   /// slice of its definitions inside the loop reaches a polling read there,
   /// and a register the loop does not define that holds a grid size. A
   /// register the loop defines from itself (i += stride) is an induction
-  /// variable, not a goal: the slice stops there.
-  bool waits(std::string_view Guard, uint32_t Head, uint32_t Back) const {
+  /// variable, not a goal: the slice stops there. Where the kernel has a
+  /// last block's test, a register defined outside the loop only by polls
+  /// of an address the loop polls is a generation the wait waits to change.
+  std::optional<std::string_view> waits(std::string_view Guard, uint32_t Head,
+                                        uint32_t Back) const {
     bool Polls = false, Goal = false;
+    std::vector<const Operand *> Polled, Generations;
     std::unordered_set<std::string_view> Seen;
     std::vector<std::string_view> Work{Guard};
     while (!Work.empty() && !(Polls && Goal)) {
@@ -192,11 +245,22 @@ private:
             Inside.push_back(D);
       if (Inside.empty()) {
         Goal |= isGridSize(Reg) || GridSized.count(Reg);
+        if (auto It = DefinedAt.find(Reg); HasArrivalTest &&
+                                           It != DefinedAt.end() &&
+                                           std::all_of(It->second.begin(),
+                                                       It->second.end(),
+                                                       [&](uint32_t D) {
+                                                         return pollsMemory(
+                                                             M, Body[D]);
+                                                       }))
+          for (uint32_t D : It->second)
+            Generations.push_back(&polledAddress(M, Body[D]));
         continue;
       }
       for (uint32_t D : Inside) {
         if (pollsMemory(M, Body[D])) {
           Polls = true;
+          Polled.push_back(&polledAddress(M, Body[D]));
           continue;
         }
         bool Induction = false;
@@ -207,18 +271,24 @@ private:
                         [&](std::string_view Src) { Work.push_back(Src); });
       }
     }
-    return Polls && Goal;
+    if (Polls && Goal)
+      return GridWideWaitMessage;
+    for (const Operand *G : Generations)
+      for (const Operand *P : Polled)
+        if (sameOperand(M, *G, *P))
+          return GenerationWaitMessage;
+    return std::nullopt;
   }
 
   /// A guarded branch that repeats a loop (to a label at or before it) or
   /// leaves one (from between that label and the repeating branch to
   /// outside them), whose guard waits.
-  const Statement *waitingBranch() const {
+  std::optional<GridWideWait> waitingBranch() const {
     // Inline assembly repeats label names in nested scopes; ptxas rejects a
     // body whose braces do not balance or whose scope repeats a label.
     BodyScopes Scopes;
     if (!Scopes.build(M, Body))
-      return nullptr;
+      return std::nullopt;
     std::vector<std::optional<uint32_t>> Target(Body.size());
     std::vector<uint32_t> Guarded;
     for (uint32_t I = 0; I < Body.size(); ++I) {
@@ -227,9 +297,10 @@ private:
           opcodeBase(M.text(S.Text)) != "bra" || M.arguments(S).empty())
         continue;
       Target[I] = Scopes.label(M.text(M.arguments(S)[0].Text), I);
-      // A guard computed from no grid size at all cannot wait for one.
+      // A guard computed from no grid size at all cannot wait for one; a
+      // wait for a generation to change needs a last block's test.
       if (Target[I] && (S.Flags & StatementHasGuard) &&
-          GridSized.count(M.text(M.operands(S)[0].Text)))
+          (HasArrivalTest || GridSized.count(M.text(M.operands(S)[0].Text))))
         Guarded.push_back(I);
     }
     for (uint32_t Back = 0; Back < Body.size(); ++Back) {
@@ -241,22 +312,26 @@ private:
           continue;
         if (I != Back && *Target[I] >= Head && *Target[I] <= Back)
           continue; // neither repeats nor leaves the loop
-        if (waits(M.text(M.operands(Body[I])[0].Text), Head, Back))
-          return &Body[I];
+        if (auto Message = waits(M.text(M.operands(Body[I])[0].Text), Head,
+                                 Back))
+          return GridWideWait{&Body[I], *Message};
       }
     }
-    return nullptr;
+    return std::nullopt;
   }
 
   const Module &M;
   std::span<const Statement> Body;
   std::unordered_map<std::string_view, std::vector<uint32_t>> DefinedAt;
+  std::unordered_map<std::string_view, std::vector<uint32_t>> Users;
   std::unordered_set<std::string_view> GridSized;
+  bool HasArrivalTest = false;
 };
 
 } // namespace
 
-const Statement *findGridWideWait(const Module &M, const Function &F) {
+std::optional<GridWideWait> findGridWideWait(const Module &M,
+                                             const Function &F) {
   return WaitFinder(M, F).find();
 }
 

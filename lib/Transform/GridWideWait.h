@@ -22,9 +22,19 @@
 // atom.inc). A register the loop defines from itself (i += stride) is an
 // induction variable, not a goal, and ends the search.
 //
+// Also recognised: a sense-reversing barrier, whose blocks wait for a
+// generation word to change while the last to arrive changes it. A loop's
+// branch, as above, whose predicate compares a value the loop polls with a
+// register that only polling reads of the same address define, outside the
+// loop (the generation the block saw before waiting), in a kernel that
+// compares a count taken by an arriving atomic (add, sub, inc, dec that
+// changes the word, through registers) with a number computed from
+// %nctaid (the last block's test).
+//
 // Not recognised (their variants may hang): a goal the host passes as a
-// parameter or that passes through memory, a sense-reversing barrier that
-// waits for a flag, polling with plain (weak) loads, a wait in a
+// parameter or that passes through memory, a wait for a flag that no
+// arrival count checked against the grid size guards, polling with plain
+// (weak) loads, a wait in a
 // device function that gets its goal as an argument and is not inlined,
 // and builds without optimisation (values through local memory).
 // Waits that stay allowed, and are safe: spin locks (the holder is
@@ -39,12 +49,19 @@
 
 #include "baton/PTX/AST.h"
 
+#include <optional>
+#include <string_view>
+
 namespace baton::detail {
 
-/// The branch of \p F that repeats or ends a wait for the whole grid, or
-/// nullptr if \p F has none.
-const ptx::Statement *findGridWideWait(const ptx::Module &M,
-                                       const ptx::Function &F);
+struct GridWideWait {
+  const ptx::Statement *Branch; ///< repeats or ends the wait
+  std::string_view Message;     ///< the grid-sync refusal's (Refusal.h)
+};
+
+/// The wait for the whole grid in \p F, if it has one.
+std::optional<GridWideWait> findGridWideWait(const ptx::Module &M,
+                                             const ptx::Function &F);
 
 } // namespace baton::detail
 

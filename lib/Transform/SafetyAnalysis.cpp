@@ -228,8 +228,8 @@ void SafetyChecker::checkFunction(uint32_t FIndex, bool IsKernel) {
   for (const Statement &S : M.body(F))
     if (S.Kind == StatementKind::Instruction)
       checkInstruction(F, S, IsKernel);
-  if (const Statement *Wait = findGridWideWait(M, F))
-    refuse(RefusalKind::GridSync, F, Wait, std::string(GridWideWaitMessage));
+  if (std::optional<GridWideWait> Wait = findGridWideWait(M, F))
+    refuse(RefusalKind::GridSync, F, Wait->Branch, std::string(Wait->Message));
 }
 
 void SafetyChecker::checkKernelDirectives(const Function &K) {
