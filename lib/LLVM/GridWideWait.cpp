@@ -131,56 +131,44 @@ private:
     return false;
   }
 
-  /// Whether V is computed from %nctaid: through arithmetic, phis and the
-  /// values atomics add, exchange or store (not a load's address, not the
-  /// wrap bound of an increment, not other calls). Memoized; a chain deeper
-  /// than MaxDepth counts as not computed from it.
-  bool gridSized(const Value *V, unsigned Depth = 0) {
-    if (auto It = GridSized.find(V); It != GridSized.end())
+  /// What derived() follows a value back to.
+  enum class Origin { GridSize, Arrival };
+
+  /// Whether V is computed from %nctaid (Origin::GridSize: through
+  /// arithmetic, phis and the values atomics add, exchange or store; not a
+  /// load's address, not the wrap bound of an increment, not other calls)
+  /// or from an arrival count (Origin::Arrival, countsArrival: through
+  /// arithmetic and phis). Memoized; a chain deeper than MaxDepth counts as
+  /// not computed from it.
+  bool derived(const Value *V, Origin From, unsigned Depth = 0) {
+    auto &Memo = Derived[static_cast<unsigned>(From)];
+    if (auto It = Memo.find(V); It != Memo.end())
       return It->second;
     if (Depth > MaxDepth)
       return false;
-    GridSized[V] = false; // cycles through phis end here
-    bool Result = false;
-    if (isGridSize(V)) {
-      Result = true;
-    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(V)) {
-      Result = RMW->getOperation() != AtomicRMWInst::UIncWrap &&
+    Memo[V] = false; // cycles through phis end here
+    auto Through = [&](const Value *Op) {
+      return derived(Op, From, Depth + 1);
+    };
+    bool GridSize = From == Origin::GridSize;
+    bool Result = GridSize ? isGridSize(V) : countsArrival(V);
+    if (Result)
+      return Derived[static_cast<unsigned>(From)][V] = true;
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(V))
+      Result = GridSize && RMW->getOperation() != AtomicRMWInst::UIncWrap &&
                RMW->getOperation() != AtomicRMWInst::UDecWrap &&
-               gridSized(RMW->getValOperand(), Depth + 1);
-    } else if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(V)) {
-      Result = gridSized(CAS->getNewValOperand(), Depth + 1);
-    } else if (isa<Instruction>(V) && !isa<LoadInst>(V) && !isa<CallBase>(V)) {
-      for (const Value *Op : cast<Instruction>(V)->operands())
-        if (gridSized(Op, Depth + 1)) {
-          Result = true;
-          break;
-        }
-    }
-    GridSized[V] = Result;
+               Through(RMW->getValOperand());
+    else if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(V))
+      Result = GridSize && Through(CAS->getNewValOperand());
+    else if (isa<Instruction>(V) && !isa<LoadInst>(V) && !isa<CallBase>(V))
+      Result = any_of(cast<Instruction>(V)->operands(), Through);
+    // Memo may have moved as the recursion inserted into it.
+    Derived[static_cast<unsigned>(From)][V] = Result;
     return Result;
   }
 
-  /// Whether V is computed from an arrival count (countsArrival), as
-  /// gridSized follows the grid size.
-  bool arrivalCounted(const Value *V, unsigned Depth = 0) {
-    if (auto It = ArrivalCounted.find(V); It != ArrivalCounted.end())
-      return It->second;
-    if (Depth > MaxDepth)
-      return false;
-    ArrivalCounted[V] = false; // cycles through phis end here
-    bool Result = countsArrival(V);
-    if (!Result && isa<Instruction>(V) && !isa<LoadInst>(V) &&
-        !isa<CallBase>(V) && !isa<AtomicRMWInst>(V) &&
-        !isa<AtomicCmpXchgInst>(V))
-      for (const Value *Op : cast<Instruction>(V)->operands())
-        if (arrivalCounted(Op, Depth + 1)) {
-          Result = true;
-          break;
-        }
-    ArrivalCounted[V] = Result;
-    return Result;
-  }
+  bool gridSized(const Value *V) { return derived(V, Origin::GridSize); }
+  bool arrivalCounted(const Value *V) { return derived(V, Origin::Arrival); }
 
   /// Whether a comparison takes one value counted by an arrival and one
   /// computed from the grid size: the last block's test.
@@ -249,7 +237,7 @@ private:
 
   static constexpr unsigned MaxDepth = 512;
   Function &F;
-  DenseMap<const Value *, bool> GridSized, ArrivalCounted;
+  DenseMap<const Value *, bool> Derived[2]; ///< by Origin
   bool HasArrivalTest = false;
 };
 
