@@ -183,7 +183,10 @@ struct SchedulerOptions {
   /// TimeRuns) once in this many launches of that kernel; the others run
   /// without the timing's cost, and their completions leave the estimates
   /// as they are. While LC work is about every launch is timed, since the
-  /// widths then follow the estimates closely. 1 (or 0): every launch.
+  /// widths then follow the estimates closely. The choice is made when a
+  /// launch is issued and holds for all its runs: one issued untimed while
+  /// quiet stays untimed if LC work then pauses and resumes it. 1 (or 0):
+  /// every launch.
   uint32_t QuietTimingInterval = 8;
   /// How long no LC work must have been seen for the device to be idle.
   /// Less than QuietAfter acts as QuietAfter: an idle device is quiet.

@@ -68,16 +68,25 @@ bool pollsMemory(const Value *V) {
   return false;
 }
 
-/// The pointer a polling read (pollsMemory) reads, where it has one
-/// operand for it (inline PTX has none).
+/// The pointer a read of memory (a load, or pollsMemory's atomics and
+/// inline PTX) reads, casts stripped; for inline PTX its one pointer
+/// argument, nullptr if it has none or several.
 const Value *polledPointer(const Value *V) {
+  const Value *P = nullptr;
   if (auto *Load = dyn_cast<LoadInst>(V))
-    return Load->getPointerOperand()->stripPointerCasts();
-  if (auto *RMW = dyn_cast<AtomicRMWInst>(V))
-    return RMW->getPointerOperand()->stripPointerCasts();
-  if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(V))
-    return CAS->getPointerOperand()->stripPointerCasts();
-  return nullptr;
+    P = Load->getPointerOperand();
+  else if (auto *RMW = dyn_cast<AtomicRMWInst>(V))
+    P = RMW->getPointerOperand();
+  else if (auto *CAS = dyn_cast<AtomicCmpXchgInst>(V))
+    P = CAS->getPointerOperand();
+  else if (auto *Call = dyn_cast<CallBase>(V); Call && Call->isInlineAsm())
+    for (const Value *Arg : Call->args())
+      if (Arg->getType()->isPointerTy()) {
+        if (P)
+          return nullptr;
+        P = Arg;
+      }
+  return P ? P->stripPointerCasts() : nullptr;
 }
 
 /// An atomic that counts a block's arrival: an add, sub, inc or dec of
@@ -190,9 +199,9 @@ private:
   /// loop computed from the grid size. A phi of the loop's header carries a
   /// value from the previous iteration, and what is computed from one (i +
   /// stride) is an induction variable, not a goal: the slice stops there.
-  /// Where the function has a last block's test, a polling read outside the
-  /// loop of a pointer the loop polls is a generation the wait waits to
-  /// change. Returns the refusal's message.
+  /// Where the function has a last block's test, a value from outside the
+  /// loop computed from a read of a pointer the loop polls is a generation
+  /// the wait waits to change. Returns the refusal's message.
   std::optional<std::string_view> waits(Value *Cond, const Loop &L) {
     bool Polls = false, Goal = false;
     SmallVector<const Value *, 2> Polled, Generations;
@@ -206,9 +215,8 @@ private:
       auto *I = dyn_cast<Instruction>(V);
       if (!I || !L.contains(I)) {
         Goal |= gridSized(V);
-        if (HasArrivalTest && pollsMemory(V))
-          if (const Value *P = polledPointer(V))
-            Generations.push_back(P);
+        if (HasArrivalTest)
+          pointersRead(V, Generations);
         continue;
       }
       if (pollsMemory(I)) {
@@ -233,6 +241,31 @@ private:
       if (is_contained(Polled, G))
         return GenerationWaitMessage;
     return std::nullopt;
+  }
+
+  /// Appends to \p Out the pointers of the global reads (loads, polls)
+  /// that \p V is computed from (through arithmetic and phis, not through
+  /// other atomics or calls): where a loop compares its poll with it, the
+  /// value the block saw before it began to wait.
+  static void pointersRead(const Value *V, SmallVectorImpl<const Value *> &Out) {
+    SmallPtrSet<const Value *, 16> Seen;
+    std::vector<const Value *> Work{V};
+    while (!Work.empty()) {
+      const Value *W = Work.back();
+      Work.pop_back();
+      auto *I = dyn_cast<Instruction>(W);
+      if (!I || !Seen.insert(I).second)
+        continue;
+      auto *Load = dyn_cast<LoadInst>(I);
+      if ((Load && inGlobalOrGenericSpace(Load->getPointerOperand())) ||
+          pollsMemory(I)) {
+        if (const Value *P = polledPointer(I))
+          Out.push_back(P);
+      } else if (!Load && !isa<CallBase>(I) && !isa<AtomicRMWInst>(I) &&
+                 !isa<AtomicCmpXchgInst>(I)) {
+        append_range(Work, I->operands());
+      }
+    }
   }
 
   static constexpr unsigned MaxDepth = 512;

@@ -8,7 +8,8 @@
 // leave the word as it was, and inline PTX with ld.volatile, ld.relaxed,
 // ld.acquire (libcu++'s atomics), ld.cg or ld.cv (__ldcg, __ldcv). A
 // sense-reversing barrier is recognised as on the PTX side: the generation
-// is a polling read outside the loop of the pointer (casts stripped) a
+// is a value from outside the loop computed from a load or poll of the
+// pointer (casts stripped; inline PTX's one pointer argument) that a
 // polling read in the loop reads, and the last block's test an icmp of a
 // value computed from an arrival (atomicrmw add, sub, uinc_wrap, udec_wrap
 // that is not a poll) with one computed from %nctaid. Not seen besides what the PTX side does

@@ -127,11 +127,12 @@ struct Scheduler::State {
   /// blocks were measured short enough at the original's occupancy
   /// (SchedulerOptions::OriginalsWhenIdleWithBlocksUpTo).
   std::optional<WidthChoice> idleOriginal(const Entry &E) const;
-  /// Expected whole-device time of the BE originals issued running at the
-  /// end of \p E's queue, before \p E, back to its last launch that can
-  /// pause: what LC work arriving as the first of them starts may share
-  /// SMs with before that launch stops its stream.
-  Nanos originalsAtQueueEnd(const Entry &E) const;
+  /// Expected whole-device times of the BE originals running next to \p E
+  /// in its queue: those just ahead of it, back to the last launch that
+  /// can pause, and those just behind it, up to the next. LC work arriving
+  /// as the first of a run of originals starts may share SMs with the whole
+  /// run before a launch that can pause stops their stream.
+  std::pair<Nanos, Nanos> originalsBeside(const Entry &E) const;
   /// Expected whole-device time of the BE launches running as originals,
   /// \p Besides left out.
   Nanos beOriginalsOnDevice(const Entry &Besides) const;
@@ -456,21 +457,28 @@ Scheduler::State::idleOriginal(const Entry &E) const {
   return std::nullopt;
 }
 
-Nanos Scheduler::State::originalsAtQueueEnd(const Entry &E) const {
+std::pair<Nanos, Nanos>
+Scheduler::State::originalsBeside(const Entry &E) const {
   const auto &Ids = Queues.at(E.W.Queue);
-  Nanos Sum{0};
-  for (auto It = Ids.rbegin(); It != Ids.rend(); ++It) {
-    const Entry &Ahead = Entries.at(*It);
-    if (&Ahead == &E)
-      continue;
-    if (Ahead.Info.LaunchForm != Form::Original ||
-        Ahead.Info.State != WorkState::Running)
-      break;
-    Sum += originalChoice(device(), Ahead.W.Kernel,
-                          Durations.of(Ahead.W.Kernel.Name))
-               .ExpectedLatency;
-  }
-  return Sum;
+  auto Pos = std::find_if(Ids.begin(), Ids.end(), [&](uint64_t Id) {
+    return &Entries.at(Id) == &E;
+  });
+  assert(Pos != Ids.end() && "BE work missing from its queue");
+  auto RunOf = [&](auto From, auto To) {
+    Nanos Sum{0};
+    for (auto It = From; It != To; ++It) {
+      const Entry &Other = Entries.at(*It);
+      if (Other.Info.LaunchForm != Form::Original ||
+          Other.Info.State != WorkState::Running)
+        break;
+      Sum += originalChoice(device(), Other.W.Kernel,
+                            Durations.of(Other.W.Kernel.Name))
+                 .ExpectedLatency;
+    }
+    return Sum;
+  };
+  return {RunOf(std::make_reverse_iterator(Pos), Ids.rend()),
+          RunOf(std::next(Pos), Ids.end())};
 }
 
 bool Scheduler::State::noteExternalSms(uint32_t Sms) {
@@ -580,7 +588,12 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
   if (std::exchange(E.NotStarted, false) &&
       E.Info.LaunchForm == Form::Ptb) {
     WidthChoice Now = runningNow(E, Choice);
-    if (Now.LaunchForm == Form::Original) {
+    // Originals issued running behind it (issueAtOnce) would make one run
+    // with it and those ahead: that run keeps to the bound too.
+    auto [Ahead, Behind] = originalsBeside(E);
+    if (Now.LaunchForm == Form::Original &&
+        (Behind == Nanos(0) ||
+         Ahead + Behind + Now.ExpectedLatency <= bound())) {
       ++Originals;
       E.Info.LaunchForm = Form::Original;
       E.Info.Width = Now.Width;
@@ -675,14 +688,16 @@ void Scheduler::State::issueAtOnce(uint64_t Id, Entry &E) {
                            ? runningNow(E, widthFor(E, R.FreeSms))
                            : widthFor(E, device().Multiprocessors);
   // Beyond the window, an idle device's original of short blocks is issued
-  // running too, whatever is ahead of it (its stream orders it): paused and
-  // resumed on a stream of its own, each such launch waited on the device
-  // for two waits across streams. The originals so issued in a row are
-  // held to the bound, since the first LC work after the idle spell shares
-  // SMs with them until the next launch that can pause stops the stream.
-  if (AheadId && !Follows)
+  // running too, behind whatever has been issued ahead of it (its stream
+  // orders it): paused and resumed on a stream of its own, each such launch
+  // waited on the device for two waits across streams. The originals so
+  // issued in a row are held to the bound, since the first LC work after
+  // the idle spell shares SMs with them until the next launch that can
+  // pause stops the stream.
+  if (AheadId && !Follows &&
+      Entries.at(AheadId).Info.State != WorkState::Queued)
     if (std::optional<WidthChoice> Idle = idleOriginal(E);
-        Idle && originalsAtQueueEnd(E) + Idle->ExpectedLatency <= bound()) {
+        Idle && originalsBeside(E).first + Idle->ExpectedLatency <= bound()) {
       Choice = *Idle;
       Follows = true;
     }

@@ -91,7 +91,7 @@ bool pollsMemory(const Module &M, const Statement &S) {
   return false;
 }
 
-/// The address operand of a polling read (pollsMemory): ld's or atom's.
+/// The address operand of a read of memory (ld) or of a polling atomic.
 const Operand &polledAddress(const Module &M, const Statement &S) {
   return M.arguments(S)[1];
 }
@@ -245,16 +245,8 @@ private:
             Inside.push_back(D);
       if (Inside.empty()) {
         Goal |= isGridSize(Reg) || GridSized.count(Reg);
-        if (auto It = DefinedAt.find(Reg); HasArrivalTest &&
-                                           It != DefinedAt.end() &&
-                                           std::all_of(It->second.begin(),
-                                                       It->second.end(),
-                                                       [&](uint32_t D) {
-                                                         return pollsMemory(
-                                                             M, Body[D]);
-                                                       }))
-          for (uint32_t D : It->second)
-            Generations.push_back(&polledAddress(M, Body[D]));
+        if (HasArrivalTest)
+          addressesRead(Reg, Generations);
         continue;
       }
       for (uint32_t D : Inside) {
@@ -278,6 +270,33 @@ private:
         if (sameOperand(M, *G, *P))
           return GenerationWaitMessage;
     return std::nullopt;
+  }
+
+  /// Appends to \p Out the addresses of the global reads that \p Reg is
+  /// computed from (through registers, not through memory, atomics or
+  /// calls): where a loop compares its poll with it, the value the block
+  /// saw before it began to wait.
+  void addressesRead(std::string_view Reg,
+                     std::vector<const Operand *> &Out) const {
+    std::unordered_set<std::string_view> Seen;
+    std::vector<std::string_view> Work{Reg};
+    while (!Work.empty()) {
+      std::string_view R = Work.back();
+      Work.pop_back();
+      auto It = DefinedAt.find(R);
+      if (!Seen.insert(R).second || It == DefinedAt.end())
+        continue;
+      for (uint32_t D : It->second) {
+        const Statement &S = Body[D];
+        std::string_view Opcode = M.text(S.Text);
+        std::string_view Base = opcodeBase(Opcode);
+        if ((Base == "ld" && inGlobalOrGenericSpace(Opcode)) ||
+            pollsMemory(M, S))
+          Out.push_back(&polledAddress(M, S));
+        else if (Base != "ld" && Base != "atom" && !isCall(Opcode))
+          forEachSource(S, [&](std::string_view Src) { Work.push_back(Src); });
+      }
+    }
   }
 
   /// A guarded branch that repeats a loop (to a label at or before it) or

@@ -23,13 +23,14 @@
 // induction variable, not a goal, and ends the search.
 //
 // Also recognised: a sense-reversing barrier, whose blocks wait for a
-// generation word to change while the last to arrive changes it. A loop's
-// branch, as above, whose predicate compares a value the loop polls with a
-// register that only polling reads of the same address define, outside the
-// loop (the generation the block saw before waiting), in a kernel that
-// compares a count taken by an arriving atomic (add, sub, inc, dec that
-// changes the word, through registers) with a number computed from
-// %nctaid (the last block's test).
+// generation or sense word to change while the last to arrive changes it.
+// A loop's branch, as above, whose predicate compares a value the loop
+// polls with a register the loop does not define that is computed
+// (through registers) from a read of the same address, any load or poll
+// (the generation the block saw before waiting, or the sense it flipped),
+// in a kernel that compares a count taken by an arriving atomic (add, sub,
+// inc, dec that changes the word, through registers) with a number
+// computed from %nctaid (the last block's test).
 //
 // Not recognised (their variants may hang): a goal the host passes as a
 // parameter or that passes through memory, a wait for a flag that no

@@ -1,37 +1,72 @@
 //===- SpillingPragma.cpp - A pragma PTB variants drop --------------------===//
 #include "baton/Transform/SpillingPragma.h"
 
+#include <vector>
+
 namespace baton {
 
 namespace {
+
+constexpr std::string_view Spilling = "\"enable_smem_spilling\"";
 
 bool isSpace(char C) {
   return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
          C == '\v';
 }
 
-/// The end of the `.pragma "enable_smem_spilling";` statement that begins
-/// at \p At in \p Ptx (just past its ';'), if one does.
-std::optional<size_t> spillingPragmaEnd(std::string_view Ptx, size_t At) {
+/// A `.pragma "s", ...;` statement of PTX text: its strings, each with its
+/// quotes, and the text after its ';'.
+struct PragmaStatement {
+  std::vector<std::string_view> Strings;
+  size_t End = 0;
+};
+
+/// Past the white space and comments at \p I of \p Ptx.
+size_t skipTrivia(std::string_view Ptx, size_t I) {
+  while (I < Ptx.size()) {
+    if (isSpace(Ptx[I])) {
+      ++I;
+    } else if (Ptx.substr(I, 2) == "//") {
+      size_t Eol = Ptx.find('\n', I);
+      I = Eol == std::string_view::npos ? Ptx.size() : Eol + 1;
+    } else if (Ptx.substr(I, 2) == "/*") {
+      size_t Close = Ptx.find("*/", I + 2);
+      I = Close == std::string_view::npos ? Ptx.size() : Close + 2;
+    } else {
+      break;
+    }
+  }
+  return I;
+}
+
+/// The pragma statement that begins at \p At in \p Ptx, if one does.
+std::optional<PragmaStatement> pragmaAt(std::string_view Ptx, size_t At) {
   constexpr std::string_view Directive = ".pragma";
-  constexpr std::string_view Value = "\"enable_smem_spilling\"";
   if (Ptx.substr(At, Directive.size()) != Directive)
     return std::nullopt;
   size_t I = At + Directive.size();
-  auto skipSpace = [&] {
-    while (I < Ptx.size() && isSpace(Ptx[I]))
+  if (I >= Ptx.size() || !(isSpace(Ptx[I]) || Ptx[I] == '"' || Ptx[I] == '/'))
+    return std::nullopt;
+  PragmaStatement P;
+  for (;;) {
+    I = skipTrivia(Ptx, I);
+    if (I >= Ptx.size() || Ptx[I] != '"')
+      return std::nullopt;
+    size_t Close = Ptx.find('"', I + 1);
+    if (Close == std::string_view::npos)
+      return std::nullopt;
+    P.Strings.push_back(Ptx.substr(I, Close + 1 - I));
+    I = skipTrivia(Ptx, Close + 1);
+    if (I < Ptx.size() && Ptx[I] == ',') {
       ++I;
-  };
-  if (I >= Ptx.size() || !isSpace(Ptx[I]))
+      continue;
+    }
+    if (I < Ptx.size() && Ptx[I] == ';') {
+      P.End = I + 1;
+      return P;
+    }
     return std::nullopt;
-  skipSpace();
-  if (Ptx.substr(I, Value.size()) != Value)
-    return std::nullopt;
-  I += Value.size();
-  skipSpace();
-  if (I >= Ptx.size() || Ptx[I] != ';')
-    return std::nullopt;
-  return I + 1;
+  }
 }
 
 } // namespace
@@ -42,12 +77,25 @@ std::optional<std::string> withoutSpillingPragma(std::string_view Ptx) {
   size_t Copied = 0;
   for (size_t At = Ptx.find(".pragma"); At != std::string_view::npos;
        At = Ptx.find(".pragma", At + 1)) {
-    std::optional<size_t> End = spillingPragmaEnd(Ptx, At);
-    if (!End)
+    std::optional<PragmaStatement> P = pragmaAt(Ptx, At);
+    if (!P)
+      continue;
+    std::vector<std::string_view> Kept;
+    for (std::string_view S : P->Strings)
+      if (S != Spilling)
+        Kept.push_back(S);
+    if (Kept.size() == P->Strings.size())
       continue;
     Out.append(Ptx.substr(Copied, At - Copied));
-    Copied = *End;
-    At = *End - 1;
+    // The pragma's other strings stay, in a statement of their own.
+    if (!Kept.empty()) {
+      Out += ".pragma ";
+      for (size_t K = 0; K < Kept.size(); ++K)
+        Out.append(K ? ", " : "").append(Kept[K]);
+      Out += ';';
+    }
+    Copied = P->End;
+    At = P->End - 1;
     Found = true;
   }
   if (!Found)

@@ -50,6 +50,11 @@ public:
   void blockBegin();
   void blockEnd();
   void copy(const ptx::Statement &S) { Out.push_back(S); }
+  /// A directive inside the body (`.pragma "s";`), printed as \p Text.
+  void directive(std::string_view Text) {
+    Out.push_back(ptx::Statement{text(Text), 0, 0,
+                                 ptx::StatementKind::Directive, 0});
+  }
 
   /// Appends the statements built so far to the module; returns their range.
   std::pair<uint32_t, uint32_t> commit();

@@ -158,10 +158,14 @@ void rewriteBody(StatementBuilder &B, const Function &F, const CallGraph &CG,
   Module &M = B.module();
   for (const Statement &S : M.body(F)) {
     // The PTB variant uses dynamic shared memory, beside which ptxas
-    // rejects this pragma (SpillingPragma.h).
-    if (Exits && S.Kind == StatementKind::Directive &&
-        withoutSpillingPragma(M.text(S.Text)))
-      continue;
+    // rejects this pragma (SpillingPragma.h); other pragmas stay.
+    if (Exits && S.Kind == StatementKind::Directive)
+      if (std::optional<std::string> Kept =
+              withoutSpillingPragma(M.text(S.Text))) {
+        if (!Kept->empty())
+          B.directive(*Kept);
+        continue;
+      }
     if (S.Kind != StatementKind::Instruction) {
       B.copy(S);
       continue;

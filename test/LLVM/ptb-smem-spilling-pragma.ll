@@ -14,17 +14,20 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK: define ptx_kernel void @k(
 ; CHECK: asm sideeffect ".pragma \22enable_smem_spilling\22;"
 ; CHECK: asm sideeffect "membar.cta;\0A\09.pragma \22enable_smem_spilling\22;"
+; CHECK: asm sideeffect ".pragma \22nounroll\22, \22enable_smem_spilling\22;"
 ; CHECK: define ptx_kernel void @k__baton_slice(
 ; CHECK: asm sideeffect ".pragma \22enable_smem_spilling\22;"
 ; CHECK: define ptx_kernel void @k__baton_ptb(
 ; CHECK-NOT: enable_smem_spilling
 ; CHECK: asm sideeffect "membar.cta;\0A\09"
+; CHECK: asm sideeffect ".pragma \22nounroll\22;"
 ; CHECK-NOT: enable_smem_spilling
 ; CHECK: ret void
 
 define ptx_kernel void @k(ptr %out) {
   call void asm sideeffect ".pragma \22enable_smem_spilling\22;", ""()
   call void asm sideeffect "membar.cta;\0A\09.pragma \22enable_smem_spilling\22;", ""()
+  call void asm sideeffect ".pragma \22nounroll\22, \22enable_smem_spilling\22;", ""()
   %c = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
   %p = getelementptr i32, ptr %out, i32 %c
   store i32 %c, ptr %p, align 4

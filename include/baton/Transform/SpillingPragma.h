@@ -19,8 +19,10 @@
 namespace baton {
 
 /// \p Ptx (a body's directive, or the text of an inline asm statement)
-/// without its `.pragma "enable_smem_spilling";` statements; nullopt if it
-/// has none.
+/// without the pragma: a `.pragma` statement that names it among other
+/// strings keeps them (`.pragma "nounroll", "enable_smem_spilling";`
+/// becomes `.pragma "nounroll";`), one that names only it goes. nullopt if
+/// \p Ptx names it nowhere.
 std::optional<std::string> withoutSpillingPragma(std::string_view Ptx);
 
 } // namespace baton

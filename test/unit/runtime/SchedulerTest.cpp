@@ -778,6 +778,64 @@ TEST(SchedulerSim, IdleOriginalsBeyondTheWindowAreIssuedRunningWithinTheBound) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+TEST(SchedulerSim, AResumeKeepsARunOfIdleOriginalsToTheBound) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options(); // bound 100 us
+  O.OriginalsWhenIdleWithBlocksUpTo = 20us;
+  O.LaunchesAheadWhenQuiet = 4;
+  Scheduler S{Sim, O};
+  auto issued = [&](uint64_t Blocks, Nanos Block, const char *Name) {
+    Work W = be(Blocks, Block, 1, Name);
+    W.IssueAtOnce = true;
+    return S.submit(std::move(W));
+  };
+  std::vector<uint64_t> Ids = {issued(128, 10us, "short")}; // 20 us each
+  simulateToEnd(Sim, S);
+  Ids.push_back(issued(640, 200us, "long"));
+  std::vector<uint64_t> Short;
+  for (int I = 0; I < 7; ++I)
+    Short.push_back(issued(128, 10us, "short"));
+  Ids.insert(Ids.end(), Short.begin(), Short.end());
+  // Four follow the head within the window, the fifth runs beyond it; the
+  // sixth would make 120 us and waits paused; the seventh starts a run.
+  EXPECT_EQ(S.info(Short[4]).LaunchForm, Form::Original);
+  EXPECT_EQ(S.info(Short[5]).State, WorkState::Paused);
+  EXPECT_EQ(S.info(Short[6]).LaunchForm, Form::Original);
+  simulateToEnd(Sim, S);
+  // Resumed within the window while four originals ran ahead of it and one
+  // behind, it would have joined them in a run of 120 us: it ran as PTB.
+  EXPECT_EQ(S.info(Short[5]).LaunchForm, Form::Ptb);
+  for (size_t I = 1; I < Ids.size(); ++I)
+    EXPECT_GE(*Sim.record(Ids[I]).FirstBlockAt, *S.info(Ids[I - 1]).DoneAt)
+        << "launch " << I;
+  for (uint64_t Id : Ids)
+    expectExactlyOnce(Sim.record(Id));
+}
+
+TEST(SchedulerSim, IdleOriginalsBeyondTheWindowWaitForWorkNotIssuedYet) {
+  SimulatedExecutor Sim{smallDevice()};
+  SchedulerOptions O = options();
+  O.OriginalsWhenIdleWithBlocksUpTo = 20us;
+  Scheduler S{Sim, O};
+  Work Measured = be(128, 10us, 1, "short");
+  Measured.IssueAtOnce = true;
+  S.submit(std::move(Measured));
+  simulateToEnd(Sim, S);
+  // Work the client does not issue at once waits in the scheduler, unseen
+  // by the stream: a launch behind it is not issued running past it.
+  uint64_t Head = S.submit(be(640, 200us, 1, "long"));
+  uint64_t Queued = S.submit(be(640, 200us, 1, "long"));
+  ASSERT_EQ(S.info(Queued).State, WorkState::Queued);
+  Work Short = be(128, 10us, 1, "short");
+  Short.IssueAtOnce = true;
+  uint64_t Behind = S.submit(std::move(Short));
+  EXPECT_NE(S.info(Behind).State, WorkState::Running);
+  simulateToEnd(Sim, S);
+  EXPECT_GE(*Sim.record(Behind).FirstBlockAt, *S.info(Queued).DoneAt);
+  for (uint64_t Id : {Head, Queued, Behind})
+    expectExactlyOnce(Sim.record(Id));
+}
+
 TEST(SchedulerSim, IdleOriginalsNeedBlocksMeasuredAtTheOriginalsOccupancy) {
   // Blocks of 8 us alone, 2 us longer for each neighbour on the SM: 22 us
   // at the original's 8 a SM, over the limit, but under it at the 2 a SM
