@@ -12,7 +12,8 @@ namespace baton::ir {
 CallGraph::CallGraph(Module &M) {
   constexpr unsigned SharedAddressSpace = 3; // NVPTX's
   for (GlobalVariable &G : M.globals())
-    if (G.isDeclaration() && G.getAddressSpace() != SharedAddressSpace)
+    if (G.isDeclaration() && G.getAddressSpace() != SharedAddressSpace &&
+        !isCudaBuiltinVariable(G))
       DeclaredElsewhere.push_back(&G);
   for (Function &F : M) {
     if (F.isDeclaration()) {

@@ -224,6 +224,12 @@ bool readsDynamicSharedSize(const CallBase &CB) {
   return CB.getIntrinsicID() == Intrinsic::nvvm_read_ptx_sreg_dynamic_smem_size;
 }
 
+bool isCudaBuiltinVariable(const GlobalVariable &G) {
+  auto *Type = dyn_cast<StructType>(G.getValueType());
+  return Type && Type->hasName() &&
+         Type->getName().starts_with("struct.__cuda_builtin_");
+}
+
 bool holdsSpillingPragma(const CallBase &CB) {
   if (!CB.isInlineAsm())
     return false;

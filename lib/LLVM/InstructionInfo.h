@@ -55,6 +55,11 @@ bool isExit(const llvm::CallBase &CB);
 /// llvm.nvvm.read.ptx.sreg.dynamic_smem_size, or inline PTX that is exactly
 /// `mov.u32 $0, %dynamic_smem_size;` (its only output, an i32).
 bool readsDynamicSharedSize(const llvm::CallBase &CB);
+/// One of the variables clang declares for CUDA's blockIdx, threadIdx,
+/// blockDim, gridDim and warpSize (a struct __cuda_builtin_*_t, extern_weak
+/// at -O0): no other module defines it, the back end reads special
+/// registers for it.
+bool isCudaBuiltinVariable(const llvm::GlobalVariable &G);
 /// Inline asm whose text holds `.pragma "enable_smem_spilling";`, which
 /// PTB variants drop (baton/Transform/SpillingPragma.h).
 bool holdsSpillingPragma(const llvm::CallBase &CB);

@@ -40,6 +40,7 @@
 #include "llvm/IR/DataLayout.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/GlobalAlias.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -189,7 +190,12 @@ void SafetyChecker::checkInlineAsm(Function &F, CallBase &CB, StringRef Text,
     refuse(RefusalKind::Cluster, F, &CB,
            "uses thread-block clusters or cluster launch control in inline "
            "assembly");
-  if (Text.contains("%envreg"))
+  // An asm whose only effect is its result, left unused, reads nothing that
+  // matters (the grid_group constructor's, where the grid is not synced).
+  bool OnlyItsResult =
+      !cast<InlineAsm>(CB.getCalledOperand())->hasSideEffects() &&
+      CB.use_empty();
+  if (Text.contains("%envreg") && !OnlyItsResult)
     refuse(RefusalKind::GridSync, F, &CB,
            "reads %envreg in inline assembly, which the driver sets for each "
            "launch (cooperative groups keep the grid-wide synchronisation "
