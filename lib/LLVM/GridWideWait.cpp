@@ -247,7 +247,8 @@ private:
   /// that \p V is computed from (through arithmetic and phis, not through
   /// other atomics or calls): where a loop compares its poll with it, the
   /// value the block saw before it began to wait.
-  static void pointersRead(const Value *V, SmallVectorImpl<const Value *> &Out) {
+  static void pointersRead(const Value *V,
+                           SmallVectorImpl<const Value *> &Out) {
     SmallPtrSet<const Value *, 16> Seen;
     std::vector<const Value *> Work{V};
     while (!Work.empty()) {

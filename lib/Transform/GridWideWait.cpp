@@ -120,7 +120,8 @@ public:
     findUsers();
     GridSized = derivedFrom([&](const Statement &S) {
       bool Found = false;
-      forEachSource(S, [&](std::string_view Name) { Found |= isGridSize(Name); });
+      forEachSource(S,
+                    [&](std::string_view Name) { Found |= isGridSize(Name); });
       return Found;
     });
     std::unordered_set<std::string_view> Arrivals = derivedFrom(

@@ -1,4 +1,4 @@
-//===- baton/Transform/SpillingPragma.h - A pragma PTB variants drop -*- C++ -*-===//
+//===- baton/Transform/SpillingPragma.h - Pragma PTB drops -----*- C++ -*-===//
 //
 // `.pragma "enable_smem_spilling";` in a kernel's body lets ptxas spill
 // registers to shared memory. ptxas rejects it in a kernel that uses dynamic

@@ -36,6 +36,15 @@ size_t relaunchesOfExactlyOnce(const SimulatedExecutor &Sim,
   return Relaunches;
 }
 
+/// Submits \p Blocks blocks of \p Block each of kernel \p Name to BE queue
+/// 1, issued at once (Work::IssueAtOnce), as the launch router submits.
+uint64_t issuedAtOnce(Scheduler &S, uint64_t Blocks, Nanos Block,
+                      const char *Name) {
+  Work W = be(Blocks, Block, 1, Name);
+  W.IssueAtOnce = true;
+  return S.submit(std::move(W));
+}
+
 struct SchedulerSimTest : ::testing::Test {
   SimulatedExecutor Sim{smallDevice()};
   Scheduler S{Sim, options()};
@@ -730,20 +739,15 @@ TEST(SchedulerSim, IdleOriginalsBeyondTheWindowAreIssuedRunningWithinTheBound) {
   SchedulerOptions O = options(); // LaunchesAhead 1, bound 100 us
   O.OriginalsWhenIdleWithBlocksUpTo = 20us;
   Scheduler S{Sim, O};
-  auto issued = [&](uint64_t Blocks, Nanos Block, const char *Name) {
-    Work W = be(Blocks, Block, 1, Name);
-    W.IssueAtOnce = true;
-    return S.submit(std::move(W));
-  };
   // Measured first: 128 blocks of 10 us take two waves, 20 us, at the
   // original's occupancy.
-  std::vector<uint64_t> Ids = {issued(128, 10us, "short")};
+  std::vector<uint64_t> Ids = {issuedAtOnce(S, 128, 10us, "short")};
   simulateToEnd(Sim, S);
-  uint64_t Head = issued(640, 200us, "long");
+  uint64_t Head = issuedAtOnce(S, 640, 200us, "long");
   Ids.push_back(Head);
   std::vector<uint64_t> Short;
   for (int I = 0; I < 7; ++I)
-    Short.push_back(issued(128, 10us, "short"));
+    Short.push_back(issuedAtOnce(S, 128, 10us, "short"));
   Ids.insert(Ids.end(), Short.begin(), Short.end());
   EXPECT_EQ(S.info(Head).LaunchForm, Form::Ptb);
   // The first follows the head within the window; the next four are issued
@@ -767,9 +771,9 @@ TEST(SchedulerSim, IdleOriginalsBeyondTheWindowAreIssuedRunningWithinTheBound) {
   // LC work ends the idle spell: beyond the window, launches wait paused.
   uint64_t Lc = S.submit(lightLc(20us));
   runUntilDone(Sim, S, Lc);
-  uint64_t Next = issued(640, 200us, "long");
-  uint64_t Follower = issued(128, 10us, "short");
-  uint64_t Beyond = issued(128, 10us, "short");
+  uint64_t Next = issuedAtOnce(S, 640, 200us, "long");
+  uint64_t Follower = issuedAtOnce(S, 128, 10us, "short");
+  uint64_t Beyond = issuedAtOnce(S, 128, 10us, "short");
   EXPECT_EQ(S.info(Next).State, WorkState::Running);
   EXPECT_EQ(S.info(Follower).State, WorkState::Running);
   EXPECT_EQ(S.info(Beyond).State, WorkState::Paused);
@@ -784,17 +788,13 @@ TEST(SchedulerSim, AResumeKeepsARunOfIdleOriginalsToTheBound) {
   O.OriginalsWhenIdleWithBlocksUpTo = 20us;
   O.LaunchesAheadWhenQuiet = 4;
   Scheduler S{Sim, O};
-  auto issued = [&](uint64_t Blocks, Nanos Block, const char *Name) {
-    Work W = be(Blocks, Block, 1, Name);
-    W.IssueAtOnce = true;
-    return S.submit(std::move(W));
-  };
-  std::vector<uint64_t> Ids = {issued(128, 10us, "short")}; // 20 us each
+  // 128 blocks of 10 us: two waves, 20 us.
+  std::vector<uint64_t> Ids = {issuedAtOnce(S, 128, 10us, "short")};
   simulateToEnd(Sim, S);
-  Ids.push_back(issued(640, 200us, "long"));
+  Ids.push_back(issuedAtOnce(S, 640, 200us, "long"));
   std::vector<uint64_t> Short;
   for (int I = 0; I < 7; ++I)
-    Short.push_back(issued(128, 10us, "short"));
+    Short.push_back(issuedAtOnce(S, 128, 10us, "short"));
   Ids.insert(Ids.end(), Short.begin(), Short.end());
   // Four follow the head within the window, the fifth runs beyond it; the
   // sixth would make 120 us and waits paused; the seventh starts a run.
@@ -817,18 +817,14 @@ TEST(SchedulerSim, IdleOriginalsBeyondTheWindowWaitForWorkNotIssuedYet) {
   SchedulerOptions O = options();
   O.OriginalsWhenIdleWithBlocksUpTo = 20us;
   Scheduler S{Sim, O};
-  Work Measured = be(128, 10us, 1, "short");
-  Measured.IssueAtOnce = true;
-  S.submit(std::move(Measured));
+  issuedAtOnce(S, 128, 10us, "short");
   simulateToEnd(Sim, S);
   // Work the client does not issue at once waits in the scheduler, unseen
   // by the stream: a launch behind it is not issued running past it.
   uint64_t Head = S.submit(be(640, 200us, 1, "long"));
   uint64_t Queued = S.submit(be(640, 200us, 1, "long"));
   ASSERT_EQ(S.info(Queued).State, WorkState::Queued);
-  Work Short = be(128, 10us, 1, "short");
-  Short.IssueAtOnce = true;
-  uint64_t Behind = S.submit(std::move(Short));
+  uint64_t Behind = issuedAtOnce(S, 128, 10us, "short");
   EXPECT_NE(S.info(Behind).State, WorkState::Running);
   simulateToEnd(Sim, S);
   EXPECT_GE(*Sim.record(Behind).FirstBlockAt, *S.info(Queued).DoneAt);
