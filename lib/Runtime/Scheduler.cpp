@@ -123,16 +123,25 @@ struct Scheduler::State {
   /// see SchedulerOptions::OriginalForOneWaveWhenQuiet and
   /// OriginalsWhenQuietUpTo.
   WidthChoice runningNow(const Entry &E, const WidthChoice &Choice) const;
-  /// The original's choice for \p E where the device is idle and its
-  /// blocks were measured short enough at the original's occupancy
-  /// (SchedulerOptions::OriginalsWhenIdleWithBlocksUpTo).
-  std::optional<WidthChoice> idleOriginal(const Entry &E) const;
-  /// Expected whole-device times of the BE originals running next to \p E
-  /// in its queue: those just ahead of it, back to the last launch that
-  /// can pause, and those just behind it, up to the next. LC work arriving
-  /// as the first of a run of originals starts may share SMs with the whole
-  /// run before a launch that can pause stops their stream.
-  std::pair<Nanos, Nanos> originalsBeside(const Entry &E) const;
+  /// Whether the device is idle and \p E's blocks were measured short
+  /// enough at the occupancy of \p Original, its original's choice, for it
+  /// to run as that (SchedulerOptions::OriginalsWhenIdleWithBlocksUpTo).
+  bool idleAllowsOriginal(const Entry &E, const WidthChoice &Original) const;
+  /// Expected whole-device time of \p E run as the original.
+  Nanos originalLatency(const Entry &E) const;
+  /// Expected whole-device times of the BE originals running next to the
+  /// launch at \p Pos of \p Ids, its queue: those just ahead of it, back to
+  /// the last launch that can pause, and those just behind it, up to the
+  /// next. LC work arriving as the first of a run of originals starts may
+  /// share SMs with the whole run before a launch that can pause stops
+  /// their stream.
+  std::pair<Nanos, Nanos> originalsBeside(const std::deque<uint64_t> &Ids,
+                                          size_t Pos) const;
+  /// Whether paused launch \p Id (\p E) may be resumed as \p Original:
+  /// originals issued running behind it (issueAtOnce) would make one run
+  /// with it and those ahead, and that run keeps to the bound too.
+  bool keepsRunToBound(uint64_t Id, const Entry &E,
+                       const WidthChoice &Original) const;
   /// Expected whole-device time of the BE launches running as originals,
   /// \p Besides left out.
   Nanos beOriginalsOnDevice(const Entry &Besides) const;
@@ -436,34 +445,42 @@ WidthChoice Scheduler::State::runningNow(const Entry &E,
       beOriginalsOnDevice(E) + Original.ExpectedLatency <=
           Options.OriginalsWhenQuietUpTo)
     return Original;
-  if (std::optional<WidthChoice> Idle = idleOriginal(E))
-    return *Idle;
+  if (idleAllowsOriginal(E, Original))
+    return Original;
   return Choice;
 }
 
-std::optional<WidthChoice>
-Scheduler::State::idleOriginal(const Entry &E) const {
+bool Scheduler::State::idleAllowsOriginal(const Entry &E,
+                                          const WidthChoice &Original) const {
   if (Options.OriginalsWhenIdleWithBlocksUpTo.count() == 0 || !idleSpell())
-    return std::nullopt;
-  const KernelShape &K = E.W.Kernel;
-  WidthChoice Original = originalChoice(device(), K, Durations.of(K.Name));
+    return false;
   // Only blocks measured at the original's occupancy: an estimate from a
   // narrower PTB run (fewer workers per SM) may be shorter than the
   // original's blocks beside more of their kind.
   std::optional<Nanos> Block =
-      Durations.measuredAt(K.Name, Original.BlocksPerSm);
-  if (Block && *Block <= Options.OriginalsWhenIdleWithBlocksUpTo)
-    return Original;
-  return std::nullopt;
+      Durations.measuredAt(E.W.Kernel.Name, Original.BlocksPerSm);
+  return Block && *Block <= Options.OriginalsWhenIdleWithBlocksUpTo;
+}
+
+bool Scheduler::State::keepsRunToBound(uint64_t Id, const Entry &E,
+                                       const WidthChoice &Original) const {
+  const auto &Ids = Queues.at(E.W.Queue);
+  auto Pos = std::find(Ids.begin(), Ids.end(), Id);
+  assert(Pos != Ids.end() && "BE work missing from its queue");
+  auto [Ahead, Behind] =
+      originalsBeside(Ids, static_cast<size_t>(Pos - Ids.begin()));
+  return Behind == Nanos(0) ||
+         Ahead + Behind + Original.ExpectedLatency <= bound();
+}
+
+Nanos Scheduler::State::originalLatency(const Entry &E) const {
+  return originalChoice(device(), E.W.Kernel, Durations.of(E.W.Kernel.Name))
+      .ExpectedLatency;
 }
 
 std::pair<Nanos, Nanos>
-Scheduler::State::originalsBeside(const Entry &E) const {
-  const auto &Ids = Queues.at(E.W.Queue);
-  auto Pos = std::find_if(Ids.begin(), Ids.end(), [&](uint64_t Id) {
-    return &Entries.at(Id) == &E;
-  });
-  assert(Pos != Ids.end() && "BE work missing from its queue");
+Scheduler::State::originalsBeside(const std::deque<uint64_t> &Ids,
+                                  size_t Pos) const {
   auto RunOf = [&](auto From, auto To) {
     Nanos Sum{0};
     for (auto It = From; It != To; ++It) {
@@ -471,14 +488,13 @@ Scheduler::State::originalsBeside(const Entry &E) const {
       if (Other.Info.LaunchForm != Form::Original ||
           Other.Info.State != WorkState::Running)
         break;
-      Sum += originalChoice(device(), Other.W.Kernel,
-                            Durations.of(Other.W.Kernel.Name))
-                 .ExpectedLatency;
+      Sum += originalLatency(Other);
     }
     return Sum;
   };
-  return {RunOf(std::make_reverse_iterator(Pos), Ids.rend()),
-          RunOf(std::next(Pos), Ids.end())};
+  auto At = Ids.begin() + static_cast<std::ptrdiff_t>(Pos);
+  return {RunOf(std::make_reverse_iterator(At), Ids.rend()),
+          RunOf(std::next(At), Ids.end())};
 }
 
 bool Scheduler::State::noteExternalSms(uint32_t Sms) {
@@ -495,9 +511,7 @@ Nanos Scheduler::State::beOriginalsOnDevice(const Entry &Besides) const {
       const Entry &E = Entries.at(Id);
       if (&E != &Besides && E.Info.State == WorkState::Running &&
           E.Info.LaunchForm == Form::Original)
-        Sum += originalChoice(device(), E.W.Kernel,
-                              Durations.of(E.W.Kernel.Name))
-                   .ExpectedLatency;
+        Sum += originalLatency(E);
     }
   return Sum;
 }
@@ -588,12 +602,7 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
   if (std::exchange(E.NotStarted, false) &&
       E.Info.LaunchForm == Form::Ptb) {
     WidthChoice Now = runningNow(E, Choice);
-    // Originals issued running behind it (issueAtOnce) would make one run
-    // with it and those ahead: that run keeps to the bound too.
-    auto [Ahead, Behind] = originalsBeside(E);
-    if (Now.LaunchForm == Form::Original &&
-        (Behind == Nanos(0) ||
-         Ahead + Behind + Now.ExpectedLatency <= bound())) {
+    if (Now.LaunchForm == Form::Original && keepsRunToBound(Id, E, Now)) {
       ++Originals;
       E.Info.LaunchForm = Form::Original;
       E.Info.Width = Now.Width;
@@ -694,13 +703,17 @@ void Scheduler::State::issueAtOnce(uint64_t Id, Entry &E) {
   // issued in a row are held to the bound, since the first LC work after
   // the idle spell shares SMs with them until the next launch that can
   // pause stops the stream.
-  if (AheadId && !Follows &&
-      Entries.at(AheadId).Info.State != WorkState::Queued)
-    if (std::optional<WidthChoice> Idle = idleOriginal(E);
-        Idle && originalsBeside(E).first + Idle->ExpectedLatency <= bound()) {
-      Choice = *Idle;
+  if (AheadId && !Follows && idleSpell() &&
+      Entries.at(AheadId).Info.State != WorkState::Queued) {
+    WidthChoice Original =
+        originalChoice(device(), E.W.Kernel, Durations.of(E.W.Kernel.Name));
+    if (idleAllowsOriginal(E, Original) &&
+        originalsBeside(Ids, Pos).first + Original.ExpectedLatency <=
+            bound()) {
+      Choice = Original;
       Follows = true;
     }
+  }
   bool Paused = !Follows && Choice.LaunchForm != Form::Original;
   E.Info.State = Paused ? WorkState::Paused : WorkState::Running;
   E.Chained = Follows;
