@@ -8,6 +8,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 
 #include <vector>
@@ -114,7 +115,7 @@ public:
   std::optional<GridWideWait> find() {
     if (!readsGridSize())
       return std::nullopt;
-    HasArrivalTest = comparesArrivalWithGrid();
+    HasArrivalTest = comparesArrivalWithGrid() || comparesResetCount();
     DominatorTree DT(F);
     LoopInfo LI(DT);
     for (Loop *L : LI.getLoopsInPreorder()) {
@@ -141,13 +142,14 @@ private:
   }
 
   /// What derived() follows a value back to.
-  enum class Origin { GridSize, Arrival };
+  enum class Origin { GridSize, Arrival, ResetCount };
 
   /// Whether V is computed from %nctaid (Origin::GridSize: through
   /// arithmetic, phis and the values atomics add, exchange or store; not a
   /// load's address, not the wrap bound of an increment, not other calls)
   /// or from an arrival count (Origin::Arrival, countsArrival: through
-  /// arithmetic and phis). Memoized; a chain deeper than MaxDepth counts as
+  /// arithmetic and phis), or from one at a word in ResetWords
+  /// (Origin::ResetCount). Memoized; a chain deeper than MaxDepth counts as
   /// not computed from it.
   bool derived(const Value *V, Origin From, unsigned Depth = 0) {
     auto &Memo = Derived[static_cast<unsigned>(From)];
@@ -160,7 +162,10 @@ private:
       return derived(Op, From, Depth + 1);
     };
     bool GridSize = From == Origin::GridSize;
-    bool Result = GridSize ? isGridSize(V) : countsArrival(V);
+    bool Result = GridSize ? isGridSize(V)
+                           : countsArrival(V) &&
+                                 (From == Origin::Arrival ||
+                                  ResetWords.contains(polledPointer(V)));
     if (Result)
       return Derived[static_cast<unsigned>(From)][V] = true;
     if (auto *RMW = dyn_cast<AtomicRMWInst>(V))
@@ -191,6 +196,51 @@ private:
             return true;
         }
     return false;
+  }
+
+  /// Whether a comparison takes a count of arrivals at a word that the
+  /// function sets to a number computed from the grid size (a store or an
+  /// exchange of it, or the wrap bound of an increment or decrement): the
+  /// last block's test of a barrier that counts down, `atomicSub(&left, 1)
+  /// == 1` with `left = gridDim.x` after it, whatever the count is
+  /// compared with.
+  bool comparesResetCount() {
+    for (Instruction &I : instructions(F))
+      if (const Value *Word = setToGridSize(I))
+        ResetWords.insert(Word);
+    if (ResetWords.empty())
+      return false;
+    for (Instruction &I : instructions(F))
+      if (auto *Cmp = dyn_cast<ICmpInst>(&I))
+        if (derived(Cmp->getOperand(0), Origin::ResetCount) ||
+            derived(Cmp->getOperand(1), Origin::ResetCount))
+          return true;
+    return false;
+  }
+
+  /// The word of global memory that \p I sets to a number computed from
+  /// the grid size (a store, an exchange, the wrap bound of an increment or
+  /// decrement), casts stripped; nullptr if it sets none.
+  const Value *setToGridSize(const Instruction &I) {
+    const Value *Pointer = nullptr, *Stored = nullptr;
+    if (auto *Store = dyn_cast<StoreInst>(&I)) {
+      Pointer = Store->getPointerOperand();
+      Stored = Store->getValueOperand();
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
+      switch (RMW->getOperation()) {
+      case AtomicRMWInst::Xchg:
+      case AtomicRMWInst::UIncWrap:
+      case AtomicRMWInst::UDecWrap:
+        Pointer = RMW->getPointerOperand();
+        Stored = RMW->getValOperand();
+        break;
+      default:
+        return nullptr;
+      }
+    }
+    if (!Pointer || !inGlobalOrGenericSpace(Pointer) || !gridSized(Stored))
+      return nullptr;
+    return Pointer->stripPointerCasts();
   }
 
   /// Whether condition \p Cond of a branch leaving \p L compares a value the
@@ -271,7 +321,8 @@ private:
 
   static constexpr unsigned MaxDepth = 512;
   Function &F;
-  DenseMap<const Value *, bool> Derived[2]; ///< by Origin
+  DenseMap<const Value *, bool> Derived[3]; ///< by Origin
+  SmallPtrSet<const Value *, 4> ResetWords; ///< see comparesResetCount
   bool HasArrivalTest = false;
 };
 

@@ -12,7 +12,10 @@
 // pointer (casts stripped; inline PTX's one pointer argument) that a
 // polling read in the loop reads, and the last block's test an icmp of a
 // value computed from an arrival (atomicrmw add, sub, uinc_wrap, udec_wrap
-// that is not a poll) with one computed from %nctaid. Not seen besides
+// that is not a poll) with one computed from %nctaid, or with anything
+// where the function sets the arrival's word (casts stripped) to a number
+// computed from %nctaid (a store, an xchg, a wrap bound: a count that
+// counts down). Not seen besides
 // what the PTX side does not see: NVVM atomic intrinsics, other inline
 // PTX, and values passed through shuffles, votes or reduction barriers
 // (any call ends the slice).

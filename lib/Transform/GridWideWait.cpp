@@ -126,7 +126,7 @@ public:
     });
     std::unordered_set<std::string_view> Arrivals = derivedFrom(
         [&](const Statement &S) { return countsArrival(M, S); });
-    HasArrivalTest = comparesBoth(Arrivals);
+    HasArrivalTest = comparesBoth(Arrivals) || comparesResetCount();
     return waitingBranch();
   }
 
@@ -220,6 +220,111 @@ private:
     return false;
   }
 
+  /// Whether a comparison takes a count of arrivals at a word that the
+  /// kernel sets to a number computed from the grid size (a store or an
+  /// exchange of it, or the wrap bound of atom.inc/dec): the last block's
+  /// test of a barrier that counts down, `atomicSub(&left, 1) == 1` with
+  /// `left = gridDim.x` after it, whatever the count is compared with.
+  bool comparesResetCount() const {
+    std::vector<const Operand *> Resets;
+    for (const Statement &S : Body)
+      if (S.Kind == StatementKind::Instruction)
+        if (const Operand *Word = setToGridSize(S))
+          Resets.push_back(Word);
+    if (Resets.empty())
+      return false;
+    std::unordered_set<std::string_view> Counts =
+        derivedFrom([&](const Statement &S) {
+          return countsArrival(M, S) &&
+                 std::any_of(Resets.begin(), Resets.end(),
+                             [&](const Operand *Word) {
+                               return sameLocation(M.arguments(S)[1], *Word);
+                             });
+        });
+    for (const Statement &S : Body) {
+      if (S.Kind != StatementKind::Instruction ||
+          opcodeBase(M.text(S.Text)) != "setp")
+        continue;
+      bool Count = false;
+      forEachSource(S,
+                    [&](std::string_view Name) { Count |= Counts.count(Name) > 0; });
+      if (Count)
+        return true;
+    }
+    return false;
+  }
+
+  /// The address of global memory that \p S sets to a number computed from
+  /// the grid size (st, atom.exch, the wrap bound of atom.inc/dec), if it
+  /// does.
+  const Operand *setToGridSize(const Statement &S) const {
+    std::string_view Opcode = M.text(S.Text);
+    std::string_view Base = opcodeBase(Opcode);
+    if ((Base != "st" && Base != "atom") || !inGlobalOrGenericSpace(Opcode))
+      return nullptr;
+    auto Args = M.arguments(S);
+    size_t Address = Base == "st" ? 0 : 1;
+    if (Args.size() != Address + 2)
+      return nullptr;
+    if (Base == "atom" && !hasQualifier(Opcode, "exch") &&
+        !hasQualifier(Opcode, "inc") && !hasQualifier(Opcode, "dec"))
+      return nullptr;
+    bool Grid = false;
+    forEachSymbol(M, Args[Address + 1], [&](const Operand &Sym) {
+      std::string_view Name = M.text(Sym.Text);
+      Grid |= isGridSize(Name) || GridSized.count(Name) > 0;
+    });
+    return Grid ? &Args[Address] : nullptr;
+  }
+
+  /// Whether addresses \p A and \p B read alike or point at the same place
+  /// (locationOf).
+  bool sameLocation(const Operand &A, const Operand &B) const {
+    if (sameOperand(M, A, B))
+      return true;
+    auto LocationA = locationOf(A), LocationB = locationOf(B);
+    return LocationA && LocationA == LocationB;
+  }
+
+  /// Where address \p Addr points, as far as moves tell: the symbol it is
+  /// based on, followed back through registers defined once, by a mov or
+  /// cvta of another symbol (nvcc's `mov.u64 %rd6, left;` before
+  /// `atom [%rd6]`), and its constant offset. nullopt for other forms.
+  std::optional<std::pair<std::string_view, uint64_t>>
+  locationOf(const Operand &Addr) const {
+    auto Children = M.children(Addr);
+    if (Addr.Kind != OperandKind::Address || Children.size() != 1)
+      return std::nullopt;
+    const Operand *Base = &Children[0];
+    uint64_t Offset = 0;
+    if (Base->Kind == OperandKind::Binary && M.text(Base->Text) == "+") {
+      auto Parts = M.children(*Base);
+      std::optional<uint64_t> Constant;
+      if (Parts.size() == 2)
+        Constant = evaluateConstant(M, Parts[1]);
+      if (!Constant)
+        return std::nullopt;
+      Offset = *Constant;
+      Base = &Parts[0];
+    }
+    if (Base->Kind != OperandKind::Symbol)
+      return std::nullopt;
+    std::string_view Name = M.text(Base->Text);
+    for (int Hops = 0; Hops < MaxMoves; ++Hops) {
+      auto It = DefinedAt.find(Name);
+      if (It == DefinedAt.end() || It->second.size() != 1)
+        break;
+      const Statement &S = Body[It->second.front()];
+      std::string_view Opcode = opcodeBase(M.text(S.Text));
+      auto Args = M.arguments(S);
+      if ((Opcode != "mov" && Opcode != "cvta") || Args.size() != 2 ||
+          Args[1].Kind != OperandKind::Symbol)
+        break;
+      Name = M.text(Args[1].Text);
+    }
+    return std::pair{Name, Offset};
+  }
+
   /// Whether predicate \p Guard, within the loop [Head, Back], compares a
   /// value the loop polls with a number of blocks fixed before it: the
   /// slice of its definitions inside the loop reaches a polling read there,
@@ -268,7 +373,7 @@ private:
       return GridWideWaitMessage;
     for (const Operand *G : Generations)
       for (const Operand *P : Polled)
-        if (sameOperand(M, *G, *P))
+        if (sameLocation(*G, *P))
           return GenerationWaitMessage;
     return std::nullopt;
   }
@@ -340,6 +445,7 @@ private:
     return std::nullopt;
   }
 
+  static constexpr int MaxMoves = 8;
   const Module &M;
   std::span<const Statement> Body;
   std::unordered_map<std::string_view, std::vector<uint32_t>> DefinedAt;

@@ -30,11 +30,18 @@
 // (the generation the block saw before waiting, or the sense it flipped),
 // in a kernel that compares a count taken by an arriving atomic (add, sub,
 // inc, dec that changes the word, through registers) with a number
-// computed from %nctaid (the last block's test).
+// computed from %nctaid (the last block's test), or with anything where
+// the kernel sets the word it counts at to a number computed from %nctaid
+// (st, atom.exch, or the wrap bound of atom.inc/dec): a count that counts
+// down to the last block, `atomicSub(&left, 1) == 1` with `left =
+// gridDim.x` after it. Addresses are compared as written, or as the symbol
+// a register was moved from (nvcc's `mov.u64 %rd6, left` before `atom
+// [%rd6]`) with the same offset.
 //
 // Not recognised (their variants may hang): a goal the host passes as a
 // parameter or that passes through memory, a wait for a flag that no
-// arrival count checked against the grid size guards, polling with plain
+// arrival count checked against the grid size guards (a count the host
+// sets and the kernel never resets, too), polling with plain
 // (weak) loads, a wait in a
 // device function that gets its goal as an argument and is not inlined,
 // and builds without optimisation (values through local memory).

@@ -141,7 +141,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 
-; WARN: warning: kernel 'sense' gets no variants: waits in a loop for a word in global memory to change from the value it read before, where the block that arrives last (an atomic count compared with the grid size, %nctaid) changes it: a sense-reversing grid-wide barrier written by hand, which needs every block of the grid resident at once, while a variant runs the grid a part at a time (it would hang) [grid-sync]
+; WARN: warning: kernel 'sense' gets no variants: waits in a loop for a word in global memory to change from the value it read before, where the block that arrives last (by an atomic count checked against the grid size, %nctaid) changes it: a sense-reversing grid-wide barrier written by hand, which needs every block of the grid resident at once, while a variant runs the grid a part at a time (it would hang) [grid-sync]
 ; WARN-NOT: kernel 'last_block'
 ; WARN-NOT: kernel 'flag_change'
 ; WARN: warning: kernel 'sense_flip' gets no variants: waits in a loop for a word in global memory to change {{.*}} [grid-sync]

@@ -109,8 +109,8 @@ inline constexpr std::string_view GridWideWaitMessage =
 /// by hand, in both front ends.
 inline constexpr std::string_view GenerationWaitMessage =
     "waits in a loop for a word in global memory to change from the value "
-    "it read before, where the block that arrives last (an atomic count "
-    "compared with the grid size, %nctaid) changes it: a sense-reversing "
+    "it read before, where the block that arrives last (by an atomic count "
+    "checked against the grid size, %nctaid) changes it: a sense-reversing "
     "grid-wide barrier written by hand, which needs every block of the grid "
     "resident at once, while a variant runs the grid a part at a time (it "
     "would hang)";
