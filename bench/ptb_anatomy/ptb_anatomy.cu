@@ -20,6 +20,9 @@
 //               nothing the leader waits for before its body
 //   static      no claims: worker w runs blocks w, w + W, ... (the floor of
 //               any persistent loop with one barrier a block)
+//   static-free static without the barrier: each thread runs its worker's
+//               blocks on its own (a body with no barrier and no shared
+//               memory needs none), the floor of any persistent loop
 //   static-runs no claims: worker w runs the run of s = ceil(blocks / W)
 //               blocks from w * s, as the first shares of task.h hand out
 //   static-slot the blocks of static, but handed out as the compilers'
@@ -115,7 +118,7 @@ enum Form {
   Late, LateCursor, LateNoPreempt, Prefetch, Deferred, Lagged, Static, First,
   C4, FirstC4, C4NoPreempt, C4Flag, LateGpu, C4Gpu, StaticRuns, StaticSlot,
   StaticDsmem, SlotOneLoad, SlotEarly, SlotEarlyOneLoad, SlotRegGrid,
-  SlotNoDecode, SlotSmemGrid, SlotEarlySmem, SlotEarlyCheck
+  SlotNoDecode, SlotSmemGrid, SlotEarlySmem, SlotEarlyCheck, StaticFree
 };
 const char *const FormNames[] = {"late",     "late-cursor", "late-nopre",
                                  "prefetch", "deferred",    "lagged",
@@ -126,8 +129,8 @@ const char *const FormNames[] = {"late",     "late-cursor", "late-nopre",
                                  "slot-early", "slot-early-1load",
                                  "slot-reggrid", "slot-nodecode",
                                  "slot-smemgrid", "slot-early-smem",
-                                 "slot-early-check"};
-static_assert(std::size(FormNames) == SlotEarlyCheck + 1,
+                                 "slot-early-check", "static-free"};
+static_assert(std::size(FormNames) == StaticFree + 1,
               "a name for every form");
 
 __device__ __forceinline__ unsigned smId() {
@@ -333,6 +336,9 @@ template <Form F> __global__ void ptb(Buffers B, baton_task *T) {
       body(V, B);
       __syncthreads();
     }
+  } else if (F == StaticFree) {
+    for (unsigned V = T->begin + blockIdx.x; V < End; V += gridDim.x)
+      body(V, B);
   } else if constexpr (isSlot<F>()) {
     runSlotForm<F>(B, T, End, Leader);
   } else if (F == StaticRuns) {
@@ -457,7 +463,8 @@ int main(int argc, char **argv) {
       ptb<LateGpu>,  ptb<C4Gpu>,      ptb<StaticRuns>,    ptb<StaticSlot>,
       ptb<StaticDsmem>, ptb<SlotOneLoad>, ptb<SlotEarly>,
       ptb<SlotEarlyOneLoad>, ptb<SlotRegGrid>, ptb<SlotNoDecode>,
-      ptb<SlotSmemGrid>, ptb<SlotEarlySmem>, ptb<SlotEarlyCheck>};
+      ptb<SlotSmemGrid>, ptb<SlotEarlySmem>, ptb<SlotEarlyCheck>,
+      ptb<StaticFree>};
   static_assert(std::size(Kernels) == std::size(FormNames));
   std::printf("%9s %7s %8s", "elements", "blocks", "orig");
   for (const char *Name : FormNames)
