@@ -175,6 +175,15 @@ RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
   // with space sharing by narrower relaunches.
   const char *Vacate = std::getenv("BATON_VACATE");
   P->Facts.CanVacate = !Vacate || std::string_view(Vacate) != "0";
+  // BATON_PROMPT_WORKERS_PER_SM and BATON_PROMPT_WARPS_PER_SM: the limits
+  // within which the width policy counts an SM as prompt (DeviceFacts), for
+  // tuning.
+  if (const char *Workers = std::getenv("BATON_PROMPT_WORKERS_PER_SM"))
+    P->Facts.PromptClaimWorkersPerSm =
+        static_cast<uint32_t>(std::strtoul(Workers, nullptr, 10));
+  if (const char *Warps = std::getenv("BATON_PROMPT_WARPS_PER_SM"))
+    P->Facts.PromptClaimWarpsPerSm =
+        static_cast<uint32_t>(std::strtoul(Warps, nullptr, 10));
   // Half the hardware queues may hold launches waiting behind a head; the
   // rest stay for every other stream (the H200 held 24 waiting streams of
   // 32 queues without a stall, and stalled with 8 of 8).
