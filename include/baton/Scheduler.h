@@ -35,9 +35,12 @@
 // the drain can take longer (DeviceFacts::CrowdedExtraDrain). The launch
 // gets every co-resident worker when even that fits the preemption bound
 // (the option, tightened by the SLO slack of LC kernels seen so far), else
-// the prompt number per SM when one block fits. When no width fits, it
-// leaves enough SMs idle for the largest LC kernel seen, so that LC work
-// starts without waiting, and runs prompt SMs on the rest
+// the prompt number per SM when one block fits: the device's limits, or
+// more where the kernel's own pauses at those occupancies kept the bound
+// (PromptFromPauses; a launch may try one worker per SM more than the most
+// that did, and a pause past the bound stops that climb). When no width
+// fits, it leaves enough SMs idle for the largest LC kernel seen, so that
+// LC work starts without waiting, and runs prompt SMs on the rest
 // (SchedulerOptions::ReserveWhileLcAbout does so for every launch while LC
 // work is about); if that kernel needs every SM, no SM is worth keeping
 // idle, and it runs prompt SMs on all of them. Only vacated SMs are
@@ -188,6 +191,10 @@ struct SchedulerOptions {
   /// quiet stays untimed if LC work then pauses and resumes it. 1 (or 0):
   /// every launch.
   uint32_t QuietTimingInterval = 8;
+  /// Let each kernel's own pauses raise the workers per SM a launch may be
+  /// held to as prompt, past the device's limits, while they keep the
+  /// bound (PromptModel in SchedulerPolicy.h; see the BE width above).
+  bool PromptFromPauses = true;
   /// How long no LC work must have been seen for the device to be idle.
   /// Less than QuietAfter acts as QuietAfter: an idle device is quiet.
   Nanos IdleAfter = std::chrono::seconds(1);

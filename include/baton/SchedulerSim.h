@@ -60,6 +60,12 @@ struct SimKernel {
   /// starts: blocks that share an SM's bandwidth slow each other down, so
   /// a launch's blocks take longer at a higher occupancy.
   Nanos SlowerPerNeighbour{0};
+  /// PTB: on an SM that holds more blocks than this (0: none), warps that
+  /// seldom stall keep a worker's claim from issuing, so a paused worker
+  /// that claims within a block's time of the flag becoming visible read it
+  /// before it was, and starts one more block (H200, bench/claim_starvation:
+  /// a drain of about two blocks at 32 warps of dense arithmetic per SM).
+  uint32_t ClaimsStarveAbove = 0;
 };
 
 class VirtualClock : public Clock {

@@ -121,7 +121,8 @@ LaunchRouter::LaunchRouter()
         // BATON_QUIET_ORIGINALS_UP_TO_US: OriginalsWhenQuietUpTo;
         // BATON_IDLE_ORIGINAL_BLOCKS_US: OriginalsWhenIdleWithBlocksUpTo
         // (0: off); BATON_COVERING_SHARES=0: CoveringFirstShares off;
-        // BATON_QUIET_TIMING_INTERVAL: QuietTimingInterval. For tuning.
+        // BATON_QUIET_TIMING_INTERVAL: QuietTimingInterval;
+        // BATON_PROMPT_FROM_PAUSES=0: PromptFromPauses off. For tuning.
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
           O.LaunchesAhead = static_cast<uint32_t>(*N);
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD_QUIET"))
@@ -142,6 +143,8 @@ LaunchRouter::LaunchRouter()
           O.CoveringFirstShares = *N != 0;
         if (auto N = envNumber("BATON_QUIET_TIMING_INTERVAL"))
           O.QuietTimingInterval = static_cast<uint32_t>(*N);
+        if (auto N = envNumber("BATON_PROMPT_FROM_PAUSES"))
+          O.PromptFromPauses = *N != 0;
         return O;
       }()),
       Lease(share::leaseFromEnvironment()) {

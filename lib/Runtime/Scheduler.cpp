@@ -45,6 +45,9 @@ struct Entry {
   /// The occupancy its last (re)launch was chosen at
   /// (WidthChoice::BlocksPerSm): the key its block times are recorded under.
   uint32_t RunBlocksPerSm = 1;
+  /// When the pause now under way was asked for: the drain a Paused
+  /// completion measures (PromptModel).
+  std::optional<Nanos> PauseAskedAt;
 };
 } // namespace
 
@@ -56,6 +59,7 @@ struct Scheduler::State {
   Executor &Exec;
   SchedulerOptions Options;
   DurationModel Durations;
+  PromptModel Prompts;
   std::map<uint64_t, Entry> Entries;
   /// BE queues; the front is the one launch of the queue that may be issued.
   std::map<uint32_t, std::deque<uint64_t>> Queues;
@@ -108,6 +112,7 @@ struct Scheduler::State {
   bool timeRuns(const Entry &E, const WidthChoice &Choice);
   void startLc(uint64_t Id, Entry &E);
   void complete(const Completion &C);
+  void notePause(Entry &E, const Completion &C);
   void replan();
   /// replan() for a change that is not a submission (external LC work
   /// beginning or ending): executor failures go to Deferred.
@@ -294,6 +299,7 @@ void Scheduler::State::complete(const Completion &C) {
     if (auto Sample = measuredBlock(Measured, concurrency(E, C)))
       Durations.recordBlock(E.W.Kernel.Name, E.RunBlocksPerSm, *Sample);
   if (C.What == Completion::Paused) {
+    notePause(E, C);
     E.StrandedByVacate = E.Info.State == WorkState::Running && !C.BlocksRun;
     E.Info.State = WorkState::Paused;
     return;
@@ -302,6 +308,24 @@ void Scheduler::State::complete(const Completion &C) {
       C.At - E.Info.SubmittedAt > *E.W.Slo)
     ++SloMisses;
   finish(C.Id, E, C.At);
+}
+
+/// What a PTB run that was asked to pause, ran blocks and stopped says about
+/// its kernel at the occupancy it ran at: whether the drain, from the ask
+/// to the completion the host saw, kept the bound. Only a timed run whose
+/// blocks began before the ask counts: one that started later (queued
+/// behind other work, or behind the LC kernel that paused it) ran its
+/// first shares after the LC work, which did not wait for them. Runs with
+/// SMs vacated are left out too (their workers ran where the hardware put
+/// them).
+void Scheduler::State::notePause(Entry &E, const Completion &C) {
+  std::optional<Nanos> Asked = std::exchange(E.PauseAskedAt, std::nullopt);
+  if (!Asked || E.Info.State != WorkState::Pausing ||
+      E.Info.LaunchForm != Form::Ptb || E.RunVacated || !C.BlocksRun ||
+      !C.Measured || C.At - C.Elapsed > *Asked)
+    return;
+  Prompts.recordPause(E.W.Kernel.Name, E.RunBlocksPerSm,
+                      C.At - *Asked <= bound());
 }
 
 /// Marks \p E Done and takes it out of the LC set or its BE queue (usually
@@ -430,7 +454,8 @@ WidthChoice Scheduler::State::widthFor(const Entry &E, uint32_t FreeSms) const {
       Bound = Nanos::max();
   }
   return chooseWidth(device(), K, Durations.of(K.Name), FreeSms, Bound,
-                     Reserve, Options.ClaimInterval, bound());
+                     Reserve, Options.ClaimInterval, bound(),
+                     Options.PromptFromPauses ? Prompts.limit(K.Name) : 0);
 }
 
 WidthChoice Scheduler::State::runningNow(const Entry &E,
@@ -576,6 +601,7 @@ void Scheduler::State::yieldIfAsked(uint64_t Id, Entry &E, bool YieldAll,
   }
   if (Pause || (device().CanResize && Choice.Width != E.Info.Width)) {
     E.Info.State = WorkState::Pausing;
+    E.PauseAskedAt = Exec.clock().now();
     ++Pauses;
     forWork(Id, [&] { Exec.requestPause(Id); });
   }

@@ -122,6 +122,27 @@ baton::sched::measuredBlock(const Completion &C, uint64_t Concurrency) {
   return BlockSample{C.Elapsed / static_cast<int64_t>(Rounds), Rounds};
 }
 
+uint32_t PromptModel::limit(const std::string &Kernel) const {
+  auto It = Kernels.find(Kernel);
+  if (It == Kernels.end() || It->second.HighestInBound == 0)
+    return 0;
+  const Seen &S = It->second;
+  return std::min(S.HighestInBound + 1, S.LowestPastBound - 1);
+}
+
+void PromptModel::recordPause(const std::string &Kernel, uint32_t PerSm,
+                              bool InBound) {
+  Seen &S = Kernels[Kernel];
+  if (!InBound) {
+    S.LowestPastBound = std::min(S.LowestPastBound, PerSm);
+    // A miss outweighs an earlier pause that kept the bound there.
+    if (S.HighestInBound >= PerSm)
+      S.HighestInBound = PerSm - 1;
+  } else if (PerSm < S.LowestPastBound) {
+    S.HighestInBound = std::max(S.HighestInBound, PerSm);
+  }
+}
+
 SharingChoice baton::sched::chooseSharing(const DeviceFacts &Device,
                                           const KernelShape &Shape,
                                           Nanos LcBlock, Nanos BeBlock) {
@@ -192,11 +213,15 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
                              const KernelShape &Shape,
                              const BlockDurations &Blocks, uint32_t FreeSms,
                              Nanos Bound, uint32_t ReserveSms,
-                             Nanos ClaimInterval, Nanos ShareBound) {
+                             Nanos ClaimInterval, Nanos ShareBound,
+                             uint32_t PromptLimit) {
   uint64_t PerSm =
       std::max<uint32_t>(blocksPerSm(Device.Sm, Shape, Form::Ptb), 1);
-  uint64_t Prompt =
+  uint64_t DevicePrompt =
       std::min(PerSm, promptWorkersPerSm(Device, Shape.ThreadsPerBlock));
+  // The kernel's own pauses may have shown more workers per SM prompt
+  // enough (PromptModel).
+  uint64_t Prompt = std::clamp<uint64_t>(PromptLimit, DevicePrompt, PerSm);
   uint32_t All = Device.Multiprocessors;
   // Each occupancy is judged by its own block time (blocks often take
   // longer beside more of their kind). The claim chunk is one for both: a
@@ -237,8 +262,10 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
       Yield += std::max(FullHeld, Device.CrowdedExtraDrain);
     return Yield;
   };
-  auto PromptYieldOf = [&](uint32_t Held) {
-    return Device.SignalLatency + Block * Held;
+  auto PromptYieldOf = [&](Nanos Of) {
+    return [&Device, Of](uint32_t Held) {
+      return Device.SignalLatency + Of * Held;
+    };
   };
   // A first share runs without a look at `preempt`: beyond a claim, it is
   // sized only on blocks measured at the occupancy it runs at (blocks take
@@ -254,13 +281,20 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
     Full.CoveringShareLimit = CoveringLimit(PerSm, FullYieldOf);
     return Full;
   }
-  // Fewer workers per SM keep the bound, at some throughput.
-  Nanos Yield = PromptYieldOf(Chunk);
-  if (Yield <= Bound) {
-    WidthChoice Fewer = On(FreeSms, Prompt, Yield, true);
-    Fewer.CoveringShareLimit = CoveringLimit(Prompt, PromptYieldOf);
-    return Fewer;
+  // Fewer workers per SM keep the bound, at some throughput: the most
+  // that do, down to the device's prompt limit.
+  for (uint64_t Workers = Prompt;; --Workers) {
+    auto YieldOf = PromptYieldOf(Blocks.at(static_cast<uint32_t>(Workers)));
+    if (Nanos Yield = YieldOf(Chunk); Yield <= Bound) {
+      WidthChoice Fewer = On(FreeSms, Workers, Yield, true);
+      Fewer.CoveringShareLimit = CoveringLimit(Workers, YieldOf);
+      return Fewer;
+    }
+    if (Workers <= DevicePrompt)
+      break;
   }
+  Prompt = DevicePrompt;
+  Nanos Yield = PromptYieldOf(Blocks.at(static_cast<uint32_t>(Prompt)))(Chunk);
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
   // and keep the drain of LC work that needs every SM to one block. SMs
   // that active LC work already holds count towards the reserve when they
@@ -304,10 +338,11 @@ WidthChoice baton::sched::chooseWidth(const DeviceFacts &Device,
                                       const BlockDurations &Blocks,
                                       uint32_t FreeSms, Nanos Bound,
                                       uint32_t ReserveSms, Nanos ClaimInterval,
-                                      std::optional<Nanos> ShareBound) {
+                                      std::optional<Nanos> ShareBound,
+                                      uint32_t PromptLimit) {
   if (Shape.HasPtb)
     return choosePtb(Device, Shape, Blocks, FreeSms, Bound, ReserveSms,
-                     ClaimInterval, ShareBound.value_or(Bound));
+                     ClaimInterval, ShareBound.value_or(Bound), PromptLimit);
   if (Shape.HasSlice)
     return chooseSlices(Device, Shape, Blocks, FreeSms, Bound);
   return originalChoice(Device, Shape, Blocks); // no variant

@@ -131,6 +131,37 @@ private:
 std::optional<BlockSample> measuredBlock(const Completion &C,
                                          uint64_t Concurrency);
 
+/// Per kernel, what its pauses showed about the PTB workers per SM that
+/// still yield within the preemption bound. The device's prompt limits
+/// (DeviceFacts::PromptClaimWarpsPerSm) come from kernels whose warps seldom
+/// stall: on a fuller SM such a worker's claim may wait to issue for about a
+/// block, so the width policy assumes a second block there. A kernel whose
+/// warps wait on memory and barriers does not starve the claims: the
+/// colocation MLP's products (8-warp workers) drained within the bound at 4
+/// workers per SM, where the limits allow 2, and kept 0.45-0.48 of training
+/// at 50% load instead of 0.35 (H200, docs/benchmarks.md, fifty-ninth
+/// session). So a launch may be held, as a prompt one is, to one worker per
+/// SM more than the most at which this kernel's pauses kept the bound,
+/// never to as many as one of its pauses missed it at: each step up is
+/// tried by a launch, and one pause past the bound ends the climb there.
+class PromptModel {
+public:
+  /// The most workers per SM the width policy may treat as prompt for
+  /// \p Kernel (0: no pause seen; the device's limits apply). choosePtb
+  /// never goes below the device's limits.
+  uint32_t limit(const std::string &Kernel) const;
+  /// A pause of \p Kernel's launch held to \p PerSm workers per SM, which
+  /// drained within the preemption bound or not.
+  void recordPause(const std::string &Kernel, uint32_t PerSm, bool InBound);
+
+private:
+  struct Seen {
+    uint32_t HighestInBound = 0;
+    uint32_t LowestPastBound = UINT32_MAX;
+  };
+  std::map<std::string, Seen> Kernels;
+};
+
 struct SharingChoice {
   Sharing How = Sharing::Time;
   uint32_t Sms = 0; ///< SMs the LC kernel is given under space sharing
@@ -180,11 +211,14 @@ uint32_t chooseClaimChunk(const DeviceFacts &Device, Nanos Block,
 /// about \p ClaimInterval at once. Its first share may hold more where
 /// that keeps \p ShareBound (\p Bound if none: the scheduler lifts \p Bound
 /// while the device is quiet, but a share it cannot interrupt keeps the
-/// real one).
+/// real one). \p PromptLimit (PromptModel::limit) lets it hold the launch
+/// to up to that many workers per SM as prompt, where the device's limits
+/// allow fewer.
 WidthChoice chooseWidth(const DeviceFacts &Device, const KernelShape &Shape,
                         const BlockDurations &Blocks, uint32_t FreeSms,
                         Nanos Bound, uint32_t ReserveSms, Nanos ClaimInterval,
-                        std::optional<Nanos> ShareBound = std::nullopt);
+                        std::optional<Nanos> ShareBound = std::nullopt,
+                        uint32_t PromptLimit = 0);
 
 /// \p Shape launched as the original kernel, which runs to completion and
 /// cannot yield, with blocks of \p Blocks.

@@ -41,6 +41,7 @@ struct SimLaunch {
   bool High = false;
   Nanos Block{0};
   Nanos SlowerPerNeighbour{0};
+  uint32_t ClaimsStarveAbove = 0; ///< see SimKernel
   Use PerBlock;
   uint32_t Width = 0;
   uint32_t Chunk = 1; ///< PTB: blocks per claim
@@ -60,6 +61,7 @@ struct SimLaunch {
   uint64_t Epoch = 0;
   LaunchState State = LaunchState::Running;
   bool PreemptVisible = false;
+  Nanos PreemptVisibleAt{0};
   /// Ptb: the vacate watermark as the workers see it.
   uint32_t WatermarkVisible = 0;
   /// The current run saw a nonzero watermark: it may end with work left.
@@ -143,6 +145,9 @@ struct SimulatedExecutor::Impl {
   void leaveSm(SimLaunch &L, uint32_t Sm);
   /// Takes \p L's blocks or workers still waiting for room off the queues.
   void dropPending(SimLaunch &L);
+  /// Whether a PTB worker of \p L on \p Sm, claiming now with the flag
+  /// visible, read it before it was (SimKernel::ClaimsStarveAbove).
+  bool claimReadFlagStale(const SimLaunch &L, uint32_t Sm) const;
   void handle(const Event &E);
   void settle(SimLaunch &L);
 };
@@ -314,7 +319,8 @@ void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
   if (V >= Lim) {
     if (View >= L.End)
       return leaveSm(L, Sm); // no claim could get a block
-    if (L.PreemptVisible || Sm < L.WatermarkVisible) {
+    if ((L.PreemptVisible && !claimReadFlagStale(L, Sm)) ||
+        Sm < L.WatermarkVisible) {
       ++L.WorkersLeft;
       return leaveSm(L, Sm);
     }
@@ -332,6 +338,15 @@ void SimulatedExecutor::Impl::fetch(SimLaunch &L, uint32_t Sm, uint32_t Last,
   if (V >= L.End)
     return leaveSm(L, Sm);
   startBlock(L, Sm, V, Lim, View, Step);
+}
+
+bool SimulatedExecutor::Impl::claimReadFlagStale(const SimLaunch &L,
+                                                 uint32_t Sm) const {
+  if (!L.ClaimsStarveAbove || Sms[Sm].Blocks <= L.ClaimsStarveAbove)
+    return false;
+  Nanos Block = L.Block + L.SlowerPerNeighbour *
+                              static_cast<int64_t>(Sms[Sm].Blocks - 1);
+  return Time.now() - L.PreemptVisibleAt < Block;
 }
 
 void SimulatedExecutor::Impl::leaveSm(SimLaunch &L, uint32_t Sm) {
@@ -410,6 +425,7 @@ void SimulatedExecutor::Impl::handle(const Event &E) {
     if (E.Epoch != L.Epoch || L.State != LaunchState::Pausing)
       return;
     L.PreemptVisible = true;
+    L.PreemptVisibleAt = Time.now();
     // Workers still waiting for an SM would leave at their first check.
     dropPending(L);
     settle(L);
@@ -468,6 +484,7 @@ void SimulatedExecutor::launch(const LaunchRequest &R) {
   L.High = R.HighPriority;
   L.Block = Kernel->BlockDuration;
   L.SlowerPerNeighbour = Kernel->SlowerPerNeighbour;
+  L.ClaimsStarveAbove = Kernel->ClaimsStarveAbove;
   const KernelShape &K = *R.Shape;
   uint32_t Threads = std::max<uint32_t>(K.ThreadsPerBlock, 1);
   L.PerBlock = {Threads, K.RegistersPerThread * Threads,

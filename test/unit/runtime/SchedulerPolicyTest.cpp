@@ -204,6 +204,63 @@ TEST(SchedulerPolicy, PtbWidthJudgesEachOccupancyByItsOwnBlockTime) {
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 30us + D.CrowdedExtraDrain);
 }
 
+TEST(SchedulerPolicy, PromptModelClimbsOneWorkerPerSmPastEachPauseInBound) {
+  PromptModel P;
+  EXPECT_EQ(P.limit("k"), 0u); // no pause seen: the device's limits
+  P.recordPause("k", 2, true);
+  EXPECT_EQ(P.limit("k"), 3u);
+  P.recordPause("k", 3, true);
+  EXPECT_EQ(P.limit("k"), 4u);
+  P.recordPause("k", 2, true); // a lower one changes nothing
+  EXPECT_EQ(P.limit("k"), 4u);
+  EXPECT_EQ(P.limit("other"), 0u);
+  // A pause past the bound ends the climb below it, for good.
+  P.recordPause("k", 4, false);
+  EXPECT_EQ(P.limit("k"), 3u);
+  P.recordPause("k", 5, true);
+  EXPECT_EQ(P.limit("k"), 3u);
+  // A miss where a pause once kept the bound outweighs it.
+  P.recordPause("k", 3, false);
+  EXPECT_EQ(P.limit("k"), 2u);
+  // Misses alone leave the device's limits.
+  P.recordPause("m", 3, false);
+  EXPECT_EQ(P.limit("m"), 0u);
+}
+
+TEST(SchedulerPolicy, PtbWidthHoldsToTheMostWorkersPerSmItsPausesAllow) {
+  DeviceFacts D = smallDevice();
+  // 8-warp workers: the device's limits allow 2 per SM as prompt; blocks of
+  // 30 us at 2, 40 at 3, 50 at 4 and 90 at the full 8.
+  std::map<uint32_t, Nanos> Measured{
+      {2, 30us}, {3, 40us}, {4, 50us}, {8, 90us}};
+  BlockDurations Blocks(Measured, 10us);
+  auto Choose = [&](uint32_t Limit) {
+    return chooseWidth(D, shape(10000, 256), Blocks, 8, 100us, 2, 0us,
+                       std::nullopt, Limit);
+  };
+  EXPECT_EQ(Choose(0).BlocksPerSm, 2u);
+  EXPECT_EQ(Choose(1).BlocksPerSm, 2u); // never below the device's limits
+  WidthChoice W = Choose(4);
+  EXPECT_EQ(W.Width, 32u);
+  EXPECT_EQ(W.BlocksPerSm, 4u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 50us);
+  EXPECT_TRUE(W.MeetsBound);
+  // One step past what was measured: the nearest estimate (50 us at 4).
+  EXPECT_EQ(Choose(5).BlocksPerSm, 5u);
+  // A limit of every worker drops the crowded SM's second block from the
+  // full width's drain: 7 + 90 us keeps the bound.
+  W = Choose(8);
+  EXPECT_EQ(W.Width, 64u);
+  EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 90us);
+  // Where the limit's blocks miss the bound, the most that keep it: not 5,
+  // judged by the fuller of its two nearest estimates (7 + 95 us), but 4.
+  Measured[8] = 120us;
+  Measured[6] = 95us;
+  EXPECT_EQ(Choose(8).BlocksPerSm, 4u);
+  Measured[5] = 90us;
+  EXPECT_EQ(Choose(8).BlocksPerSm, 5u);
+}
+
 TEST(SchedulerPolicy, PtbClaimChunkHoldsAtEitherWidth) {
   DeviceFacts D = smallDevice();
   // 20 us of work per claim. Blocks of 4 us at the prompt occupancy would

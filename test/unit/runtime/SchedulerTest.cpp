@@ -466,6 +466,70 @@ TEST(SchedulerSim, WidthHoldsWhenBlocksSlowDownWithOccupancy) {
     expectExactlyOnce(Sim.record(Id));
 }
 
+namespace {
+
+/// Runs launches of \p Kernel (640 blocks of 256 threads) one at a time,
+/// after \p Quiet launches with no LC work, then each paused \p After it is
+/// issued (a launch takes 20 us to arrive) by LC work that needs every SM.
+/// Returns the workers per SM each paused launch ran and how long each LC
+/// kernel waited for SMs.
+std::pair<std::vector<uint32_t>, std::vector<Nanos>>
+pauseEachLaunch(SimKernel Kernel, int Quiet, int Paused, Nanos After) {
+  SimulatedExecutor Sim{smallDevice(), Nanos(0), Placement::Spread};
+  Scheduler S{Sim, simOptions()};
+  std::vector<uint32_t> PerSm;
+  std::vector<Nanos> Waits;
+  for (int I = 0; I < Quiet + Paused; ++I) {
+    Work W = be(640, Kernel.BlockDuration, 0, "stalls");
+    W.Payload = Kernel;
+    uint64_t Id = S.submit(std::move(W));
+    simulateUntil(Sim, S, Sim.clock().now() + After);
+    if (I >= Quiet) {
+      PerSm.push_back(S.info(Id).Width / smallDevice().Multiprocessors);
+      uint64_t Lc = S.submit(heavyLc());
+      runUntilDone(Sim, S, Lc);
+      Waits.push_back(queueingDelay(Sim.record(Lc)));
+    }
+    runUntilDone(Sim, S, Id);
+    expectExactlyOnce(Sim.record(Id));
+  }
+  return {PerSm, Waits};
+}
+
+} // namespace
+
+TEST(SchedulerSim, PausesThatKeepTheBoundLetLaunchesHoldMoreWorkersPerSm) {
+  // Blocks of 20 us, 10 us longer for each neighbour on their SM: 30 us at
+  // the device's prompt 2 workers per SM, 90 us at the full 8. The device's
+  // limits assume that a fuller SM drains in a second block (warps that
+  // never stall starve the claims); this kernel's pauses show otherwise, so
+  // each paused launch lets the next hold one worker per SM more, up to
+  // every worker, whose drain of at most 7 + 90 us keeps the 100 us bound
+  // too. The first LC kernel's pause says nothing: that launch was issued
+  // while the device was quiet, untimed (QuietTimingInterval).
+  auto [PerSm, Waits] = pauseEachLaunch(SimKernel{20us, 10us}, 2, 9, 40us);
+  EXPECT_EQ(PerSm, (std::vector<uint32_t>{2, 2, 3, 4, 5, 6, 7, 8, 8}));
+  for (Nanos Wait : Waits)
+    EXPECT_LE(Wait, 100us);
+}
+
+TEST(SchedulerSim, APausePastTheBoundEndsTheClimb) {
+  // The blocks of the test above, but claims starve on an SM of more than
+  // 5 blocks: a paused worker there starts one more block. (Up to 4 workers
+  // of 256 threads, an LC block of 1,024 fits beside them, and its warps
+  // count too.) The climb reaches 6 workers per SM (70 us blocks), where a
+  // pause asked as the blocks begin takes two of them, past the bound: the
+  // LC kernel that asked waits for that second block, and the launches
+  // after it go back to 5.
+  SimKernel Starving{20us, 10us};
+  Starving.ClaimsStarveAbove = 5;
+  auto [PerSm, Waits] = pauseEachLaunch(Starving, 2, 8, 22us);
+  EXPECT_EQ(PerSm, (std::vector<uint32_t>{2, 2, 3, 4, 5, 6, 5, 5}));
+  for (size_t I = 0; I < Waits.size(); ++I)
+    EXPECT_LE(Waits[I], I == 5 ? 7us + 2 * 70us : 100us) << "LC kernel " << I;
+  EXPECT_GT(Waits[5], 70us); // its SMs freed only after a second block
+}
+
 TEST_F(SchedulerSimTest, LongBlocksKeepEverySmAfterLcWorkOfTheWholeDevice) {
   // An LC kernel of more than one wave needs every SM, so the reserve for
   // later BE launches of blocks too long for the bound is the whole device.
