@@ -124,23 +124,32 @@ baton::sched::measuredBlock(const Completion &C, uint64_t Concurrency) {
 
 uint32_t PromptModel::limit(const std::string &Kernel) const {
   auto It = Kernels.find(Kernel);
-  if (It == Kernels.end() || It->second.HighestInBound == 0)
+  if (It == Kernels.end())
     return 0;
-  const Seen &S = It->second;
-  return std::min(S.HighestInBound + 1, S.LowestPastBound - 1);
+  uint32_t HighestPrompt = 0, LowestCrowded = UINT32_MAX;
+  for (const auto &[PerSm, Seen] : It->second) {
+    if (Seen.Prompt + Seen.Late < SamplesToJudge)
+      continue;
+    if (Seen.Late * 4 > Seen.Prompt + Seen.Late)
+      LowestCrowded = std::min(LowestCrowded, PerSm);
+    else if (PerSm < LowestCrowded)
+      HighestPrompt = PerSm;
+  }
+  if (HighestPrompt == 0)
+    return 0;
+  return std::min(HighestPrompt + 1, LowestCrowded - 1);
 }
 
 void PromptModel::recordPause(const std::string &Kernel, uint32_t PerSm,
-                              bool InBound) {
-  Seen &S = Kernels[Kernel];
-  if (!InBound) {
-    S.LowestPastBound = std::min(S.LowestPastBound, PerSm);
-    // A miss outweighs an earlier pause that kept the bound there.
-    if (S.HighestInBound >= PerSm)
-      S.HighestInBound = PerSm - 1;
-  } else if (PerSm < S.LowestPastBound) {
-    S.HighestInBound = std::max(S.HighestInBound, PerSm);
-  }
+                              bool Prompt) {
+  Pauses &Seen = Kernels[Kernel][PerSm];
+  ++(Prompt ? Seen.Prompt : Seen.Late);
+}
+
+Nanos baton::sched::promptDrain(const DeviceFacts &Device, Nanos Block,
+                                uint32_t Held) {
+  return Device.SignalLatency + Block * Held +
+         std::max<Nanos>(Block / 2, std::chrono::microseconds(20));
 }
 
 SharingChoice baton::sched::chooseSharing(const DeviceFacts &Device,

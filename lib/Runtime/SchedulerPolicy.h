@@ -131,36 +131,45 @@ private:
 std::optional<BlockSample> measuredBlock(const Completion &C,
                                          uint64_t Concurrency);
 
-/// Per kernel, what its pauses showed about the PTB workers per SM that
-/// still yield within the preemption bound. The device's prompt limits
+/// Per kernel, what its pauses showed about how many PTB workers per SM
+/// still stop after the blocks they hold (are prompt). The device's limits
 /// (DeviceFacts::PromptClaimWarpsPerSm) come from kernels whose warps seldom
-/// stall: on a fuller SM such a worker's claim may wait to issue for about a
-/// block, so the width policy assumes a second block there. A kernel whose
-/// warps wait on memory and barriers does not starve the claims: the
-/// colocation MLP's products (8-warp workers) drained within the bound at 4
-/// workers per SM, where the limits allow 2, and kept 0.45-0.48 of training
-/// at 50% load instead of 0.35 (H200, docs/benchmarks.md, fifty-ninth
-/// session). So a launch may be held, as a prompt one is, to one worker per
-/// SM more than the most at which this kernel's pauses kept the bound,
-/// never to as many as one of its pauses missed it at: each step up is
-/// tried by a launch, and one pause past the bound ends the climb there.
+/// stall: on a fuller SM such a worker's claim may wait to issue for about
+/// a block, so it starts one more, and the width policy assumes that second
+/// block there. A kernel whose warps wait on memory and barriers does not
+/// starve the claims: the colocation MLP's products (8-warp workers) kept
+/// the bound at 4 workers per SM, where the limits allow 2, and kept 0.45-0.48
+/// of training at 50% load instead of 0.35 (H200, docs/benchmarks.md,
+/// fifty-ninth session). So a launch may be held, as a prompt one is, to
+/// one worker per SM more than the most at which this kernel's pauses were
+/// judged prompt, never to as many as they were judged crowded at. An
+/// occupancy is judged after SamplesToJudge pauses: crowded where more than
+/// a quarter of them took longer than promptDrain allows (a starved claim
+/// shows in most pauses; a host that noticed one late, in few).
 class PromptModel {
 public:
+  static constexpr uint32_t SamplesToJudge = 8;
   /// The most workers per SM the width policy may treat as prompt for
-  /// \p Kernel (0: no pause seen; the device's limits apply). choosePtb
-  /// never goes below the device's limits.
+  /// \p Kernel (0: none judged prompt; the device's limits apply).
+  /// choosePtb never goes below the device's limits.
   uint32_t limit(const std::string &Kernel) const;
   /// A pause of \p Kernel's launch held to \p PerSm workers per SM, which
-  /// drained within the preemption bound or not.
-  void recordPause(const std::string &Kernel, uint32_t PerSm, bool InBound);
+  /// drained as a prompt one does or not (promptDrain).
+  void recordPause(const std::string &Kernel, uint32_t PerSm, bool Prompt);
 
 private:
-  struct Seen {
-    uint32_t HighestInBound = 0;
-    uint32_t LowestPastBound = UINT32_MAX;
+  struct Pauses {
+    uint32_t Prompt = 0;
+    uint32_t Late = 0;
   };
-  std::map<std::string, Seen> Kernels;
+  std::map<std::string, std::map<uint32_t, Pauses>> Kernels;
 };
+
+/// The longest drain of a pause in which every worker stopped after the
+/// \p Held blocks of \p Block it held: the signal, those blocks, and half a
+/// block (at least 20 us) for the tail and the host's notice, well short of
+/// the second block a starved claim starts.
+Nanos promptDrain(const DeviceFacts &Device, Nanos Block, uint32_t Held);
 
 struct SharingChoice {
   Sharing How = Sharing::Time;

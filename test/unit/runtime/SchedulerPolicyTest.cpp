@@ -204,27 +204,40 @@ TEST(SchedulerPolicy, PtbWidthJudgesEachOccupancyByItsOwnBlockTime) {
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 30us + D.CrowdedExtraDrain);
 }
 
-TEST(SchedulerPolicy, PromptModelClimbsOneWorkerPerSmPastEachPauseInBound) {
+TEST(SchedulerPolicy, PromptModelClimbsOneWorkerPerSmPastEachOccupancyJudgedPrompt) {
   PromptModel P;
+  auto Record = [&](uint32_t PerSm, uint32_t Prompt, uint32_t Late,
+                    const std::string &Kernel = "k") {
+    for (uint32_t I = 0; I < Prompt; ++I)
+      P.recordPause(Kernel, PerSm, true);
+    for (uint32_t I = 0; I < Late; ++I)
+      P.recordPause(Kernel, PerSm, false);
+  };
   EXPECT_EQ(P.limit("k"), 0u); // no pause seen: the device's limits
-  P.recordPause("k", 2, true);
+  Record(2, PromptModel::SamplesToJudge - 1, 0);
+  EXPECT_EQ(P.limit("k"), 0u); // not judged yet
+  Record(2, 1, 0);
   EXPECT_EQ(P.limit("k"), 3u);
-  P.recordPause("k", 3, true);
-  EXPECT_EQ(P.limit("k"), 4u);
-  P.recordPause("k", 2, true); // a lower one changes nothing
+  // A pause the host noticed late among prompt ones changes nothing.
+  Record(3, PromptModel::SamplesToJudge - 1, 1);
   EXPECT_EQ(P.limit("k"), 4u);
   EXPECT_EQ(P.limit("other"), 0u);
-  // A pause past the bound ends the climb below it, for good.
-  P.recordPause("k", 4, false);
+  // Late in more than a quarter of its pauses: crowded, and the climb ends
+  // below it, whatever is seen above.
+  Record(4, 5, 3);
   EXPECT_EQ(P.limit("k"), 3u);
-  P.recordPause("k", 5, true);
+  Record(5, PromptModel::SamplesToJudge, 0);
   EXPECT_EQ(P.limit("k"), 3u);
-  // A miss where a pause once kept the bound outweighs it.
-  P.recordPause("k", 3, false);
-  EXPECT_EQ(P.limit("k"), 2u);
-  // Misses alone leave the device's limits.
-  P.recordPause("m", 3, false);
+  // Crowded alone leaves the device's limits.
+  Record(3, 0, PromptModel::SamplesToJudge, "m");
   EXPECT_EQ(P.limit("m"), 0u);
+}
+
+TEST(SchedulerPolicy, PromptDrainIsTheBlocksHeldAndHalfABlock) {
+  DeviceFacts D = smallDevice();
+  EXPECT_EQ(promptDrain(D, 60us, 1), D.SignalLatency + 60us + 30us);
+  EXPECT_EQ(promptDrain(D, 60us, 3), D.SignalLatency + 180us + 30us);
+  EXPECT_EQ(promptDrain(D, 10us, 2), D.SignalLatency + 20us + 20us);
 }
 
 TEST(SchedulerPolicy, PtbWidthHoldsToTheMostWorkersPerSmItsPausesAllow) {

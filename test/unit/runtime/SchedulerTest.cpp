@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "SchedulerPolicy.h"
 #include "SimTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -496,6 +497,18 @@ pauseEachLaunch(SimKernel Kernel, int Quiet, int Paused, Nanos After) {
   return {PerSm, Waits};
 }
 
+/// Launches held to 2 workers per SM, then SamplesToJudge at each of
+/// 3 .. \p Last, then \p Then, \p Count in all; the first launch's pause is
+/// one more at 2 (it was issued while the device was quiet, untimed, and
+/// says nothing: QuietTimingInterval).
+std::vector<uint32_t> climb(uint32_t Last, uint32_t Then, size_t Count) {
+  std::vector<uint32_t> PerSm(PromptModel::SamplesToJudge + 1, 2);
+  for (uint32_t K = 3; K <= Last; ++K)
+    PerSm.insert(PerSm.end(), PromptModel::SamplesToJudge, K);
+  PerSm.resize(Count, Then);
+  return PerSm;
+}
+
 } // namespace
 
 TEST(SchedulerSim, PausesThatKeepTheBoundLetLaunchesHoldMoreWorkersPerSm) {
@@ -503,31 +516,35 @@ TEST(SchedulerSim, PausesThatKeepTheBoundLetLaunchesHoldMoreWorkersPerSm) {
   // the device's prompt 2 workers per SM, 90 us at the full 8. The device's
   // limits assume that a fuller SM drains in a second block (warps that
   // never stall starve the claims); this kernel's pauses show otherwise, so
-  // each paused launch lets the next hold one worker per SM more, up to
-  // every worker, whose drain of at most 7 + 90 us keeps the 100 us bound
-  // too. The first LC kernel's pause says nothing: that launch was issued
-  // while the device was quiet, untimed (QuietTimingInterval).
-  auto [PerSm, Waits] = pauseEachLaunch(SimKernel{20us, 10us}, 2, 9, 40us);
-  EXPECT_EQ(PerSm, (std::vector<uint32_t>{2, 2, 3, 4, 5, 6, 7, 8, 8}));
+  // once SamplesToJudge pauses at an occupancy were prompt, launches hold
+  // one worker per SM more, up to every worker, whose drain of at most
+  // 7 + 90 us keeps the 100 us bound too.
+  auto [PerSm, Waits] = pauseEachLaunch(SimKernel{20us, 10us}, 2, 70, 40us);
+  EXPECT_EQ(PerSm, climb(7, 8, 70));
   for (Nanos Wait : Waits)
     EXPECT_LE(Wait, 100us);
 }
 
-TEST(SchedulerSim, APausePastTheBoundEndsTheClimb) {
+TEST(SchedulerSim, CrowdedPausesEndTheClimb) {
   // The blocks of the test above, but claims starve on an SM of more than
   // 5 blocks: a paused worker there starts one more block. (Up to 4 workers
   // of 256 threads, an LC block of 1,024 fits beside them, and its warps
-  // count too.) The climb reaches 6 workers per SM (70 us blocks), where a
-  // pause asked as the blocks begin takes two of them, past the bound: the
-  // LC kernel that asked waits for that second block, and the launches
-  // after it go back to 5.
+  // count too.) The climb reaches 6 workers per SM (70 us blocks), where
+  // each pause asked as the blocks begin takes two of them: the LC kernels
+  // that asked wait for the second block, past the bound, until 6 is judged
+  // crowded, and the launches after that go back to 5.
   SimKernel Starving{20us, 10us};
   Starving.ClaimsStarveAbove = 5;
-  auto [PerSm, Waits] = pauseEachLaunch(Starving, 2, 8, 22us);
-  EXPECT_EQ(PerSm, (std::vector<uint32_t>{2, 2, 3, 4, 5, 6, 5, 5}));
-  for (size_t I = 0; I < Waits.size(); ++I)
-    EXPECT_LE(Waits[I], I == 5 ? 7us + 2 * 70us : 100us) << "LC kernel " << I;
-  EXPECT_GT(Waits[5], 70us); // its SMs freed only after a second block
+  auto [PerSm, Waits] = pauseEachLaunch(Starving, 2, 60, 22us);
+  EXPECT_EQ(PerSm, climb(6, 5, 60));
+  for (size_t I = 0; I < Waits.size(); ++I) {
+    if (PerSm[I] == 6) {
+      EXPECT_GT(Waits[I], 70us) << "LC kernel " << I; // a second block
+      EXPECT_LE(Waits[I], 7us + 2 * 70us) << "LC kernel " << I;
+    } else {
+      EXPECT_LE(Waits[I], 100us) << "LC kernel " << I;
+    }
+  }
 }
 
 TEST_F(SchedulerSimTest, LongBlocksKeepEverySmAfterLcWorkOfTheWholeDevice) {
