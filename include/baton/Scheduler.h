@@ -37,8 +37,8 @@
 // (the option, tightened by the SLO slack of LC kernels seen so far), else
 // the prompt number per SM when one block fits: the device's limits, or
 // more where the kernel's own pauses at those occupancies kept the bound
-// (PromptFromPauses; a launch may try one worker per SM more than the most
-// that did, and a pause past the bound stops that climb). When no width
+// (PromptFromPauses, off by default; a launch may try one worker per SM
+// more than the most that did, and crowded pauses stop that climb). When no width
 // fits, it leaves enough SMs idle for the largest LC kernel seen, so that
 // LC work starts without waiting, and runs prompt SMs on the rest
 // (SchedulerOptions::ReserveWhileLcAbout does so for every launch while LC
@@ -192,9 +192,14 @@ struct SchedulerOptions {
   /// every launch.
   uint32_t QuietTimingInterval = 8;
   /// Let each kernel's own pauses raise the workers per SM a launch may be
-  /// held to as prompt, past the device's limits, while they keep the
-  /// bound (PromptModel in SchedulerPolicy.h; see the BE width above).
-  bool PromptFromPauses = true;
+  /// held to as prompt, past the device's limits, while they show no
+  /// starved claims (PromptModel in SchedulerPolicy.h; see the BE width
+  /// above). Off by default: with it, the colocation MLP kept more training
+  /// (bert at 10% load 0.76 against 0.60, at 50% 0.40 against 0.37) but
+  /// its drains grew towards the bound, and bert's p99 with them (1.59x
+  /// against 1.10x at 10%, 1.38x against 1.11x at 50%; H200,
+  /// docs/benchmarks.md, fifty-ninth session, call e).
+  bool PromptFromPauses = false;
   /// How long no LC work must have been seen for the device to be idle.
   /// Less than QuietAfter acts as QuietAfter: an idle device is quiet.
   Nanos IdleAfter = std::chrono::seconds(1);

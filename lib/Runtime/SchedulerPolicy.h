@@ -137,15 +137,19 @@ std::optional<BlockSample> measuredBlock(const Completion &C,
 /// stall: on a fuller SM such a worker's claim may wait to issue for about
 /// a block, so it starts one more, and the width policy assumes that second
 /// block there. A kernel whose warps wait on memory and barriers does not
-/// starve the claims: the colocation MLP's products (8-warp workers) kept
-/// the bound at 4 workers per SM, where the limits allow 2, and kept 0.45-0.48
-/// of training at 50% load instead of 0.35 (H200, docs/benchmarks.md,
-/// fifty-ninth session). So a launch may be held, as a prompt one is, to
-/// one worker per SM more than the most at which this kernel's pauses were
-/// judged prompt, never to as many as they were judged crowded at. An
-/// occupancy is judged after SamplesToJudge pauses: crowded where more than
-/// a quarter of them took longer than promptDrain allows (a starved claim
-/// shows in most pauses; a host that noticed one late, in few).
+/// starve the claims: held to 4 workers per SM (8-warp workers, where the
+/// limits allow 2), the colocation MLP's products kept 0.45-0.48 of
+/// training at 50% load instead of 0.35 (H200, docs/benchmarks.md,
+/// fifty-ninth session, calls b and d). So a launch may be held, as a
+/// prompt one is, to one worker per SM more than the most at which this
+/// kernel's pauses were judged prompt, never to as many as they were judged
+/// crowded at. An occupancy is judged after SamplesToJudge pauses: crowded
+/// where more than a quarter of them took longer than promptDrain allows (a
+/// starved claim shows in most pauses; a host that noticed one late, in
+/// few). The climb stops only at crowding or at the bound, so the drains
+/// grow towards the bound as it climbs: with it, bert's p99 beside the MLP
+/// rose (call e), which is why SchedulerOptions::PromptFromPauses is off by
+/// default.
 class PromptModel {
 public:
   static constexpr uint32_t SamplesToJudge = 8;

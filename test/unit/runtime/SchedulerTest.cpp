@@ -475,9 +475,12 @@ namespace {
 /// Returns the workers per SM each paused launch ran and how long each LC
 /// kernel waited for SMs.
 std::pair<std::vector<uint32_t>, std::vector<Nanos>>
-pauseEachLaunch(SimKernel Kernel, int Quiet, int Paused, Nanos After) {
+pauseEachLaunch(SimKernel Kernel, int Quiet, int Paused, Nanos After,
+                bool PromptFromPauses = true) {
   SimulatedExecutor Sim{smallDevice(), Nanos(0), Placement::Spread};
-  Scheduler S{Sim, simOptions()};
+  SchedulerOptions O = simOptions();
+  O.PromptFromPauses = PromptFromPauses;
+  Scheduler S{Sim, O};
   std::vector<uint32_t> PerSm;
   std::vector<Nanos> Waits;
   for (int I = 0; I < Quiet + Paused; ++I) {
@@ -523,6 +526,10 @@ TEST(SchedulerSim, PausesThatKeepTheBoundLetLaunchesHoldMoreWorkersPerSm) {
   EXPECT_EQ(PerSm, climb(7, 8, 70));
   for (Nanos Wait : Waits)
     EXPECT_LE(Wait, 100us);
+  // Off (the default), the device's limits hold every launch.
+  auto [Off, OffWaits] =
+      pauseEachLaunch(SimKernel{20us, 10us}, 2, 30, 40us, false);
+  EXPECT_EQ(Off, std::vector<uint32_t>(30, 2));
 }
 
 TEST(SchedulerSim, CrowdedPausesEndTheClimb) {
