@@ -36,11 +36,11 @@
 // gets every co-resident worker when even that fits the preemption bound
 // (the option, tightened by the SLO slack of LC kernels seen so far), else
 // the prompt number per SM when one block fits: the device's limits, or
-// more where the kernel's own pauses at those occupancies kept the bound
+// more where the kernel's own pauses there drained as at those limits
 // (PromptFromPauses, off by default; a launch may try one worker per SM
-// more than the most that did, and crowded pauses stop that climb). When no width
-// fits, it leaves enough SMs idle for the largest LC kernel seen, so that
-// LC work starts without waiting, and runs prompt SMs on the rest
+// more than the most that did, and longer drains stop that climb). When no
+// width fits, it leaves enough SMs idle for the largest LC kernel seen, so
+// that LC work starts without waiting, and runs prompt SMs on the rest
 // (SchedulerOptions::ReserveWhileLcAbout does so for every launch while LC
 // work is about); if that kernel needs every SM, no SM is worth keeping
 // idle, and it runs prompt SMs on all of them. Only vacated SMs are
@@ -192,13 +192,9 @@ struct SchedulerOptions {
   /// every launch.
   uint32_t QuietTimingInterval = 8;
   /// Let each kernel's own pauses raise the workers per SM a launch may be
-  /// held to as prompt, past the device's limits, while they show no
-  /// starved claims (PromptModel in SchedulerPolicy.h; see the BE width
-  /// above). Off by default: with it, the colocation MLP kept more training
-  /// (bert at 10% load 0.76 against 0.60, at 50% 0.40 against 0.37) but
-  /// its drains grew towards the bound, and bert's p99 with them (1.59x
-  /// against 1.10x at 10%, 1.38x against 1.11x at 50%; H200,
-  /// docs/benchmarks.md, fifty-ninth session, call e).
+  /// held to as prompt, past the device's limits, while their drains stay
+  /// those of the device's limits (PromptModel in SchedulerPolicy.h; see
+  /// the BE width above).
   bool PromptFromPauses = false;
   /// How long no LC work must have been seen for the device to be idle.
   /// Less than QuietAfter acts as QuietAfter: an idle device is quiet.

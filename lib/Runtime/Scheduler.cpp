@@ -13,7 +13,6 @@
 
 #include "SchedulerPolicy.h"
 #include "Trace.h"
-#include "baton/task.h"
 
 #include <algorithm>
 #include <cassert>
@@ -50,11 +49,6 @@ struct Entry {
   /// When the pause now under way was asked for: the drain a Paused
   /// completion measures (PromptModel).
   std::optional<Nanos> PauseAskedAt;
-  /// PTB: the blocks a claim takes, for the launch's life, and the most a
-  /// worker of its current run may hold before it looks at `preempt` (its
-  /// first share, on a first run).
-  uint32_t Chunk = 1;
-  uint32_t RunHeld = 1;
 };
 } // namespace
 
@@ -318,8 +312,8 @@ void Scheduler::State::complete(const Completion &C) {
 }
 
 /// What a PTB run that was asked to pause, ran blocks and stopped says about
-/// its kernel at the occupancy it ran at: whether the drain, from the ask
-/// to the completion the host saw, kept the bound. Only a timed run whose
+/// its kernel at the occupancy it ran at: the drain, from the ask to the
+/// completion the host saw (PromptModel). Only a timed run whose
 /// blocks began before the ask counts: one that started later (queued
 /// behind other work, or behind the LC kernel that paused it) ran its
 /// first shares after the LC work, which did not wait for them. Runs with
@@ -333,13 +327,11 @@ void Scheduler::State::notePause(Entry &E, const Completion &C) {
     return;
   const std::string &Name = E.W.Kernel.Name;
   Nanos Drain = C.At - *Asked;
-  Nanos Allowed = promptDrain(
-      device(), Durations.of(Name).at(E.RunBlocksPerSm), E.RunHeld);
-  Prompts.recordPause(Name, E.RunBlocksPerSm, Drain <= Allowed);
-  BATON_TRACE("drain of '%s' at %u per SM: %lld us (prompt within %lld)",
+  Prompts.recordPause(Name, E.RunBlocksPerSm, Drain);
+  BATON_TRACE("drain of '%s' at %u per SM: %lld us (limit now %u)",
               Name.c_str(), E.RunBlocksPerSm,
               static_cast<long long>(Drain.count() / 1000),
-              static_cast<long long>(Allowed.count() / 1000));
+              Prompts.limit(Name));
 }
 
 /// Marks \p E Done and takes it out of the LC set or its BE queue (usually
@@ -583,10 +575,6 @@ void Scheduler::State::launch(uint64_t Id, Entry &E, const WidthChoice &Choice,
   E.Info.Width = Choice.Width;
   E.Info.VacatedSms = E.RunVacated = Choice.VacatedSms;
   E.RunBlocksPerSm = Choice.BlocksPerSm;
-  E.Chunk = Choice.ClaimChunk;
-  E.RunHeld = baton_first_share_limit(
-      0, static_cast<uint32_t>(E.W.Kernel.Blocks), Choice.Width, E.Chunk,
-      Options.CoveringFirstShares ? Choice.CoveringShareLimit : 0);
   E.Info.Launches = 1;
   E.NotStarted = StartPaused;
   if (Choice.LaunchForm == Form::Original)
@@ -641,14 +629,10 @@ void Scheduler::State::resume(uint64_t Id, Entry &E, const WidthChoice &Choice,
   E.Chained = After != 0;
   ++Resumes;
   ++E.Info.Launches;
-  // A launch issued paused still has its first shares; a paused run's
-  // workers used theirs, and the next run's claim from the cursor.
-  bool FirstRun = std::exchange(E.NotStarted, false);
-  if (!FirstRun)
-    E.RunHeld = E.Chunk;
   // Only a PTB launch can run its original instead (a slice may be issued
   // already).
-  if (FirstRun && E.Info.LaunchForm == Form::Ptb) {
+  if (std::exchange(E.NotStarted, false) &&
+      E.Info.LaunchForm == Form::Ptb) {
     WidthChoice Now = runningNow(E, Choice);
     if (Now.LaunchForm == Form::Original && keepsRunToBound(Id, E, Now)) {
       ++Originals;

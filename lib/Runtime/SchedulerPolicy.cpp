@@ -122,34 +122,43 @@ baton::sched::measuredBlock(const Completion &C, uint64_t Concurrency) {
   return BlockSample{C.Elapsed / static_cast<int64_t>(Rounds), Rounds};
 }
 
+/// The median of \p Drains (the upper one of an even count).
+static Nanos medianOf(std::vector<Nanos> Drains) {
+  auto Mid = Drains.begin() + Drains.size() / 2;
+  std::nth_element(Drains.begin(), Mid, Drains.end());
+  return *Mid;
+}
+
 uint32_t PromptModel::limit(const std::string &Kernel) const {
   auto It = Kernels.find(Kernel);
   if (It == Kernels.end())
     return 0;
-  uint32_t HighestPrompt = 0, LowestCrowded = UINT32_MAX;
-  for (const auto &[PerSm, Seen] : It->second) {
-    if (Seen.Prompt + Seen.Late < SamplesToJudge)
+  std::optional<Nanos> Base;
+  uint32_t HighestPrompt = 0, LowestGrown = UINT32_MAX;
+  for (const auto &[PerSm, Drains] : It->second) {
+    if (Drains.size() < SamplesToJudge)
       continue;
-    if (Seen.Late * 4 > Seen.Prompt + Seen.Late)
-      LowestCrowded = std::min(LowestCrowded, PerSm);
-    else if (PerSm < LowestCrowded)
+    Nanos Median = medianOf(Drains);
+    if (!Base) {
+      Base = Median;
       HighestPrompt = PerSm;
+    } else if (static_cast<double>(Median.count()) >
+               Growth * static_cast<double>(Base->count())) {
+      LowestGrown = std::min(LowestGrown, PerSm);
+    } else if (PerSm < LowestGrown) {
+      HighestPrompt = PerSm;
+    }
   }
-  if (HighestPrompt == 0)
+  if (!Base)
     return 0;
-  return std::min(HighestPrompt + 1, LowestCrowded - 1);
+  return std::min(HighestPrompt + 1, LowestGrown - 1);
 }
 
 void PromptModel::recordPause(const std::string &Kernel, uint32_t PerSm,
-                              bool Prompt) {
-  Pauses &Seen = Kernels[Kernel][PerSm];
-  ++(Prompt ? Seen.Prompt : Seen.Late);
-}
-
-Nanos baton::sched::promptDrain(const DeviceFacts &Device, Nanos Block,
-                                uint32_t Held) {
-  return Device.SignalLatency + Block * Held +
-         std::max<Nanos>(Block / 2, std::chrono::microseconds(20));
+                              Nanos Drain) {
+  std::vector<Nanos> &Drains = Kernels[Kernel][PerSm];
+  if (Drains.size() < SamplesKept)
+    Drains.push_back(Drain);
 }
 
 SharingChoice baton::sched::chooseSharing(const DeviceFacts &Device,

@@ -131,49 +131,42 @@ private:
 std::optional<BlockSample> measuredBlock(const Completion &C,
                                          uint64_t Concurrency);
 
-/// Per kernel, what its pauses showed about how many PTB workers per SM
-/// still stop after the blocks they hold (are prompt). The device's limits
-/// (DeviceFacts::PromptClaimWarpsPerSm) come from kernels whose warps seldom
-/// stall: on a fuller SM such a worker's claim may wait to issue for about
-/// a block, so it starts one more, and the width policy assumes that second
-/// block there. A kernel whose warps wait on memory and barriers does not
-/// starve the claims: held to 4 workers per SM (8-warp workers, where the
-/// limits allow 2), the colocation MLP's products kept 0.45-0.48 of
-/// training at 50% load instead of 0.35 (H200, docs/benchmarks.md,
-/// fifty-ninth session, calls b and d). So a launch may be held, as a
-/// prompt one is, to one worker per SM more than the most at which this
-/// kernel's pauses were judged prompt, never to as many as they were judged
-/// crowded at. An occupancy is judged after SamplesToJudge pauses: crowded
-/// where more than a quarter of them took longer than promptDrain allows (a
-/// starved claim shows in most pauses; a host that noticed one late, in
-/// few). The climb stops only at crowding or at the bound, so the drains
-/// grow towards the bound as it climbs: with it, bert's p99 beside the MLP
-/// rose (call e), which is why SchedulerOptions::PromptFromPauses is off by
-/// default.
+/// Per kernel, the drains its pauses took at each occupancy (PTB workers
+/// per SM), which say how many workers per SM a launch may be held to as a
+/// prompt one is. The device's limits (DeviceFacts::PromptClaimWarpsPerSm)
+/// come from kernels whose warps seldom stall: on a fuller SM such a
+/// worker's claim may wait to issue for about a block, so it starts one
+/// more, and the width policy assumes that second block there. A kernel
+/// whose warps wait on memory and barriers does not starve the claims:
+/// held to 4 workers per SM (8-warp workers, where the limits allow 2), the
+/// colocation MLP's products kept 0.45-0.48 of training at 50% load instead
+/// of 0.35 (H200, docs/benchmarks.md, fifty-ninth session, calls b and d).
+///
+/// The first occupancy judged (after SamplesToJudge pauses), the device's
+/// prompt one as launches start there, is the base. A higher one is judged
+/// prompt while the median of its drains stays within Growth times the
+/// base's, grown past it otherwise: a starved claim doubles the drain, and
+/// longer blocks lengthen it too, which the LC work waits for (with the
+/// climb stopped only where the blocks met the bound, bert's p99 beside the
+/// MLP rose to 1.3-1.6x, call e). A launch may be held to one worker per SM
+/// more than the most judged prompt, never to as many as one judged grown.
 class PromptModel {
 public:
   static constexpr uint32_t SamplesToJudge = 8;
+  /// Drains kept per occupancy, of which the median judges it.
+  static constexpr uint32_t SamplesKept = 16;
+  static constexpr double Growth = 1.2;
   /// The most workers per SM the width policy may treat as prompt for
-  /// \p Kernel (0: none judged prompt; the device's limits apply).
-  /// choosePtb never goes below the device's limits.
+  /// \p Kernel (0: no base yet; the device's limits apply). choosePtb
+  /// never goes below the device's limits.
   uint32_t limit(const std::string &Kernel) const;
-  /// A pause of \p Kernel's launch held to \p PerSm workers per SM, which
-  /// drained as a prompt one does or not (promptDrain).
-  void recordPause(const std::string &Kernel, uint32_t PerSm, bool Prompt);
+  /// A pause of \p Kernel's launch held to \p PerSm workers per SM took
+  /// \p Drain, from the ask to the completion the host saw.
+  void recordPause(const std::string &Kernel, uint32_t PerSm, Nanos Drain);
 
 private:
-  struct Pauses {
-    uint32_t Prompt = 0;
-    uint32_t Late = 0;
-  };
-  std::map<std::string, std::map<uint32_t, Pauses>> Kernels;
+  std::map<std::string, std::map<uint32_t, std::vector<Nanos>>> Kernels;
 };
-
-/// The longest drain of a pause in which every worker stopped after the
-/// \p Held blocks of \p Block it held: the signal, those blocks, and half a
-/// block (at least 20 us) for the tail and the host's notice, well short of
-/// the second block a starved claim starts.
-Nanos promptDrain(const DeviceFacts &Device, Nanos Block, uint32_t Held);
 
 struct SharingChoice {
   Sharing How = Sharing::Time;

@@ -204,40 +204,35 @@ TEST(SchedulerPolicy, PtbWidthJudgesEachOccupancyByItsOwnBlockTime) {
   EXPECT_EQ(W.ExpectedLatency, D.SignalLatency + 30us + D.CrowdedExtraDrain);
 }
 
-TEST(SchedulerPolicy, PromptModelClimbsOneWorkerPerSmPastEachOccupancyJudgedPrompt) {
+TEST(SchedulerPolicy, PromptModelClimbsWhileDrainsStayThoseOfTheBase) {
   PromptModel P;
-  auto Record = [&](uint32_t PerSm, uint32_t Prompt, uint32_t Late,
+  auto Record = [&](uint32_t PerSm, uint32_t Count, Nanos Drain,
                     const std::string &Kernel = "k") {
-    for (uint32_t I = 0; I < Prompt; ++I)
-      P.recordPause(Kernel, PerSm, true);
-    for (uint32_t I = 0; I < Late; ++I)
-      P.recordPause(Kernel, PerSm, false);
+    for (uint32_t I = 0; I < Count; ++I)
+      P.recordPause(Kernel, PerSm, Drain);
   };
+  constexpr uint32_t Judge = PromptModel::SamplesToJudge;
   EXPECT_EQ(P.limit("k"), 0u); // no pause seen: the device's limits
-  Record(2, PromptModel::SamplesToJudge - 1, 0);
+  Record(2, Judge - 1, 60us);
   EXPECT_EQ(P.limit("k"), 0u); // not judged yet
-  Record(2, 1, 0);
-  EXPECT_EQ(P.limit("k"), 3u);
-  // A pause the host noticed late among prompt ones changes nothing.
-  Record(3, PromptModel::SamplesToJudge - 1, 1);
+  Record(2, 1, 60us);
+  EXPECT_EQ(P.limit("k"), 3u); // the base, and one step past it
+  // Drains within 1.2x of the base's median, however a few stray.
+  Record(3, Judge - 2, 70us);
+  Record(3, 2, 900us);
   EXPECT_EQ(P.limit("k"), 4u);
   EXPECT_EQ(P.limit("other"), 0u);
-  // Late in more than a quarter of its pauses: crowded, and the climb ends
-  // below it, whatever is seen above.
-  Record(4, 5, 3);
+  // Longer by median: grown, and the climb ends below it, whatever is seen
+  // above.
+  Record(4, Judge, 73us);
   EXPECT_EQ(P.limit("k"), 3u);
-  Record(5, PromptModel::SamplesToJudge, 0);
+  Record(5, Judge, 60us);
   EXPECT_EQ(P.limit("k"), 3u);
-  // Crowded alone leaves the device's limits.
-  Record(3, 0, PromptModel::SamplesToJudge, "m");
-  EXPECT_EQ(P.limit("m"), 0u);
-}
-
-TEST(SchedulerPolicy, PromptDrainIsTheBlocksHeldAndHalfABlock) {
-  DeviceFacts D = smallDevice();
-  EXPECT_EQ(promptDrain(D, 60us, 1), D.SignalLatency + 60us + 30us);
-  EXPECT_EQ(promptDrain(D, 60us, 3), D.SignalLatency + 180us + 30us);
-  EXPECT_EQ(promptDrain(D, 10us, 2), D.SignalLatency + 20us + 20us);
+  // Only the first SamplesKept drains count: once 3 has them, longer ones
+  // change nothing.
+  Record(3, PromptModel::SamplesKept - Judge, 70us);
+  Record(3, 3 * PromptModel::SamplesKept, 200us);
+  EXPECT_EQ(P.limit("k"), 3u);
 }
 
 TEST(SchedulerPolicy, PtbWidthHoldsToTheMostWorkersPerSmItsPausesAllow) {

@@ -514,44 +514,47 @@ std::vector<uint32_t> climb(uint32_t Last, uint32_t Then, size_t Count) {
 
 } // namespace
 
-TEST(SchedulerSim, PausesThatKeepTheBoundLetLaunchesHoldMoreWorkersPerSm) {
-  // Blocks of 20 us, 10 us longer for each neighbour on their SM: 30 us at
-  // the device's prompt 2 workers per SM, 90 us at the full 8. The device's
-  // limits assume that a fuller SM drains in a second block (warps that
-  // never stall starve the claims); this kernel's pauses show otherwise, so
-  // once SamplesToJudge pauses at an occupancy were prompt, launches hold
-  // one worker per SM more, up to every worker, whose drain of at most
-  // 7 + 90 us keeps the 100 us bound too.
-  auto [PerSm, Waits] = pauseEachLaunch(SimKernel{20us, 10us}, 2, 70, 40us);
+TEST(SchedulerSim, PausesAsShortAsTheBaseLetLaunchesHoldMoreWorkersPerSm) {
+  // Blocks of 50 us at any occupancy. The device's limits hold them to 2
+  // workers per SM: a fuller SM's drain, modelled with a second block, would
+  // miss the 100 us bound. This kernel's pauses show no second block: each
+  // occupancy's drains are the base's, so once SamplesToJudge pauses judged
+  // one, launches hold one worker per SM more, up to every worker.
+  auto [PerSm, Waits] = pauseEachLaunch(SimKernel{50us}, 2, 70, 40us);
   EXPECT_EQ(PerSm, climb(7, 8, 70));
   for (Nanos Wait : Waits)
     EXPECT_LE(Wait, 100us);
   // Off (the default), the device's limits hold every launch.
-  auto [Off, OffWaits] =
-      pauseEachLaunch(SimKernel{20us, 10us}, 2, 30, 40us, false);
+  auto [Off, OffWaits] = pauseEachLaunch(SimKernel{50us}, 2, 30, 40us, false);
   EXPECT_EQ(Off, std::vector<uint32_t>(30, 2));
 }
 
-TEST(SchedulerSim, CrowdedPausesEndTheClimb) {
+TEST(SchedulerSim, StarvedClaimsEndTheClimb) {
   // The blocks of the test above, but claims starve on an SM of more than
   // 5 blocks: a paused worker there starts one more block. (Up to 4 workers
   // of 256 threads, an LC block of 1,024 fits beside them, and its warps
-  // count too.) The climb reaches 6 workers per SM (70 us blocks), where
-  // each pause asked as the blocks begin takes two of them: the LC kernels
-  // that asked wait for the second block, past the bound, until 6 is judged
-  // crowded, and the launches after that go back to 5.
-  SimKernel Starving{20us, 10us};
+  // count too.) At 6 workers per SM each pause takes a second block: the LC
+  // kernels that asked wait for it, past the bound, until 6 is judged, and
+  // the launches after that go back to 5.
+  SimKernel Starving{50us};
   Starving.ClaimsStarveAbove = 5;
-  auto [PerSm, Waits] = pauseEachLaunch(Starving, 2, 60, 22us);
+  auto [PerSm, Waits] = pauseEachLaunch(Starving, 2, 60, 40us);
   EXPECT_EQ(PerSm, climb(6, 5, 60));
   for (size_t I = 0; I < Waits.size(); ++I) {
-    if (PerSm[I] == 6) {
-      EXPECT_GT(Waits[I], 70us) << "LC kernel " << I; // a second block
-      EXPECT_LE(Waits[I], 7us + 2 * 70us) << "LC kernel " << I;
-    } else {
-      EXPECT_LE(Waits[I], 100us) << "LC kernel " << I;
-    }
+    if (PerSm[I] == 6)
+      EXPECT_GT(Waits[I], 50us) << "LC kernel " << I; // a second block
+    else
+      EXPECT_LE(Waits[I], 50us) << "LC kernel " << I;
   }
+}
+
+TEST(SchedulerSim, LongerDrainsEndTheClimb) {
+  // Blocks 10 us longer for each neighbour: 30 us at 2 workers per SM, 40
+  // at 3. Paused as their blocks begin, launches at 3 drain a third longer
+  // than at 2, which the LC work waits for: 3 is judged grown, and the
+  // launches after it go back to 2, though 3's blocks keep the bound.
+  auto [PerSm, Waits] = pauseEachLaunch(SimKernel{20us, 10us}, 2, 40, 22us);
+  EXPECT_EQ(PerSm, climb(3, 2, 40));
 }
 
 TEST_F(SchedulerSimTest, LongBlocksKeepEverySmAfterLcWorkOfTheWholeDevice) {
