@@ -199,11 +199,11 @@ private:
   }
 
   /// Whether a comparison takes a count of arrivals at a word that the
-  /// function sets to a number computed from the grid size (a store or an
-  /// exchange of it, or the wrap bound of an increment or decrement): the
-  /// last block's test of a barrier that counts down, `atomicSub(&left, 1)
-  /// == 1` with `left = gridDim.x` after it, whatever the count is
-  /// compared with.
+  /// function sets to a number computed from the grid size (a store, an
+  /// exchange or an add of it, or the wrap bound of a decrement): the last
+  /// block's test of a barrier that counts down, `atomicSub(&left, 1) == 1`
+  /// with `left = gridDim.x` after it, whatever the count is compared
+  /// with. (An increment wraps to 0: its bound is never stored.)
   bool comparesResetCount() {
     for (Instruction &I : instructions(F))
       if (const Value *Word = setToGridSize(I))
@@ -219,8 +219,8 @@ private:
   }
 
   /// The word of global memory that \p I sets to a number computed from
-  /// the grid size (a store, an exchange, the wrap bound of an increment or
-  /// decrement), casts stripped; nullptr if it sets none.
+  /// the grid size (a store; an exchange or an add of it, or the wrap bound
+  /// of a decrement), casts stripped; nullptr if it sets none.
   const Value *setToGridSize(const Instruction &I) {
     const Value *Pointer = nullptr, *Stored = nullptr;
     if (auto *Store = dyn_cast<StoreInst>(&I)) {
@@ -229,7 +229,7 @@ private:
     } else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I)) {
       switch (RMW->getOperation()) {
       case AtomicRMWInst::Xchg:
-      case AtomicRMWInst::UIncWrap:
+      case AtomicRMWInst::Add:
       case AtomicRMWInst::UDecWrap:
         Pointer = RMW->getPointerOperand();
         Stored = RMW->getValOperand();

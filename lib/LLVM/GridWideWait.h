@@ -14,8 +14,8 @@
 // value computed from an arrival (atomicrmw add, sub, uinc_wrap, udec_wrap
 // that is not a poll) with one computed from %nctaid, or with anything
 // where the function sets the arrival's word (casts stripped) to a number
-// computed from %nctaid (a store, an xchg, a wrap bound: a count that
-// counts down). Not seen besides
+// computed from %nctaid (a store; an xchg or add of it, or a decrement's
+// wrap bound: a count that counts down). Not seen besides
 // what the PTX side does not see: NVVM atomic intrinsics, other inline
 // PTX, and values passed through shuffles, votes or reduction barriers
 // (any call ends the slice).

@@ -321,7 +321,8 @@ void Scheduler::State::complete(const Completion &C) {
 /// them).
 void Scheduler::State::notePause(Entry &E, const Completion &C) {
   std::optional<Nanos> Asked = std::exchange(E.PauseAskedAt, std::nullopt);
-  if (!Asked || E.Info.State != WorkState::Pausing ||
+  if (!Options.PromptFromPauses || !Asked ||
+      E.Info.State != WorkState::Pausing ||
       E.Info.LaunchForm != Form::Ptb || E.RunVacated || !C.BlocksRun ||
       !C.Measured || C.At - C.Elapsed > *Asked)
     return;

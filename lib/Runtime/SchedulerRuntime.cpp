@@ -14,6 +14,7 @@
 #include "Trace.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <map>
@@ -26,6 +27,26 @@ using namespace baton::sched;
 using namespace baton::detail;
 
 namespace {
+
+/// Environment variable \p Name as a count of 32 bits, if it is set to one
+/// (digits only); a warning on stderr if it is set to anything else.
+std::optional<uint32_t> environmentCount(const char *Name) {
+  const char *Value = std::getenv(Name);
+  if (!Value || !*Value)
+    return std::nullopt;
+  std::string_view Text(Value);
+  uint64_t N = 0;
+  bool Digits = Text.size() <= 10;
+  for (char C : Text) {
+    Digits &= C >= '0' && C <= '9';
+    N = N * 10 + static_cast<uint64_t>(C - '0');
+  }
+  if (!Digits || N > UINT32_MAX) {
+    std::fprintf(stderr, "baton: ignoring %s=%s (not a count)\n", Name, Value);
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(N);
+}
 
 class SteadyClock : public Clock {
 public:
@@ -177,13 +198,11 @@ RuntimeExecutor::RuntimeExecutor(Runtime &R, const DeviceFacts *Latencies)
   P->Facts.CanVacate = !Vacate || std::string_view(Vacate) != "0";
   // BATON_PROMPT_WORKERS_PER_SM and BATON_PROMPT_WARPS_PER_SM: the limits
   // within which the width policy counts an SM as prompt (DeviceFacts), for
-  // tuning.
-  if (const char *Workers = std::getenv("BATON_PROMPT_WORKERS_PER_SM"))
-    P->Facts.PromptClaimWorkersPerSm =
-        static_cast<uint32_t>(std::strtoul(Workers, nullptr, 10));
-  if (const char *Warps = std::getenv("BATON_PROMPT_WARPS_PER_SM"))
-    P->Facts.PromptClaimWarpsPerSm =
-        static_cast<uint32_t>(std::strtoul(Warps, nullptr, 10));
+  // tuning; 0 is no limit.
+  if (auto Workers = environmentCount("BATON_PROMPT_WORKERS_PER_SM"))
+    P->Facts.PromptClaimWorkersPerSm = *Workers;
+  if (auto Warps = environmentCount("BATON_PROMPT_WARPS_PER_SM"))
+    P->Facts.PromptClaimWarpsPerSm = *Warps;
   // Half the hardware queues may hold launches waiting behind a head; the
   // rest stay for every other stream (the H200 held 24 waiting streams of
   // 32 queues without a stall, and stalled with 8 of 8).

@@ -101,7 +101,7 @@ const Operand &polledAddress(const Module &M, const Statement &S) {
 bool countsArrival(const Module &M, const Statement &S) {
   std::string_view Opcode = M.text(S.Text);
   if (opcodeBase(Opcode) != "atom" || !inGlobalOrGenericSpace(Opcode) ||
-      pollsMemory(M, S))
+      M.arguments(S).size() < 3 || pollsMemory(M, S))
     return false;
   for (std::string_view Op : {"add", "sub", "inc", "dec"})
     if (hasQualifier(Opcode, Op))
@@ -221,10 +221,11 @@ private:
   }
 
   /// Whether a comparison takes a count of arrivals at a word that the
-  /// kernel sets to a number computed from the grid size (a store or an
-  /// exchange of it, or the wrap bound of atom.inc/dec): the last block's
-  /// test of a barrier that counts down, `atomicSub(&left, 1) == 1` with
-  /// `left = gridDim.x` after it, whatever the count is compared with.
+  /// kernel sets to a number computed from the grid size (a store, an
+  /// exchange or an add of it, or the wrap bound of atom.dec): the last
+  /// block's test of a barrier that counts down, `atomicSub(&left, 1) == 1`
+  /// with `left = gridDim.x` after it, whatever the count is compared with.
+  /// (atom.inc wraps to 0: its bound is never stored.)
   bool comparesResetCount() const {
     std::vector<const Operand *> Resets;
     for (const Statement &S : Body)
@@ -255,8 +256,8 @@ private:
   }
 
   /// The address of global memory that \p S sets to a number computed from
-  /// the grid size (st, atom.exch, the wrap bound of atom.inc/dec), if it
-  /// does.
+  /// the grid size (st; atom.exch or atom.add of it, or atom.dec's wrap
+  /// bound), if it does.
   const Operand *setToGridSize(const Statement &S) const {
     std::string_view Opcode = M.text(S.Text);
     std::string_view Base = opcodeBase(Opcode);
@@ -267,7 +268,7 @@ private:
     if (Args.size() != Address + 2)
       return nullptr;
     if (Base == "atom" && !hasQualifier(Opcode, "exch") &&
-        !hasQualifier(Opcode, "inc") && !hasQualifier(Opcode, "dec"))
+        !hasQualifier(Opcode, "add") && !hasQualifier(Opcode, "dec"))
       return nullptr;
     bool Grid = false;
     forEachSymbol(M, Args[Address + 1], [&](const Operand &Sym) {
@@ -289,7 +290,9 @@ private:
   /// Where address \p Addr points, as far as moves tell: the symbol it is
   /// based on, followed back through registers defined once, by a mov or
   /// cvta of another symbol (nvcc's `mov.u64 %rd6, left;` before
-  /// `atom [%rd6]`), and its constant offset. nullopt for other forms.
+  /// `atom [%rd6]`) or an add of a constant to one (`add.s64 %rd2, %rd1,
+  /// 4;` before `[%rd2]`, where `[%rd1+4]` reads the same word), and its
+  /// constant offset. nullopt for other forms.
   std::optional<std::pair<std::string_view, uint64_t>>
   locationOf(const Operand &Addr) const {
     auto Children = M.children(Addr);
@@ -317,9 +320,16 @@ private:
       const Statement &S = Body[It->second.front()];
       std::string_view Opcode = opcodeBase(M.text(S.Text));
       auto Args = M.arguments(S);
-      if ((Opcode != "mov" && Opcode != "cvta") || Args.size() != 2 ||
-          Args[1].Kind != OperandKind::Symbol)
+      if (Opcode == "add" && Args.size() == 3 &&
+          Args[1].Kind == OperandKind::Symbol) {
+        std::optional<uint64_t> Constant = evaluateConstant(M, Args[2]);
+        if (!Constant)
+          break;
+        Offset += *Constant; // wraps as the address does
+      } else if ((Opcode != "mov" && Opcode != "cvta") || Args.size() != 2 ||
+                 Args[1].Kind != OperandKind::Symbol) {
         break;
+      }
       Name = M.text(Args[1].Text);
     }
     return std::pair{Name, Offset};

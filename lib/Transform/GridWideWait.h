@@ -32,11 +32,11 @@
 // inc, dec that changes the word, through registers) with a number
 // computed from %nctaid (the last block's test), or with anything where
 // the kernel sets the word it counts at to a number computed from %nctaid
-// (st, atom.exch, or the wrap bound of atom.inc/dec): a count that counts
-// down to the last block, `atomicSub(&left, 1) == 1` with `left =
-// gridDim.x` after it. Addresses are compared as written, or as the symbol
-// a register was moved from (nvcc's `mov.u64 %rd6, left` before `atom
-// [%rd6]`) with the same offset.
+// (st; atom.exch or atom.add of it, or atom.dec's wrap bound): a count
+// that counts down to the last block, `atomicSub(&left, 1) == 1` with
+// `left = gridDim.x` after it. Addresses are compared as written, or as
+// the symbol a register was moved from (nvcc's `mov.u64 %rd6, left` before
+// `atom [%rd6]`), through adds of constants, with the same offset.
 //
 // Not recognised (their variants may hang): a goal the host passes as a
 // parameter or that passes through memory, a wait for a flag that no

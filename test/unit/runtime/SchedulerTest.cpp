@@ -527,6 +527,10 @@ TEST(SchedulerSim, PausesAsShortAsTheBaseLetLaunchesHoldMoreWorkersPerSm) {
   // Off (the default), the device's limits hold every launch.
   auto [Off, OffWaits] = pauseEachLaunch(SimKernel{50us}, 2, 30, 40us, false);
   EXPECT_EQ(Off, std::vector<uint32_t>(30, 2));
+  // Pauses asked before a launch's blocks began (it takes 20 us to
+  // arrive) measure no drain the LC work waited for: no climb.
+  auto [Early, EarlyWaits] = pauseEachLaunch(SimKernel{50us}, 2, 30, 2us);
+  EXPECT_EQ(Early, std::vector<uint32_t>(30, 2));
 }
 
 TEST(SchedulerSim, StarvedClaimsEndTheClimb) {
