@@ -90,9 +90,52 @@ const Value *polledPointer(const Value *V) {
   return P ? P->stripPointerCasts() : nullptr;
 }
 
+/// Inline PTX of one atomic or store of global or generic memory with one
+/// pointer and one value argument, as libcu++'s cuda::atomic_ref writes
+/// them (`atom.add.acq_rel.gpu.u32 $0,[$1],$2;`, `st.relaxed.gpu.b32
+/// [$0],$1;`).
+struct AsmMemoryOp {
+  SmallVector<StringRef, 6> Qualifiers; ///< "atom", "add", "acq_rel", ...
+  const Value *Pointer = nullptr;       ///< casts stripped
+  const Value *Operand = nullptr;
+  bool has(StringRef Q) const { return is_contained(Qualifiers, Q); }
+};
+
+std::optional<AsmMemoryOp> asmMemoryOp(const Value *V) {
+  auto *Call = dyn_cast<CallInst>(V);
+  if (!Call || !Call->isInlineAsm())
+    return std::nullopt;
+  StringRef Text = inlineAsmText(*Call).trim();
+  if (!Text.consume_back(";") || Text.contains(';') || Text.contains('\n'))
+    return std::nullopt;
+  AsmMemoryOp Op;
+  Text.take_until([](char C) { return C == ' ' || C == '\t'; })
+      .split(Op.Qualifiers, '.');
+  if ((Op.Qualifiers[0] != "atom" && Op.Qualifiers[0] != "st") ||
+      Op.has("shared") || Op.has("local") || Op.has("param"))
+    return std::nullopt;
+  for (const Value *Arg : Call->args()) {
+    const Value *&Slot = Arg->getType()->isPointerTy() ? Op.Pointer : Op.Operand;
+    if (Slot)
+      return std::nullopt;
+    Slot = Arg;
+  }
+  if (!Op.Pointer || !Op.Operand)
+    return std::nullopt;
+  Op.Pointer = Op.Pointer->stripPointerCasts();
+  return Op;
+}
+
 /// An atomic that counts a block's arrival: an add, sub, inc or dec of
-/// global memory that changes the word (not a poll).
+/// global memory that changes the word (not a poll), as an atomicrmw or as
+/// inline PTX (asmMemoryOp).
 bool countsArrival(const Value *V) {
+  if (auto Op = asmMemoryOp(V)) {
+    auto *C = dyn_cast<ConstantInt>(Op->Operand);
+    return Op->has("atom") && !(C && C->isZero()) &&
+           (Op->has("add") || Op->has("sub") || Op->has("inc") ||
+            Op->has("dec"));
+  }
   auto *RMW = dyn_cast<AtomicRMWInst>(V);
   if (!RMW || !inGlobalOrGenericSpace(RMW->getPointerOperand()) ||
       pollsMemory(RMW))
@@ -220,9 +263,15 @@ private:
 
   /// The word of global memory that \p I sets to a number computed from
   /// the grid size (a store; an exchange or an add of it, or the wrap bound
-  /// of a decrement), casts stripped; nullptr if it sets none.
+  /// of a decrement; as instructions or inline PTX), casts stripped;
+  /// nullptr if it sets none.
   const Value *setToGridSize(const Instruction &I) {
     const Value *Pointer = nullptr, *Stored = nullptr;
+    if (auto Op = asmMemoryOp(&I)) {
+      if (Op->has("st") || Op->has("exch") || Op->has("add") || Op->has("dec"))
+        return gridSized(Op->Operand) ? Op->Pointer : nullptr;
+      return nullptr;
+    }
     if (auto *Store = dyn_cast<StoreInst>(&I)) {
       Pointer = Store->getPointerOperand();
       Stored = Store->getValueOperand();

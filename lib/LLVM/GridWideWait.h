@@ -12,13 +12,14 @@
 // pointer (casts stripped; inline PTX's one pointer argument) that a
 // polling read in the loop reads, and the last block's test an icmp of a
 // value computed from an arrival (atomicrmw add, sub, uinc_wrap, udec_wrap
-// that is not a poll) with one computed from %nctaid, or with anything
-// where the function sets the arrival's word (casts stripped) to a number
-// computed from %nctaid (a store; an xchg or add of it, or a decrement's
-// wrap bound: a count that counts down). Not seen besides
-// what the PTX side does not see: NVVM atomic intrinsics, other inline
-// PTX, and values passed through shuffles, votes or reduction barriers
-// (any call ends the slice).
+// that is not a poll, or inline PTX of one such atom, as libcu++'s
+// cuda::atomic_ref writes it) with one computed from %nctaid, or with
+// anything where the function sets the arrival's word (casts stripped) to
+// a number computed from %nctaid (a store; an xchg or add of it, or a
+// decrement's wrap bound; as instructions or inline PTX: a count that
+// counts down). Not seen besides what the PTX side does not see: NVVM
+// atomic intrinsics, other inline PTX, and values passed through shuffles,
+// votes or reduction barriers (any call ends the slice).
 //
 //===----------------------------------------------------------------------===//
 #ifndef BATON_LIB_LLVM_GRIDWIDEWAIT_H

@@ -5,8 +5,10 @@
 ; to change. It needs every block resident at once; a variant would hang,
 ; so it is refused, as baton-ptx refuses it
 ; (test/PTX/refuse-countdown-barrier.ptx), whether the count is reset by a
-; store of %nctaid, by an add of it or by atomicDec's wrap bound, and with
-; the count and the generation in one struct. Kept: the first block to
+; store of %nctaid, by an add of it or by atomicDec's wrap bound, with
+; the count and the generation in one struct, and with libcu++'s
+; cuda::atomic_ref, whose atomics and stores clang leaves as inline PTX.
+; Kept: the first block to
 ; arrive initialising while the others wait for it, a count reset to the
 ; grid size with a last block's test that nobody waits on, and a ring of
 ; slots taken with atomicInc modulo the grid size (its wrap goes to 0).
@@ -234,6 +236,34 @@ done:
   ret void
 }
 
+define ptx_kernel void @countdown_atomic_ref(ptr %counter, ptr %generation) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %leader = icmp eq i32 %tid, 0
+  br i1 %leader, label %arrive, label %done
+
+arrive:
+  %my = call i32 asm sideeffect "ld.acquire.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr %generation)
+  %old = call i32 asm sideeffect "atom.add.acq_rel.gpu.u32 $0,[$1],$2;", "=r,l,r,~{memory}"(ptr %counter, i32 -1)
+  %last = icmp eq i32 %old, 1
+  br i1 %last, label %release, label %wait
+
+release:
+  %n = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  call void asm sideeffect "st.relaxed.gpu.b32 [$0],$1;", "l,r,~{memory}"(ptr %counter, i32 %n)
+  %g = call i32 asm sideeffect "atom.add.release.gpu.u32 $0,[$1],$2;", "=r,l,r,~{memory}"(ptr %generation, i32 1)
+  br label %done
+
+wait:
+  %now = call i32 asm sideeffect "ld.acquire.gpu.b32 $0,[$1];", "=r,l,~{memory}"(ptr %generation)
+  %same = icmp eq i32 %now, %my
+  br i1 %same, label %wait, label %done
+
+done:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
 declare void @llvm.nvvm.membar.gl()
@@ -246,6 +276,7 @@ declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 ; WARN: warning: kernel 'countdown_struct' gets no variants: waits in a loop for a word in global memory to change {{.*}} [grid-sync]
 ; WARN: warning: kernel 'countdown_add_reset' gets no variants: waits in a loop for a word in global memory to change {{.*}} [grid-sync]
 ; WARN-NOT: warning: kernel 'ring_inc'
+; WARN: warning: kernel 'countdown_atomic_ref' gets no variants: waits in a loop for a word in global memory to change {{.*}} [grid-sync]
 ; CHECK-NOT: @countdown_sub__baton
 ; CHECK-NOT: @countdown_dec__baton
 ; CHECK: define ptx_kernel void @first_initializes__baton_slice(
@@ -256,3 +287,4 @@ declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
 ; CHECK-NOT: @countdown_add_reset__baton
 ; CHECK: define ptx_kernel void @ring_inc__baton_slice(
 ; CHECK: define ptx_kernel void @ring_inc__baton_ptb(
+; CHECK-NOT: @countdown_atomic_ref__baton
