@@ -105,8 +105,8 @@ std::optional<AsmMemoryOp> asmMemoryOp(const Value *V) {
   auto *Call = dyn_cast<CallInst>(V);
   if (!Call || !Call->isInlineAsm())
     return std::nullopt;
-  StringRef Text = inlineAsmText(*Call).trim();
-  if (!Text.consume_back(";") || Text.contains(';') || Text.contains('\n'))
+  StringRef Text = asmSingleInstruction(*Call);
+  if (Text.empty())
     return std::nullopt;
   AsmMemoryOp Op;
   Text.take_until([](char C) { return C == ' ' || C == '\t'; })
@@ -115,7 +115,8 @@ std::optional<AsmMemoryOp> asmMemoryOp(const Value *V) {
       Op.has("shared") || Op.has("local") || Op.has("param"))
     return std::nullopt;
   for (const Value *Arg : Call->args()) {
-    const Value *&Slot = Arg->getType()->isPointerTy() ? Op.Pointer : Op.Operand;
+    const Value *&Slot =
+        Arg->getType()->isPointerTy() ? Op.Pointer : Op.Operand;
     if (Slot)
       return std::nullopt;
     Slot = Arg;
@@ -227,18 +228,22 @@ private:
   bool gridSized(const Value *V) { return derived(V, Origin::GridSize); }
   bool arrivalCounted(const Value *V) { return derived(V, Origin::Arrival); }
 
+  /// Whether some comparison (icmp) satisfies \p Test.
+  template <typename Pred> bool someComparison(Pred Test) {
+    return any_of(instructions(F), [&](Instruction &I) {
+      auto *Cmp = dyn_cast<ICmpInst>(&I);
+      return Cmp && Test(*Cmp);
+    });
+  }
+
   /// Whether a comparison takes one value counted by an arrival and one
   /// computed from the grid size: the last block's test.
   bool comparesArrivalWithGrid() {
-    for (BasicBlock &BB : F)
-      for (Instruction &I : BB)
-        if (auto *Cmp = dyn_cast<ICmpInst>(&I)) {
-          Value *A = Cmp->getOperand(0), *B = Cmp->getOperand(1);
-          if ((arrivalCounted(A) && gridSized(B)) ||
-              (arrivalCounted(B) && gridSized(A)))
-            return true;
-        }
-    return false;
+    return someComparison([&](ICmpInst &Cmp) {
+      Value *A = Cmp.getOperand(0), *B = Cmp.getOperand(1);
+      return (arrivalCounted(A) && gridSized(B)) ||
+             (arrivalCounted(B) && gridSized(A));
+    });
   }
 
   /// Whether a comparison takes a count of arrivals at a word that the
@@ -253,12 +258,10 @@ private:
         ResetWords.insert(Word);
     if (ResetWords.empty())
       return false;
-    for (Instruction &I : instructions(F))
-      if (auto *Cmp = dyn_cast<ICmpInst>(&I))
-        if (derived(Cmp->getOperand(0), Origin::ResetCount) ||
-            derived(Cmp->getOperand(1), Origin::ResetCount))
-          return true;
-    return false;
+    return someComparison([&](ICmpInst &Cmp) {
+      return derived(Cmp.getOperand(0), Origin::ResetCount) ||
+             derived(Cmp.getOperand(1), Origin::ResetCount);
+    });
   }
 
   /// The word of global memory that \p I sets to a number computed from

@@ -15,10 +15,8 @@ using namespace llvm;
 
 namespace baton::ir {
 
-/// The single instruction of an inline asm string ("bar.sync 1, 64;" ->
-/// "bar.sync 1, 64"), or "" if it holds anything else.
-static StringRef singleInstruction(StringRef Text) {
-  Text = Text.trim();
+StringRef asmSingleInstruction(const CallBase &CB) {
+  StringRef Text = inlineAsmText(CB).trim();
   if (!Text.consume_back(";"))
     return "";
   Text = Text.trim();
@@ -33,7 +31,7 @@ static StringRef loneMoveSource(const CallBase &CB) {
   if (!isa<CallInst>(CB) || !CB.isInlineAsm() ||
       !CB.getType()->isIntegerTy(32))
     return "";
-  StringRef Text = singleInstruction(inlineAsmText(CB));
+  StringRef Text = asmSingleInstruction(CB);
   size_t Space = Text.find_first_of(" \t");
   StringRef Opcode = Text.take_front(Space);
   auto [Dest, Source] = Text.drop_front(Opcode.size()).split(',');
@@ -98,7 +96,7 @@ static bool asmBarrierOperand(const CallBase &CB, StringRef Text,
 static std::optional<BarrierUse> classifyAsmBarrier(const CallBase &CB) {
   if (!CB.getType()->isVoidTy())
     return std::nullopt;
-  StringRef Text = singleInstruction(inlineAsmText(CB));
+  StringRef Text = asmSingleInstruction(CB);
   auto [Opcode, Operands] = Text.split(' ');
   SmallVector<StringRef, 4> Parts;
   Opcode.split(Parts, '.');
@@ -213,7 +211,7 @@ bool isHoistableAlloca(const AllocaInst &AI, const BasicBlock &Entry) {
 
 bool isExit(const CallBase &CB) {
   if (CB.isInlineAsm())
-    return singleInstruction(inlineAsmText(CB)) == "exit";
+    return asmSingleInstruction(CB) == "exit";
   return CB.getIntrinsicID() == Intrinsic::nvvm_exit;
 }
 

@@ -70,6 +70,10 @@ std::string specialRegister(const llvm::CallBase &CB);
 
 /// The inline PTX of CB, or "" if CB does not call inline assembly.
 llvm::StringRef inlineAsmText(const llvm::CallBase &CB);
+/// The one instruction of CB's inline PTX, without its `;` ("bar.sync 1,
+/// 64;" -> "bar.sync 1, 64"), or "" if it holds anything else or CB does
+/// not call inline assembly.
+llvm::StringRef asmSingleInstruction(const llvm::CallBase &CB);
 /// True if Text names the special register Reg ("%ctaid" also matches
 /// "%ctaid.x" but not "%nctaid").
 bool asmReadsRegister(llvm::StringRef Text, llvm::StringRef Reg);

@@ -202,22 +202,30 @@ private:
     return Derived;
   }
 
+  /// Whether register \p Name is %nctaid or computed from it.
+  bool gridSized(std::string_view Name) const {
+    return isGridSize(Name) || GridSized.count(Name) > 0;
+  }
+
+  /// Whether some comparison (setp) satisfies \p Test.
+  template <typename Pred> bool someComparison(Pred Test) const {
+    return std::any_of(Body.begin(), Body.end(), [&](const Statement &S) {
+      return S.Kind == StatementKind::Instruction &&
+             opcodeBase(M.text(S.Text)) == "setp" && Test(S);
+    });
+  }
+
   /// Whether a comparison takes one value from \p Arrivals and one
   /// computed from the grid size: the last block's test.
   bool comparesBoth(const std::unordered_set<std::string_view> &Arrivals) {
-    for (const Statement &S : Body) {
-      if (S.Kind != StatementKind::Instruction ||
-          opcodeBase(M.text(S.Text)) != "setp")
-        continue;
+    return someComparison([&](const Statement &S) {
       bool Arrival = false, Grid = false;
       forEachSource(S, [&](std::string_view Name) {
         Arrival |= Arrivals.count(Name) > 0;
-        Grid |= isGridSize(Name) || GridSized.count(Name) > 0;
+        Grid |= gridSized(Name);
       });
-      if (Arrival && Grid)
-        return true;
-    }
-    return false;
+      return Arrival && Grid;
+    });
   }
 
   /// Whether a comparison takes a count of arrivals at a word that the
@@ -242,17 +250,12 @@ private:
                                return sameLocation(M.arguments(S)[1], *Word);
                              });
         });
-    for (const Statement &S : Body) {
-      if (S.Kind != StatementKind::Instruction ||
-          opcodeBase(M.text(S.Text)) != "setp")
-        continue;
+    return someComparison([&](const Statement &S) {
       bool Count = false;
-      forEachSource(S,
-                    [&](std::string_view Name) { Count |= Counts.count(Name) > 0; });
-      if (Count)
-        return true;
-    }
-    return false;
+      forEachSource(
+          S, [&](std::string_view Name) { Count |= Counts.count(Name) > 0; });
+      return Count;
+    });
   }
 
   /// The address of global memory that \p S sets to a number computed from
@@ -272,8 +275,7 @@ private:
       return nullptr;
     bool Grid = false;
     forEachSymbol(M, Args[Address + 1], [&](const Operand &Sym) {
-      std::string_view Name = M.text(Sym.Text);
-      Grid |= isGridSize(Name) || GridSized.count(Name) > 0;
+      Grid |= gridSized(M.text(Sym.Text));
     });
     return Grid ? &Args[Address] : nullptr;
   }
@@ -360,7 +362,7 @@ private:
           if (D >= Head && D <= Back)
             Inside.push_back(D);
       if (Inside.empty()) {
-        Goal |= isGridSize(Reg) || GridSized.count(Reg);
+        Goal |= gridSized(Reg);
         if (HasArrivalTest)
           addressesRead(Reg, Generations);
         continue;
@@ -435,7 +437,7 @@ private:
       // A guard computed from no grid size at all cannot wait for one; a
       // wait for a generation to change needs a last block's test.
       if (Target[I] && (S.Flags & StatementHasGuard) &&
-          (HasArrivalTest || GridSized.count(M.text(M.operands(S)[0].Text))))
+          (HasArrivalTest || gridSized(M.text(M.operands(S)[0].Text))))
         Guarded.push_back(I);
     }
     for (uint32_t Back = 0; Back < Body.size(); ++Back) {
