@@ -131,11 +131,14 @@ static Nanos medianOf(std::vector<Nanos> Drains) {
 
 uint32_t PromptModel::limit(const std::string &Kernel) const {
   auto It = Kernels.find(Kernel);
-  if (It == Kernels.end())
-    return 0;
+  return It == Kernels.end() ? 0 : It->second.Limit;
+}
+
+uint32_t
+PromptModel::judge(const std::map<uint32_t, std::vector<Nanos>> &ByPerSm) {
   std::optional<Nanos> Base;
   uint32_t HighestPrompt = 0, LowestGrown = UINT32_MAX;
-  for (const auto &[PerSm, Drains] : It->second) {
+  for (const auto &[PerSm, Drains] : ByPerSm) {
     if (Drains.size() < SamplesToJudge)
       continue;
     Nanos Median = medianOf(Drains);
@@ -156,9 +159,12 @@ uint32_t PromptModel::limit(const std::string &Kernel) const {
 
 void PromptModel::recordPause(const std::string &Kernel, uint32_t PerSm,
                               Nanos Drain) {
-  std::vector<Nanos> &Drains = Kernels[Kernel][PerSm];
-  if (Drains.size() < SamplesKept)
+  Pauses &Seen = Kernels[Kernel];
+  std::vector<Nanos> &Drains = Seen.Drains[PerSm];
+  if (Drains.size() < SamplesKept) {
     Drains.push_back(Drain);
+    Seen.Limit = judge(Seen.Drains);
+  }
 }
 
 SharingChoice baton::sched::chooseSharing(const DeviceFacts &Device,
@@ -301,9 +307,11 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   }
   // Fewer workers per SM keep the bound, at some throughput: the most
   // that do, down to the device's prompt limit.
+  Nanos Yield{0};
   for (uint64_t Workers = Prompt;; --Workers) {
     auto YieldOf = PromptYieldOf(Blocks.at(static_cast<uint32_t>(Workers)));
-    if (Nanos Yield = YieldOf(Chunk); Yield <= Bound) {
+    Yield = YieldOf(Chunk);
+    if (Yield <= Bound) {
       WidthChoice Fewer = On(FreeSms, Workers, Yield, true);
       Fewer.CoveringShareLimit = CoveringLimit(Workers, YieldOf);
       return Fewer;
@@ -311,8 +319,7 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
     if (Workers <= DevicePrompt)
       break;
   }
-  Prompt = DevicePrompt;
-  Nanos Yield = PromptYieldOf(Blocks.at(static_cast<uint32_t>(Prompt)))(Chunk);
+  Prompt = DevicePrompt; // the loop's last Yield is this one's
   // Blocks too long to yield in time: leave SMs idle for LC work instead,
   // and keep the drain of LC work that needs every SM to one block. SMs
   // that active LC work already holds count towards the reserve when they

@@ -165,7 +165,13 @@ public:
   void recordPause(const std::string &Kernel, uint32_t PerSm, Nanos Drain);
 
 private:
-  std::map<std::string, std::map<uint32_t, std::vector<Nanos>>> Kernels;
+  struct Pauses {
+    std::map<uint32_t, std::vector<Nanos>> Drains; ///< by workers per SM
+    /// limit(), judged again at each pause rather than at each width choice.
+    uint32_t Limit = 0;
+  };
+  static uint32_t judge(const std::map<uint32_t, std::vector<Nanos>> &ByPerSm);
+  std::map<std::string, Pauses> Kernels;
 };
 
 struct SharingChoice {

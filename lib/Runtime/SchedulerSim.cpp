@@ -148,6 +148,9 @@ struct SimulatedExecutor::Impl {
   /// Whether a PTB worker of \p L on \p Sm, claiming now with the flag
   /// visible, read it before it was (SimKernel::ClaimsStarveAbove).
   bool claimReadFlagStale(const SimLaunch &L, uint32_t Sm) const;
+  /// How long a block of \p L takes on \p Sm beside the blocks there now
+  /// (SimKernel::SlowerPerNeighbour).
+  Nanos blockDuration(const SimLaunch &L, uint32_t Sm) const;
   void handle(const Event &E);
   void settle(SimLaunch &L);
 };
@@ -300,10 +303,8 @@ void SimulatedExecutor::Impl::dispatch() {
 void SimulatedExecutor::Impl::startBlock(SimLaunch &L, uint32_t Sm, uint32_t V,
                                          uint32_t Slice, uint32_t View,
                                          uint32_t Step) {
-  Nanos Duration =
-      L.Block + L.SlowerPerNeighbour * static_cast<int64_t>(Sms[Sm].Blocks - 1);
-  schedule(EventKind::BlockEnd, Time.now() + Duration, L, Sm, V, Slice, View,
-           Step);
+  schedule(EventKind::BlockEnd, Time.now() + blockDuration(L, Sm), L, Sm, V,
+           Slice, View, Step);
 }
 
 // The PTB worker loop of task.h: after block Last of the claim that ends at
@@ -344,9 +345,13 @@ bool SimulatedExecutor::Impl::claimReadFlagStale(const SimLaunch &L,
                                                  uint32_t Sm) const {
   if (!L.ClaimsStarveAbove || Sms[Sm].Blocks <= L.ClaimsStarveAbove)
     return false;
-  Nanos Block = L.Block + L.SlowerPerNeighbour *
-                              static_cast<int64_t>(Sms[Sm].Blocks - 1);
-  return Time.now() - L.PreemptVisibleAt < Block;
+  return Time.now() - L.PreemptVisibleAt < blockDuration(L, Sm);
+}
+
+Nanos SimulatedExecutor::Impl::blockDuration(const SimLaunch &L,
+                                             uint32_t Sm) const {
+  return L.Block +
+         L.SlowerPerNeighbour * static_cast<int64_t>(Sms[Sm].Blocks - 1);
 }
 
 void SimulatedExecutor::Impl::leaveSm(SimLaunch &L, uint32_t Sm) {
