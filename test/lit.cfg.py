@@ -20,6 +20,9 @@ config.substitutions.append(("%ptxas-path", config.ptxas))
 config.substitutions.append(("%ptxas", config.ptxas + " -arch=sm_90a"))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%corpus", os.path.join(config.baton_src_root, "test", "corpus")))
+# The benchmarks' analysis scripts (test/Bench).
+config.substitutions.append(("%slow-requests", config.python + " " + os.path.join(
+    config.baton_src_root, "bench", "colocation", "slow_requests.py")))
 # The task ABI version, as include/baton/task.h defines it (side-module
 # indexes record it).
 with open(os.path.join(config.baton_src_root, "include", "baton", "task.h")) as task_h:

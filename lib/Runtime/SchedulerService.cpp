@@ -197,7 +197,8 @@ void SchedulerService::Impl::takeMail() {
       uint64_t Id = Sched.beginExternal(P.Sms);
       Brackets.emplace(P.Bracket, TakenBracket{Id, Now});
       Began = true;
-      BATON_TRACE("begin external LC %llu on %u SMs", (unsigned long long)Id,
+      BATON_TRACE("begin external LC %llu (bracket %llu) on %u SMs",
+                  (unsigned long long)Id, (unsigned long long)P.Bracket,
                   P.Sms);
     });
   }
@@ -408,6 +409,8 @@ uint64_t SchedulerService::beginExternal(uint32_t Sms) {
     P->OpenBrackets.insert(Bracket);
     P->Mail.push_back({Bracket, Sms, Impl::Change::Begins});
     P->Rung = true;
+    // Before the service thread can take it, so that its lines come after.
+    BATON_TRACE("bracket %llu begins", (unsigned long long)Bracket);
   }
   P->Bell.notify_one();
   return Bracket;
@@ -422,6 +425,7 @@ void SchedulerService::endExternal(uint64_t Bracket) {
                                   std::to_string(Bracket) + " in progress");
     P->Mail.push_back({Bracket, 0, Impl::Change::Ends});
     P->Rung = true;
+    BATON_TRACE("bracket %llu ends", (unsigned long long)Bracket);
   }
   P->Bell.notify_one();
 }

@@ -1,6 +1,7 @@
 //===- Trace.cpp - Scheduling trace for debugging (BATON_TRACE=1) ---------===//
 #include "Trace.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -17,6 +18,27 @@ bool tracing() {
   return On;
 }
 
+/// stderr, or BATON_TRACE_FILE opened (truncated) with a buffer of its own;
+/// stderr if that cannot be opened, with a warning.
+static std::FILE *traceStream() {
+  static std::FILE *Stream = [] {
+    const char *Path = std::getenv("BATON_TRACE_FILE");
+    if (!Path || !*Path)
+      return stderr;
+    std::FILE *File = std::fopen(Path, "w");
+    if (!File) {
+      std::fprintf(stderr, "baton: cannot open BATON_TRACE_FILE=%s: %s; "
+                           "tracing to stderr\n",
+                   Path, std::strerror(errno));
+      return stderr;
+    }
+    std::setvbuf(File, nullptr, _IOFBF, 1 << 20);
+    // Flushed when the process exits normally.
+    return File;
+  }();
+  return Stream;
+}
+
 void trace(const char *Format, ...) {
   static const auto Start = std::chrono::steady_clock::now();
   double Us = std::chrono::duration<double, std::micro>(
@@ -27,7 +49,7 @@ void trace(const char *Format, ...) {
   va_start(Args, Format);
   std::vsnprintf(Line, sizeof Line, Format, Args);
   va_end(Args);
-  std::fprintf(stderr, "baton-trace %10.1f: %s\n", Us, Line);
+  std::fprintf(traceStream(), "baton-trace %10.1f: %s\n", Us, Line);
 }
 
 } // namespace baton::detail
