@@ -157,9 +157,14 @@ public:
   explicit WaitFinder(Function &F) : F(F) {}
 
   std::optional<GridWideWait> find() {
-    if (!readsGridSize())
+    for (Instruction &I : instructions(F))
+      if (countsArrival(&I) && polledPointer(&I))
+        Arrivals.push_back(&I);
+    bool GridSize = readsGridSize();
+    if (!GridSize && Arrivals.empty())
       return std::nullopt;
-    HasArrivalTest = comparesArrivalWithGrid() || comparesResetCount();
+    HasArrivalTest =
+        GridSize && (comparesArrivalWithGrid() || comparesResetCount());
     DominatorTree DT(F);
     LoopInfo LI(DT);
     for (Loop *L : LI.getLoopsInPreorder()) {
@@ -171,6 +176,8 @@ public:
           continue;
         if (auto Message = waits(Br->getCondition(), *L))
           return GridWideWait{Br, *Message};
+        if (countsThenWaits(Br->getCondition(), *L, DT))
+          return GridWideWait{Br, CountWaitMessage};
       }
     }
     return std::nullopt;
@@ -345,6 +352,68 @@ private:
     return std::nullopt;
   }
 
+  /// Whether condition \p Cond of a branch leaving \p L compares, inside
+  /// it, a value the loop polls with a constant, where an arrival
+  /// (countsArrival) outside the loop that dominates it counts the block in
+  /// at the pointer polled: a barrier counting down from a number the host
+  /// set (`atomicSub(&left, 1); while (left != 0);`), or up to one in the
+  /// source, more than one (countsDown). The slice stops as waits()'s does.
+  bool countsThenWaits(Value *Cond, const Loop &L, const DominatorTree &DT) {
+    auto *Cmp = dyn_cast<ICmpInst>(Cond);
+    if (Arrivals.empty() || !Cmp || !L.contains(Cmp))
+      return false;
+    Value *Polled = Cmp->getOperand(0);
+    auto *Goal = dyn_cast<ConstantInt>(Cmp->getOperand(1));
+    if (auto *First = dyn_cast<ConstantInt>(Polled)) {
+      Goal = First;
+      Polled = Cmp->getOperand(1);
+    }
+    if (!Goal)
+      return false;
+    SmallPtrSet<const Value *, 16> Seen;
+    std::vector<const Value *> Work{Polled};
+    while (!Work.empty()) {
+      auto *I = dyn_cast<Instruction>(Work.back());
+      Work.pop_back();
+      if (!I || !L.contains(I) || !Seen.insert(I).second || isa<PHINode>(I))
+        continue;
+      if (pollsMemory(I)) {
+        const Value *P = polledPointer(I);
+        for (const Instruction *Arrival : Arrivals)
+          if (P && P == polledPointer(Arrival) && !L.contains(Arrival) &&
+              DT.dominates(Arrival, L.getHeader()) &&
+              (countsDown(Arrival) || Goal->getValue().ugt(1)))
+            return true;
+        continue;
+      }
+      if (!isa<CallBase>(I))
+        append_range(Work, I->operands());
+    }
+    return false;
+  }
+
+  /// Whether arrival \p I takes from the count (sub, a decrement, or an add
+  /// of a negative constant, as an atomicrmw or inline PTX): a count down,
+  /// which a block's own arrival does not end. One that adds waits for
+  /// others only where it waits for more than one: `while (count < 1)`
+  /// after its own add is over at once (cuSOLVER's getf2_domino kernels).
+  static bool countsDown(const Instruction *I) {
+    const Value *Added = nullptr;
+    if (auto Op = asmMemoryOp(I)) {
+      if (Op->has("sub") || Op->has("dec"))
+        return true;
+      Added = Op->Operand;
+    } else if (auto *RMW = dyn_cast<AtomicRMWInst>(I)) {
+      if (RMW->getOperation() == AtomicRMWInst::Sub ||
+          RMW->getOperation() == AtomicRMWInst::UDecWrap)
+        return true;
+      if (RMW->getOperation() == AtomicRMWInst::Add)
+        Added = RMW->getValOperand();
+    }
+    auto *C = dyn_cast_or_null<ConstantInt>(Added);
+    return C && C->isNegative();
+  }
+
   /// Appends to \p Out the pointers of the global reads (loads, polls)
   /// that \p V is computed from (through arithmetic and phis, not through
   /// other atomics or calls): where a loop compares its poll with it, the
@@ -376,6 +445,8 @@ private:
   DenseMap<const Value *, bool> Derived[3]; ///< by Origin
   SmallPtrSet<const Value *, 4> ResetWords; ///< see comparesResetCount
   bool HasArrivalTest = false;
+  /// The function's arrivals (countsArrival) whose pointer is known.
+  SmallVector<const Instruction *, 4> Arrivals;
 };
 
 } // namespace

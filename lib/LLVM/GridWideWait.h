@@ -17,7 +17,11 @@
 // anything where the function sets the arrival's word (casts stripped) to
 // a number computed from %nctaid (a store; an xchg or add of it, or a
 // decrement's wrap bound; as instructions or inline PTX: a count that
-// counts down). Not seen besides what the PTX side does not see: NVVM
+// counts down). A count the blocks arrive at and wait on is recognised as
+// there too: an icmp in the loop of a polled value with a constant, where
+// an arrival outside the loop that dominates it counts the block in at the
+// polled pointer (and takes from the count, or the constant is above 1).
+// Not seen besides what the PTX side does not see: NVVM
 // atomic intrinsics, other inline PTX, and values passed through shuffles,
 // votes or reduction barriers (any call ends the slice).
 //

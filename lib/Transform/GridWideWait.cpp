@@ -96,17 +96,30 @@ const Operand &polledAddress(const Module &M, const Statement &S) {
   return M.arguments(S)[1];
 }
 
-/// An atomic that counts a block's arrival: an add, sub, inc or dec of
-/// global memory that changes the word (not a poll).
-bool countsArrival(const Module &M, const Statement &S) {
+/// The address at which \p S counts a block's arrival, if it does: an
+/// atom or red that adds to, subtracts from, increments or decrements a
+/// word of global memory and changes it (not a poll; red.add of 0 neither).
+const Operand *arrivalAddress(const Module &M, const Statement &S) {
   std::string_view Opcode = M.text(S.Text);
-  if (opcodeBase(Opcode) != "atom" || !inGlobalOrGenericSpace(Opcode) ||
-      M.arguments(S).size() < 3 || pollsMemory(M, S))
-    return false;
+  std::string_view Base = opcodeBase(Opcode);
+  if ((Base != "atom" && Base != "red") || !inGlobalOrGenericSpace(Opcode))
+    return nullptr;
+  auto Args = M.arguments(S); // atom: destination, address, values; red:
+                              // address, value
+  size_t Address = Base == "atom" ? 1 : 0;
+  if (Args.size() < Address + 2 || (Base == "atom" && pollsMemory(M, S)) ||
+      (Base == "red" && isZero(M, Args[Address + 1])))
+    return nullptr;
   for (std::string_view Op : {"add", "sub", "inc", "dec"})
     if (hasQualifier(Opcode, Op))
-      return true;
-  return false;
+      return &Args[Address];
+  return nullptr;
+}
+
+/// An atomic that counts a block's arrival and returns the count: an atom
+/// that arrivalAddress finds.
+bool countsArrival(const Module &M, const Statement &S) {
+  return opcodeBase(M.text(S.Text)) == "atom" && arrivalAddress(M, S);
 }
 
 class WaitFinder {
@@ -114,7 +127,11 @@ public:
   WaitFinder(const Module &M, const Function &F) : M(M), Body(M.body(F)) {}
 
   std::optional<GridWideWait> find() {
-    if (!readsGridSize())
+    for (uint32_t I = 0; I < Body.size(); ++I)
+      if (Body[I].Kind == StatementKind::Instruction)
+        if (const Operand *Address = arrivalAddress(M, Body[I]))
+          ArrivalsAt.push_back({I, Address});
+    if (ArrivalsAt.empty() && !readsGridSize())
       return std::nullopt;
     indexDefinitions();
     findUsers();
@@ -390,12 +407,90 @@ private:
     return std::nullopt;
   }
 
-  /// Appends to \p Out the addresses of the global reads that \p Reg is
-  /// computed from (through registers, not through memory, atomics or
-  /// calls): where a loop compares its poll with it, the value the block
-  /// saw before it began to wait.
-  void addressesRead(std::string_view Reg,
-                     std::vector<const Operand *> &Out) const {
+  /// Whether predicate \p Guard, within the loop [Head, Back], is a
+  /// comparison there of a value the loop polls with a constant, where an
+  /// arrival before the loop counts the block in at the address polled: a
+  /// barrier counting down from a number the host set (`atomicSub(&left,
+  /// 1); while (left != 0);`), or up to one in the source, more than one
+  /// (countsDown).
+  bool countsThenWaits(std::string_view Guard, uint32_t Head,
+                       uint32_t Back) const {
+    auto It = DefinedAt.find(Guard);
+    if (ArrivalsAt.empty() || It == DefinedAt.end())
+      return false;
+    std::vector<uint32_t> Inside;
+    for (uint32_t D : It->second)
+      if (D >= Head && D <= Back)
+        Inside.push_back(D);
+    if (Inside.size() != 1 || opcodeBase(M.text(Body[Inside[0]].Text)) != "setp")
+      return false;
+    auto Args = M.arguments(Body[Inside[0]]); // predicate, a, b
+    std::optional<uint64_t> Goal;
+    if (Args.size() == 3 && Args[1].Kind == OperandKind::Symbol)
+      Goal = evaluateConstant(M, Args[2]);
+    if (!Goal)
+      return false;
+    for (const Operand *Polled : polledBy(M.text(Args[1].Text), Head, Back))
+      for (const auto &[At, Address] : ArrivalsAt)
+        if (At < Head && sameLocation(*Address, *Polled) &&
+            (countsDown(Body[At]) || *Goal > 1))
+          return true;
+    return false;
+  }
+
+  /// Whether arrival \p S takes from the count (sub, dec, or add of a
+  /// negative constant, written or moved into a register): a count down,
+  /// which a block's own arrival does not end. One that adds waits for
+  /// others only where it waits for more than one: `while (count < 1)`
+  /// after its own add is over at once (cuSOLVER's getf2_domino kernels).
+  bool countsDown(const Statement &S) const {
+    std::string_view Opcode = M.text(S.Text);
+    if (hasQualifier(Opcode, "sub") || hasQualifier(Opcode, "dec"))
+      return true;
+    if (!hasQualifier(Opcode, "add"))
+      return false;
+    const Operand &Value = M.arguments(S).back();
+    std::optional<uint64_t> Added = evaluateConstant(M, Value);
+    if (!Added && Value.Kind == OperandKind::Symbol)
+      if (auto It = DefinedAt.find(M.text(Value.Text));
+          It != DefinedAt.end() && It->second.size() == 1) {
+        const Statement &Def = Body[It->second.front()];
+        auto DefArgs = M.arguments(Def);
+        if (opcodeBase(M.text(Def.Text)) == "mov" && DefArgs.size() == 2)
+          Added = evaluateConstant(M, DefArgs[1]);
+      }
+    bool Wide = hasQualifier(Opcode, "u64") || hasQualifier(Opcode, "s64") ||
+                hasQualifier(Opcode, "b64");
+    return Added && (Wide ? int64_t(*Added) < 0 : int32_t(*Added) < 0);
+  }
+
+  /// The addresses of the polling reads inside the loop [Head, Back] that
+  /// register \p Reg is computed from there (through registers; a register
+  /// the loop defines from itself ends the search).
+  std::vector<const Operand *> polledBy(std::string_view Reg, uint32_t Head,
+                                        uint32_t Back) const {
+    std::vector<const Operand *> Polled;
+    walkDefinitions(Reg, [&](std::string_view R, uint32_t D, auto &Work) {
+      if (D < Head || D > Back)
+        return;
+      if (pollsMemory(M, Body[D])) {
+        Polled.push_back(&polledAddress(M, Body[D]));
+        return;
+      }
+      bool Induction = false;
+      forEachSource(Body[D],
+                    [&](std::string_view Src) { Induction |= Src == R; });
+      if (!Induction)
+        forEachSource(Body[D],
+                      [&](std::string_view Src) { Work.push_back(Src); });
+    });
+    return Polled;
+  }
+
+  /// Calls \p Visit(R, D, Work) for each definition D of register \p Reg,
+  /// and of each register Visit pushes onto Work, every register once.
+  template <typename Fn>
+  void walkDefinitions(std::string_view Reg, Fn Visit) const {
     std::unordered_set<std::string_view> Seen;
     std::vector<std::string_view> Work{Reg};
     while (!Work.empty()) {
@@ -404,17 +499,27 @@ private:
       auto It = DefinedAt.find(R);
       if (!Seen.insert(R).second || It == DefinedAt.end())
         continue;
-      for (uint32_t D : It->second) {
-        const Statement &S = Body[D];
-        std::string_view Opcode = M.text(S.Text);
-        std::string_view Base = opcodeBase(Opcode);
-        if ((Base == "ld" && inGlobalOrGenericSpace(Opcode)) ||
-            pollsMemory(M, S))
-          Out.push_back(&polledAddress(M, S));
-        else if (Base != "ld" && Base != "atom" && !isCall(Opcode))
-          forEachSource(S, [&](std::string_view Src) { Work.push_back(Src); });
-      }
+      for (uint32_t D : It->second)
+        Visit(R, D, Work);
     }
+  }
+
+  /// Appends to \p Out the addresses of the global reads that \p Reg is
+  /// computed from (through registers, not through memory, atomics or
+  /// calls): where a loop compares its poll with it, the value the block
+  /// saw before it began to wait.
+  void addressesRead(std::string_view Reg,
+                     std::vector<const Operand *> &Out) const {
+    walkDefinitions(Reg, [&](std::string_view, uint32_t D, auto &Work) {
+      const Statement &S = Body[D];
+      std::string_view Opcode = M.text(S.Text);
+      std::string_view Base = opcodeBase(Opcode);
+      if ((Base == "ld" && inGlobalOrGenericSpace(Opcode)) ||
+          pollsMemory(M, S))
+        Out.push_back(&polledAddress(M, S));
+      else if (Base != "ld" && Base != "atom" && !isCall(Opcode))
+        forEachSource(S, [&](std::string_view Src) { Work.push_back(Src); });
+    });
   }
 
   /// A guarded branch that repeats a loop (to a label at or before it) or
@@ -435,9 +540,11 @@ private:
         continue;
       Target[I] = Scopes.label(M.text(M.arguments(S)[0].Text), I);
       // A guard computed from no grid size at all cannot wait for one; a
-      // wait for a generation to change needs a last block's test.
+      // wait for a generation to change needs a last block's test; a wait
+      // for a count to reach a constant, an arrival.
       if (Target[I] && (S.Flags & StatementHasGuard) &&
-          (HasArrivalTest || gridSized(M.text(M.operands(S)[0].Text))))
+          (HasArrivalTest || !ArrivalsAt.empty() ||
+           gridSized(M.text(M.operands(S)[0].Text))))
         Guarded.push_back(I);
     }
     for (uint32_t Back = 0; Back < Body.size(); ++Back) {
@@ -449,9 +556,11 @@ private:
           continue;
         if (I != Back && *Target[I] >= Head && *Target[I] <= Back)
           continue; // neither repeats nor leaves the loop
-        if (auto Message = waits(M.text(M.operands(Body[I])[0].Text), Head,
-                                 Back))
+        std::string_view Guard = M.text(M.operands(Body[I])[0].Text);
+        if (auto Message = waits(Guard, Head, Back))
           return GridWideWait{&Body[I], *Message};
+        if (countsThenWaits(Guard, Head, Back))
+          return GridWideWait{&Body[I], CountWaitMessage};
       }
     }
     return std::nullopt;
@@ -464,6 +573,9 @@ private:
   std::unordered_map<std::string_view, std::vector<uint32_t>> Users;
   std::unordered_set<std::string_view> GridSized;
   bool HasArrivalTest = false;
+  /// Where the kernel counts blocks in (arrivalAddress): the statement's
+  /// index and the address.
+  std::vector<std::pair<uint32_t, const Operand *>> ArrivalsAt;
 };
 
 } // namespace

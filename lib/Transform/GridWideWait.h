@@ -38,15 +38,26 @@
 // the symbol a register was moved from (nvcc's `mov.u64 %rd6, left` before
 // `atom [%rd6]`), through adds of constants, with the same offset.
 //
+// Also recognised, with no grid size in sight: a barrier whose blocks
+// count themselves in at a word and wait for it to reach a fixed number.
+// A loop's branch, as above, whose predicate is a comparison in the loop
+// of a value the loop polls with a constant, where an arrival before the
+// loop (an atom or red that adds, subtracts, increments or decrements, and
+// changes the word) counts the block in at the address polled: a count
+// down from a number the host set (`atomicSub(&left, 1); while (left !=
+// 0);`), or up to one in the source. An arrival that adds waits for others
+// only where the constant is above 1: a block's own arrival ends `while
+// (count < 1)` at once (cuSOLVER's getf2_domino kernels).
+//
 // Not recognised (their variants may hang): a goal the host passes as a
 // parameter or that passes through memory, a wait for a flag that no
-// arrival count checked against the grid size guards (a count the host
-// sets and the kernel never resets, too), polling with plain
+// arrival count checked against the grid size guards, polling with plain
 // (weak) loads, a wait in a
 // device function that gets its goal as an argument and is not inlined,
 // and builds without optimisation (values through local memory).
 // Waits that stay allowed, and are safe: spin locks (the holder is
-// running), waits for an earlier block's flag (decoupled look-back: the
+// running), ticket locks (blocks count in at one word and wait at
+// another), waits for an earlier block's flag (decoupled look-back: the
 // variants hand blocks out in order, so the block waited for has started),
 // loops that claim work with atomics, and loops whose bound is polled
 // before them.

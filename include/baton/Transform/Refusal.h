@@ -105,6 +105,16 @@ inline constexpr std::string_view GridWideWaitMessage =
     "from the grid size (%nctaid): a grid-wide barrier written by hand, "
     "which needs every block of the grid resident at once, while a variant "
     "runs the grid a part at a time (it would hang)";
+/// The `grid-sync` refusal's message for a barrier written by hand whose
+/// blocks count themselves in at a word and then wait for it to reach a
+/// constant (a count the host set, down to zero), in both front ends.
+inline constexpr std::string_view CountWaitMessage =
+    "counts its block in at a word in global memory with an atomic, then "
+    "waits in a loop until that word reaches a fixed number: a grid-wide "
+    "barrier written by hand (counting down from a number the host set, or "
+    "up to one in the source), which needs every block of the grid resident "
+    "at once, while a variant runs the grid a part at a time (it would "
+    "hang)";
 /// The `grid-sync` refusal's message for a sense-reversing barrier written
 /// by hand, in both front ends.
 inline constexpr std::string_view GenerationWaitMessage =
