@@ -90,10 +90,11 @@ const Value *polledPointer(const Value *V) {
   return P ? P->stripPointerCasts() : nullptr;
 }
 
-/// Inline PTX of one atomic or store of global or generic memory with one
-/// pointer and one value argument, as libcu++'s cuda::atomic_ref writes
-/// them (`atom.add.acq_rel.gpu.u32 $0,[$1],$2;`, `st.relaxed.gpu.b32
-/// [$0],$1;`).
+/// Inline PTX of one atomic, reduction or store of global or generic
+/// memory with one pointer and one value argument, as libcu++'s
+/// cuda::atomic_ref writes them (`atom.add.acq_rel.gpu.u32 $0,[$1],$2;`,
+/// `st.relaxed.gpu.b32 [$0],$1;`), and CUTLASS its barriers' arrivals
+/// (`red.relaxed.gpu.global.add.s32 [$0],$1;`).
 struct AsmMemoryOp {
   SmallVector<StringRef, 6> Qualifiers; ///< "atom", "add", "acq_rel", ...
   const Value *Pointer = nullptr;       ///< casts stripped
@@ -111,7 +112,8 @@ std::optional<AsmMemoryOp> asmMemoryOp(const Value *V) {
   AsmMemoryOp Op;
   Text.take_until([](char C) { return C == ' ' || C == '\t'; })
       .split(Op.Qualifiers, '.');
-  if ((Op.Qualifiers[0] != "atom" && Op.Qualifiers[0] != "st") ||
+  if ((Op.Qualifiers[0] != "atom" && Op.Qualifiers[0] != "red" &&
+       Op.Qualifiers[0] != "st") ||
       Op.has("shared") || Op.has("local") || Op.has("param"))
     return std::nullopt;
   for (const Value *Arg : Call->args()) {
@@ -133,7 +135,7 @@ std::optional<AsmMemoryOp> asmMemoryOp(const Value *V) {
 bool countsArrival(const Value *V) {
   if (auto Op = asmMemoryOp(V)) {
     auto *C = dyn_cast<ConstantInt>(Op->Operand);
-    return Op->has("atom") && !(C && C->isZero()) &&
+    return (Op->has("atom") || Op->has("red")) && !(C && C->isZero()) &&
            (Op->has("add") || Op->has("sub") || Op->has("inc") ||
             Op->has("dec"));
   }
@@ -375,7 +377,9 @@ private:
     while (!Work.empty()) {
       auto *I = dyn_cast<Instruction>(Work.back());
       Work.pop_back();
-      if (!I || !L.contains(I) || !Seen.insert(I).second || isa<PHINode>(I))
+      // A phi of the header carries a value from the previous iteration.
+      if (!I || !L.contains(I) || !Seen.insert(I).second ||
+          (isa<PHINode>(I) && I->getParent() == L.getHeader()))
         continue;
       if (pollsMemory(I)) {
         const Value *P = polledPointer(I);

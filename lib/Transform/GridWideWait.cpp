@@ -72,14 +72,15 @@ bool pollsMemory(const Module &M, const Statement &S) {
   if (!inGlobalOrGenericSpace(Opcode))
     return false;
   std::string_view Base = opcodeBase(Opcode);
+  auto Args = M.arguments(S); // destination, address, values
   if (Base == "ld")
-    return hasQualifier(Opcode, "volatile") ||
-           hasQualifier(Opcode, "relaxed") ||
-           hasQualifier(Opcode, "acquire") || hasQualifier(Opcode, "cg") ||
-           hasQualifier(Opcode, "cv");
+    return Args.size() >= 2 &&
+           (hasQualifier(Opcode, "volatile") ||
+            hasQualifier(Opcode, "relaxed") ||
+            hasQualifier(Opcode, "acquire") || hasQualifier(Opcode, "cg") ||
+            hasQualifier(Opcode, "cv"));
   if (Base != "atom")
     return false;
-  auto Args = M.arguments(S); // destination, address, values
   if (Args.size() == 3 && (hasQualifier(Opcode, "add") ||
                            hasQualifier(Opcode, "or") ||
                            hasQualifier(Opcode, "xor")))
@@ -276,18 +277,19 @@ private:
   }
 
   /// The address of global memory that \p S sets to a number computed from
-  /// the grid size (st; atom.exch or atom.add of it, or atom.dec's wrap
-  /// bound), if it does.
+  /// the grid size (st; atom.exch, atom.add or red.add of it, or the wrap
+  /// bound of atom.dec or red.dec), if it does.
   const Operand *setToGridSize(const Statement &S) const {
     std::string_view Opcode = M.text(S.Text);
     std::string_view Base = opcodeBase(Opcode);
-    if ((Base != "st" && Base != "atom") || !inGlobalOrGenericSpace(Opcode))
+    if ((Base != "st" && Base != "atom" && Base != "red") ||
+        !inGlobalOrGenericSpace(Opcode))
       return nullptr;
     auto Args = M.arguments(S);
-    size_t Address = Base == "st" ? 0 : 1;
+    size_t Address = Base == "atom" ? 1 : 0;
     if (Args.size() != Address + 2)
       return nullptr;
-    if (Base == "atom" && !hasQualifier(Opcode, "exch") &&
+    if (Base != "st" && !hasQualifier(Opcode, "exch") &&
         !hasQualifier(Opcode, "add") && !hasQualifier(Opcode, "dec"))
       return nullptr;
     bool Grid = false;
@@ -425,17 +427,38 @@ private:
     if (Inside.size() != 1 || opcodeBase(M.text(Body[Inside[0]].Text)) != "setp")
       return false;
     auto Args = M.arguments(Body[Inside[0]]); // predicate, a, b
-    std::optional<uint64_t> Goal;
-    if (Args.size() == 3 && Args[1].Kind == OperandKind::Symbol)
-      Goal = evaluateConstant(M, Args[2]);
-    if (!Goal)
+    if (Args.size() != 3)
       return false;
-    for (const Operand *Polled : polledBy(M.text(Args[1].Text), Head, Back))
+    const Operand *Value = &Args[1];
+    std::optional<uint64_t> Goal = evaluateConstant(M, Args[2]);
+    if (!Goal) { // the goal written first
+      Value = &Args[2];
+      Goal = evaluateConstant(M, Args[1]);
+    }
+    if (!Goal || Value->Kind != OperandKind::Symbol)
+      return false;
+    for (const Operand *Polled : polledBy(M.text(Value->Text), Head, Back))
       for (const auto &[At, Address] : ArrivalsAt)
-        if (At < Head && sameLocation(*Address, *Polled) &&
+        if (passedOnTheWay(At, Head, Back) &&
+            sameLocation(*Address, *Polled) &&
             (countsDown(Body[At]) || *Goal > 1))
           return true;
     return false;
+  }
+
+  /// Whether every way into the loop [Head, Back] passes statement \p At
+  /// before it, as far as the body's order tells (it has no control-flow
+  /// graph): \p At comes first, and no branch from before it or from past
+  /// the loop lands between it and the loop's head. An arrival on another
+  /// branch (`if (blockIdx.x < 4) arrive; else wait;`) does not count.
+  bool passedOnTheWay(uint32_t At, uint32_t Head, uint32_t Back) const {
+    if (At >= Head)
+      return false;
+    for (uint32_t I = 0; I < Body.size(); ++I)
+      if ((I < At || I > Back) && Target[I] && *Target[I] > At &&
+          *Target[I] <= Head)
+        return false;
+    return true;
   }
 
   /// Whether arrival \p S takes from the count (sub, dec, or add of a
@@ -514,7 +537,8 @@ private:
       const Statement &S = Body[D];
       std::string_view Opcode = M.text(S.Text);
       std::string_view Base = opcodeBase(Opcode);
-      if ((Base == "ld" && inGlobalOrGenericSpace(Opcode)) ||
+      if ((Base == "ld" && inGlobalOrGenericSpace(Opcode) &&
+           M.arguments(S).size() >= 2) ||
           pollsMemory(M, S))
         Out.push_back(&polledAddress(M, S));
       else if (Base != "ld" && Base != "atom" && !isCall(Opcode))
@@ -525,13 +549,13 @@ private:
   /// A guarded branch that repeats a loop (to a label at or before it) or
   /// leaves one (from between that label and the repeating branch to
   /// outside them), whose guard waits.
-  std::optional<GridWideWait> waitingBranch() const {
+  std::optional<GridWideWait> waitingBranch() {
     // Inline assembly repeats label names in nested scopes; ptxas rejects a
     // body whose braces do not balance or whose scope repeats a label.
     BodyScopes Scopes;
     if (!Scopes.build(M, Body))
       return std::nullopt;
-    std::vector<std::optional<uint32_t>> Target(Body.size());
+    Target.assign(Body.size(), std::nullopt);
     std::vector<uint32_t> Guarded;
     for (uint32_t I = 0; I < Body.size(); ++I) {
       const Statement &S = Body[I];
@@ -576,6 +600,8 @@ private:
   /// Where the kernel counts blocks in (arrivalAddress): the statement's
   /// index and the address.
   std::vector<std::pair<uint32_t, const Operand *>> ArrivalsAt;
+  /// By statement: where the branch there lands (waitingBranch).
+  std::vector<std::optional<uint32_t>> Target;
 };
 
 } // namespace

@@ -41,9 +41,10 @@
 // Also recognised, with no grid size in sight: a barrier whose blocks
 // count themselves in at a word and wait for it to reach a fixed number.
 // A loop's branch, as above, whose predicate is a comparison in the loop
-// of a value the loop polls with a constant, where an arrival before the
-// loop (an atom or red that adds, subtracts, increments or decrements, and
-// changes the word) counts the block in at the address polled: a count
+// of a value the loop polls with a constant (on either side), where an
+// arrival before the loop on every way into it, as far as the body's order
+// tells (an atom or red that adds, subtracts, increments or decrements,
+// and changes the word) counts the block in at the address polled: a count
 // down from a number the host set (`atomicSub(&left, 1); while (left !=
 // 0);`), or up to one in the source. An arrival that adds waits for others
 // only where the constant is above 1: a block's own arrival ends `while

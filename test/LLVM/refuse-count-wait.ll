@@ -3,8 +3,10 @@
 ; from a number the host set (atomicSub, then a wait for zero), or up to a
 ; number in the source, polled with an atomic or of 0, a volatile load and
 ; libcu++'s inline ld.acquire, at a global variable and through a pointer
-; parameter. It needs every block resident at once; a variant would hang,
-; so it is refused, as baton-ptx refuses it (test/PTX/refuse-count-wait.ptx).
+; parameter, and an arrival written as inline PTX red.add (CUTLASS's
+; barriers write theirs so). It needs every block resident at once; a
+; variant would hang, so it is refused, as baton-ptx refuses it
+; (test/PTX/refuse-count-wait.ptx).
 ; Kept: a ticket lock (blocks count in at one word and wait at another),
 ; claiming items with an atomic, a wait for a flag before a block counts
 ; itself in, and a block that counts itself in and waits for one arrival,
@@ -68,6 +70,27 @@ define ptx_kernel void @count_then_wait_one(ptr noundef writeonly captures(none)
   %11 = zext nneg i32 %10 to i64
   %12 = getelementptr inbounds nuw float, ptr %0, i64 %11
   store float 6.000000e+00, ptr %12, align 4
+  ret void
+}
+
+
+define ptx_kernel void @red_rendezvous(ptr %out, ptr %lock) {
+entry:
+  %tid = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %leader = icmp eq i32 %tid, 0
+  br i1 %leader, label %arrive, label %done
+
+arrive:
+  call void asm sideeffect "red.relaxed.gpu.global.add.s32 [$0], $1;", "l,r"(ptr %lock, i32 1)
+  br label %wait
+
+wait:
+  %now = call i32 asm sideeffect "ld.global.acquire.gpu.b32 $0, [$1];", "=r,l"(ptr %lock)
+  %all = icmp eq i32 %now, 8
+  br i1 %all, label %done, label %wait
+
+done:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
   ret void
 }
 
@@ -205,6 +228,7 @@ declare noundef range(i32 0, 2147483647) i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare void @llvm.nvvm.membar.gl()
 
 ; WARN: warning: kernel 'countdown_host' gets no variants: counts its block in at a word in global memory with an atomic, then waits in a loop until that word reaches a fixed number: a grid-wide barrier written by hand (counting down from a number the host set, or up to one in the source), which needs every block of the grid resident at once, while a variant runs the grid a part at a time (it would hang) [grid-sync]
+; WARN: warning: kernel 'red_rendezvous' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN: warning: kernel 'countup_const' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN: warning: kernel 'countdown_param' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN-NOT: warning: kernel 'ticket_lock'
@@ -222,3 +246,4 @@ declare void @llvm.nvvm.membar.gl()
 ; NONE-NOT: @countdown_host__baton
 ; NONE-NOT: @countup_const__baton
 ; NONE-NOT: @countdown_param__baton
+; NONE-NOT: @red_rendezvous__baton
