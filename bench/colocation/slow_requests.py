@@ -24,8 +24,7 @@ import statistics
 
 LINE = re.compile(r"baton-trace\s+(\d+\.\d+): (.*)")
 POSTED = re.compile(r"bracket (\d+) (begins|ends)\b")
-TAKEN = re.compile(r"begin external LC (\d+) \(bracket (\d+)\)")
-ENDED = re.compile(r"end external LC (\d+)$")
+TAKEN = re.compile(r"begin external LC \d+ \(bracket (\d+)\)")
 PAUSE = re.compile(r"pause (\d+)$")
 STOPPED = re.compile(r"paused (\d+) after")
 RESUMED = re.compile(r"(resume|original) (\d+)")
@@ -43,7 +42,7 @@ def read(path):
 class Request:
     def __init__(self, bracket):
         self.bracket = bracket
-        self.posted = self.ends = self.taken = self.ended = None
+        self.posted = self.ends = self.taken = None
         self.first = self.last = 0  # indices of its lines in the trace
 
     @property
@@ -53,7 +52,7 @@ class Request:
 
 def requests_of(lines):
     """The trace's complete brackets, in the order they began."""
-    by_bracket, of_id = {}, {}
+    by_bracket = {}
     for i, (t, text) in enumerate(lines):
         if m := POSTED.match(text):
             r = by_bracket.setdefault(int(m.group(1)), Request(int(m.group(1))))
@@ -62,11 +61,8 @@ def requests_of(lines):
             else:
                 r.ends, r.last = t, i
         elif m := TAKEN.match(text):
-            r = by_bracket.setdefault(int(m.group(2)), Request(int(m.group(2))))
+            r = by_bracket.setdefault(int(m.group(1)), Request(int(m.group(1))))
             r.taken = t
-            of_id[int(m.group(1))] = r
-        elif (m := ENDED.match(text)) and int(m.group(1)) in of_id:
-            of_id[int(m.group(1))].ended = t
     return sorted((r for r in by_bracket.values()
                    if r.posted is not None and r.ends is not None),
                   key=lambda r: r.bracket)
@@ -146,9 +142,10 @@ def show_window(lines, reqs, label, top, most_lines):
     print(f"\n#### {label}: {n} requests: p50 {durations[n // 2]:.0f} us, "
           f"p99 {durations[int(n * 0.99)]:.0f} us, max {durations[-1]:.0f} "
           f"us; bracket taken after median {median(taken):.0f} us, max "
-          f"{max(taken, default=float('nan')):.0f}; {len(last_asked)} paused "
-          f"launches: last asked after median {median(last_asked):.0f} us, "
-          f"last stopped after {median(last_stopped):.0f} us")
+          f"{max(taken, default=float('nan')):.0f}; {len(last_asked)} of them "
+          f"paused launches: last asked after median "
+          f"{median(last_asked):.0f} us, last stopped after "
+          f"{median(last_stopped):.0f} us")
     for r in sorted(reqs, key=lambda r: -r.duration)[:top]:
         show_request(lines, r, most_lines)
 

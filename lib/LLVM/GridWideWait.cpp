@@ -359,7 +359,8 @@ private:
   /// (countsArrival) outside the loop that dominates it counts the block in
   /// at the pointer polled: a barrier counting down from a number the host
   /// set (`atomicSub(&left, 1); while (left != 0);`), or up to one in the
-  /// source, more than one (countsDown). The slice stops as waits()'s does.
+  /// source, more than one (countsDown). The slice follows operands inside
+  /// the loop, not into the header's phis or calls.
   bool countsThenWaits(Value *Cond, const Loop &L, const DominatorTree &DT) {
     auto *Cmp = dyn_cast<ICmpInst>(Cond);
     if (Arrivals.empty() || !Cmp || !L.contains(Cmp))

@@ -356,6 +356,17 @@ private:
     return std::pair{Name, Offset};
   }
 
+  /// The definitions of register \p Reg inside the loop [Head, Back].
+  std::vector<uint32_t> definitionsInside(std::string_view Reg, uint32_t Head,
+                                          uint32_t Back) const {
+    std::vector<uint32_t> Inside;
+    if (auto It = DefinedAt.find(Reg); It != DefinedAt.end())
+      for (uint32_t D : It->second)
+        if (D >= Head && D <= Back)
+          Inside.push_back(D);
+    return Inside;
+  }
+
   /// Whether predicate \p Guard, within the loop [Head, Back], compares a
   /// value the loop polls with a number of blocks fixed before it: the
   /// slice of its definitions inside the loop reaches a polling read there,
@@ -375,11 +386,7 @@ private:
       Work.pop_back();
       if (!Seen.insert(Reg).second)
         continue;
-      std::vector<uint32_t> Inside;
-      if (auto It = DefinedAt.find(Reg); It != DefinedAt.end())
-        for (uint32_t D : It->second)
-          if (D >= Head && D <= Back)
-            Inside.push_back(D);
+      std::vector<uint32_t> Inside = definitionsInside(Reg, Head, Back);
       if (Inside.empty()) {
         Goal |= gridSized(Reg);
         if (HasArrivalTest)
@@ -417,13 +424,9 @@ private:
   /// (countsDown).
   bool countsThenWaits(std::string_view Guard, uint32_t Head,
                        uint32_t Back) const {
-    auto It = DefinedAt.find(Guard);
-    if (ArrivalsAt.empty() || It == DefinedAt.end())
+    if (ArrivalsAt.empty())
       return false;
-    std::vector<uint32_t> Inside;
-    for (uint32_t D : It->second)
-      if (D >= Head && D <= Back)
-        Inside.push_back(D);
+    std::vector<uint32_t> Inside = definitionsInside(Guard, Head, Back);
     if (Inside.size() != 1 || opcodeBase(M.text(Body[Inside[0]].Text)) != "setp")
       return false;
     auto Args = M.arguments(Body[Inside[0]]); // predicate, a, b
@@ -439,9 +442,9 @@ private:
       return false;
     for (const Operand *Polled : polledBy(M.text(Value->Text), Head, Back))
       for (const auto &[At, Address] : ArrivalsAt)
-        if (passedOnTheWay(At, Head, Back) &&
-            sameLocation(*Address, *Polled) &&
-            (countsDown(Body[At]) || *Goal > 1))
+        if (sameLocation(*Address, *Polled) &&
+            (countsDown(Body[At]) || *Goal > 1) &&
+            passedOnTheWay(At, Head, Back))
           return true;
     return false;
   }
