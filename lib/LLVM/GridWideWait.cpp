@@ -178,7 +178,7 @@ public:
           continue;
         if (auto Message = waits(Br->getCondition(), *L))
           return GridWideWait{Br, *Message};
-        if (countsThenWaits(Br->getCondition(), *L, DT))
+        if (countsThenWaits(*Br, *L, DT))
           return GridWideWait{Br, CountWaitMessage};
       }
     }
@@ -354,15 +354,17 @@ private:
     return std::nullopt;
   }
 
-  /// Whether condition \p Cond of a branch leaving \p L compares, inside
-  /// it, a value the loop polls with a constant, where an arrival
+  /// Whether the condition of \p Br, a branch leaving \p L, compares,
+  /// inside it, a value the loop polls with a constant, where an arrival
   /// (countsArrival) outside the loop that dominates it counts the block in
   /// at the pointer polled: a barrier counting down from a number the host
   /// set (`atomicSub(&left, 1); while (left != 0);`), or up to one in the
-  /// source, more than one (countsDown). The slice follows operands inside
+  /// source, more than one, or to one that the block's own arrival does not
+  /// reach (countsDown, waitsPastOne). The slice follows operands inside
   /// the loop, not into the header's phis or calls.
-  bool countsThenWaits(Value *Cond, const Loop &L, const DominatorTree &DT) {
-    auto *Cmp = dyn_cast<ICmpInst>(Cond);
+  bool countsThenWaits(const BranchInst &Br, const Loop &L,
+                       const DominatorTree &DT) {
+    auto *Cmp = dyn_cast<ICmpInst>(Br.getCondition());
     if (Arrivals.empty() || !Cmp || !L.contains(Cmp))
       return false;
     Value *Polled = Cmp->getOperand(0);
@@ -387,7 +389,8 @@ private:
         for (const Instruction *Arrival : Arrivals)
           if (P && P == polledPointer(Arrival) && !L.contains(Arrival) &&
               DT.dominates(Arrival, L.getHeader()) &&
-              (countsDown(Arrival) || Goal->getValue().ugt(1)))
+              (countsDown(Arrival) || Goal->getValue().ugt(1) ||
+               (I == Polled && waitsPastOne(Br, *Cmp, L))))
             return true;
         continue;
       }
@@ -395,6 +398,26 @@ private:
         append_range(Work, I->operands());
     }
     return false;
+  }
+
+  /// Whether loop \p L, leaving by \p Br on \p Cmp, a comparison of a
+  /// polled count with a constant, goes on waiting when the count is 1: a
+  /// block that counted itself in at a word that was 0 waits for others
+  /// (`while (count == 1)`), and so does one that counts up from a negative
+  /// number the host set (`while (count != 0)`). The goal the comparison
+  /// reads as (1 in `count > 1`, clang's `icmp ugt`) is not what it waits
+  /// for.
+  static bool waitsPastOne(const BranchInst &Br, const ICmpInst &Cmp,
+                           const Loop &L) {
+    auto *Goal = dyn_cast<ConstantInt>(Cmp.getOperand(1));
+    bool GoalFirst = !Goal;
+    if (GoalFirst)
+      Goal = cast<ConstantInt>(Cmp.getOperand(0));
+    APInt One(Goal->getBitWidth(), 1);
+    bool Holds = GoalFirst
+                     ? ICmpInst::compare(Goal->getValue(), One, Cmp.getPredicate())
+                     : ICmpInst::compare(One, Goal->getValue(), Cmp.getPredicate());
+    return L.contains(Br.getSuccessor(Holds ? 0 : 1));
   }
 
   /// Whether arrival \p I takes from the count (sub, a decrement, or an add

@@ -30,6 +30,59 @@ bool hasQualifier(std::string_view Opcode, std::string_view Q) {
   return false;
 }
 
+/// The value of integer comparison \p Opcode (`setp.CMP.TYPE`) of \p Lhs
+/// with \p Rhs, taken at the type's width; nothing for a comparison of
+/// floating-point values or one that combines with another predicate.
+std::optional<bool> compareIntegers(std::string_view Opcode, uint64_t Lhs,
+                                    uint64_t Rhs) {
+  if (hasQualifier(Opcode, "and") || hasQualifier(Opcode, "or") ||
+      hasQualifier(Opcode, "xor"))
+    return std::nullopt;
+  struct IntegerType {
+    std::string_view Name;
+    unsigned Bits;
+    bool Signed;
+  };
+  static constexpr IntegerType Types[] = {
+      {"s16", 16, true},  {"u16", 16, false}, {"b16", 16, false},
+      {"s32", 32, true},  {"u32", 32, false}, {"b32", 32, false},
+      {"s64", 64, true},  {"u64", 64, false}, {"b64", 64, false}};
+  auto Type = std::ranges::find_if(
+      Types, [&](const IntegerType &T) { return hasQualifier(Opcode, T.Name); });
+  if (Type == std::end(Types))
+    return std::nullopt;
+  unsigned Bits = Type->Bits;
+  bool Signed = Type->Signed;
+  auto Extend = [&](uint64_t V) -> std::pair<int64_t, uint64_t> {
+    uint64_t U = Bits == 64 ? V : V & ((uint64_t(1) << Bits) - 1);
+    int64_t S = Bits == 64 ? int64_t(U) : int64_t(U << (64 - Bits)) >> (64 - Bits);
+    return {S, U};
+  };
+  auto [SL, UL] = Extend(Lhs);
+  auto [SR, UR] = Extend(Rhs);
+  if (hasQualifier(Opcode, "eq"))
+    return UL == UR;
+  if (hasQualifier(Opcode, "ne"))
+    return UL != UR;
+  if (hasQualifier(Opcode, "lo") || (!Signed && hasQualifier(Opcode, "lt")))
+    return UL < UR;
+  if (hasQualifier(Opcode, "ls") || (!Signed && hasQualifier(Opcode, "le")))
+    return UL <= UR;
+  if (hasQualifier(Opcode, "hi") || (!Signed && hasQualifier(Opcode, "gt")))
+    return UL > UR;
+  if (hasQualifier(Opcode, "hs") || (!Signed && hasQualifier(Opcode, "ge")))
+    return UL >= UR;
+  if (hasQualifier(Opcode, "lt"))
+    return SL < SR;
+  if (hasQualifier(Opcode, "le"))
+    return SL <= SR;
+  if (hasQualifier(Opcode, "gt"))
+    return SL > SR;
+  if (hasQualifier(Opcode, "ge"))
+    return SL >= SR;
+  return std::nullopt;
+}
+
 bool inGlobalOrGenericSpace(std::string_view Opcode) {
   for (std::string_view Space :
        {"shared", "local", "param", "const", "tex", "surf"})
@@ -416,34 +469,53 @@ private:
     return std::nullopt;
   }
 
-  /// Whether predicate \p Guard, within the loop [Head, Back], is a
-  /// comparison there of a value the loop polls with a constant, where an
-  /// arrival before the loop counts the block in at the address polled: a
-  /// barrier counting down from a number the host set (`atomicSub(&left,
-  /// 1); while (left != 0);`), or up to one in the source, more than one
-  /// (countsDown).
-  bool countsThenWaits(std::string_view Guard, uint32_t Head,
-                       uint32_t Back) const {
+  /// Whether the guard of branch \p Branch, within the loop [Head, Back],
+  /// is a comparison there of a value the loop polls with a constant, where
+  /// an arrival before the loop counts the block in at the address polled:
+  /// a barrier counting down from a number the host set (`atomicSub(&left,
+  /// 1); while (left != 0);`), or up to one in the source, more than one,
+  /// or to one that the block's own arrival does not reach (countsDown,
+  /// waitsPastOne).
+  bool countsThenWaits(uint32_t Branch, uint32_t Head, uint32_t Back) const {
     if (ArrivalsAt.empty())
       return false;
-    std::vector<uint32_t> Inside = definitionsInside(Guard, Head, Back);
+    const Operand &Guard = M.operands(Body[Branch])[0];
+    std::vector<uint32_t> Inside =
+        definitionsInside(M.text(Guard.Text), Head, Back);
     if (Inside.size() != 1 || opcodeBase(M.text(Body[Inside[0]].Text)) != "setp")
       return false;
-    auto Args = M.arguments(Body[Inside[0]]); // predicate, a, b
+    const Statement &Setp = Body[Inside[0]];
+    auto Args = M.arguments(Setp); // predicate, a, b
     if (Args.size() != 3)
       return false;
     const Operand *Value = &Args[1];
     std::optional<uint64_t> Goal = evaluateConstant(M, Args[2]);
-    if (!Goal) { // the goal written first
+    bool GoalFirst = !Goal;
+    if (GoalFirst) {
       Value = &Args[2];
       Goal = evaluateConstant(M, Args[1]);
     }
     if (!Goal || Value->Kind != OperandKind::Symbol)
       return false;
+    std::vector<uint32_t> ValueInside =
+        definitionsInside(M.text(Value->Text), Head, Back);
+    // waitsPastOne reads the comparison as the count's; so it must be.
+    bool PolledDirectly =
+        ValueInside.size() == 1 && pollsMemory(M, Body[ValueInside[0]]);
+    auto WaitsPastOne = [&] {
+      std::optional<bool> Holds =
+          GoalFirst ? compareIntegers(M.text(Setp.Text), *Goal, 1)
+                    : compareIntegers(M.text(Setp.Text), 1, *Goal);
+      if (!Holds)
+        return false;
+      bool Taken = *Holds != bool(Guard.Flags & OperandNegated);
+      return Branch == Back ? Taken : !Taken;
+    };
     for (const Operand *Polled : polledBy(M.text(Value->Text), Head, Back))
       for (const auto &[At, Address] : ArrivalsAt)
         if (sameLocation(*Address, *Polled) &&
-            (countsDown(Body[At]) || *Goal > 1) &&
+            (countsDown(Body[At]) || *Goal > 1 ||
+             (PolledDirectly && WaitsPastOne())) &&
             passedOnTheWay(At, Head, Back))
           return true;
     return false;
@@ -586,7 +658,7 @@ private:
         std::string_view Guard = M.text(M.operands(Body[I])[0].Text);
         if (auto Message = waits(Guard, Head, Back))
           return GridWideWait{&Body[I], *Message};
-        if (countsThenWaits(Guard, Head, Back))
+        if (countsThenWaits(I, Head, Back))
           return GridWideWait{&Body[I], CountWaitMessage};
       }
     }

@@ -10,7 +10,7 @@
 ; Kept: a ticket lock (blocks count in at one word and wait at another),
 ; claiming items with an atomic, a wait for a flag before a block counts
 ; itself in, and a block that counts itself in and waits for one arrival,
-; its own.
+; its own. And goals read at a count of 1 (below).
 ; RUN: %opt -passes=baton-variants %s -S -o %t.ll 2>&1 | FileCheck %s --check-prefix=WARN
 ; RUN: FileCheck %s < %t.ll
 ; RUN: FileCheck %s --check-prefix=NONE < %t.ll
@@ -221,6 +221,111 @@ define ptx_kernel void @wait_then_count(ptr noundef writeonly captures(none) %0)
   ret void
 }
 
+; Goals the block's own arrival does not reach, read off the comparison at
+; a count of 1 and the branch's direction: a count up from minus the grid
+; size the host set, a wait while the count is the block's own arrival
+; (staying on true, and leaving on true), and clang's `count > 1` as
+; `icmp ugt`. Kept: a wait for any arrival, its own.
+@rising = addrspace(1) global i32 0, align 4
+@changes = addrspace(1) global i32 0, align 4
+@pairs = addrspace(1) global i32 0, align 4
+@firsts = addrspace(1) global i32 0, align 4
+
+define ptx_kernel void @count_up_to_zero(ptr noundef writeonly captures(none) %0) {
+  %2 = tail call noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %3 = icmp eq i32 %2, 0
+  br i1 %3, label %4, label %9
+
+4:
+  %5 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @rising to ptr), i32 1 seq_cst, align 4
+  br label %6
+
+6:
+  %7 = load volatile i32, ptr addrspacecast (ptr addrspace(1) @rising to ptr), align 4
+  %8 = icmp ne i32 %7, 0
+  br i1 %8, label %6, label %9
+
+9:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
+define ptx_kernel void @wait_for_change(ptr noundef writeonly captures(none) %0) {
+  %2 = tail call noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %3 = icmp eq i32 %2, 0
+  br i1 %3, label %4, label %9
+
+4:
+  %5 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @changes to ptr), i32 1 seq_cst, align 4
+  br label %6
+
+6:
+  %7 = load volatile i32, ptr addrspacecast (ptr addrspace(1) @changes to ptr), align 4
+  %8 = icmp eq i32 %7, 1
+  br i1 %8, label %6, label %9
+
+9:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
+define ptx_kernel void @wait_for_change_leaving(ptr noundef writeonly captures(none) %0) {
+  %2 = tail call noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %3 = icmp eq i32 %2, 0
+  br i1 %3, label %4, label %9
+
+4:
+  %5 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @changes to ptr), i32 1 seq_cst, align 4
+  br label %6
+
+6:
+  %7 = load volatile i32, ptr addrspacecast (ptr addrspace(1) @changes to ptr), align 4
+  %8 = icmp ne i32 %7, 1
+  br i1 %8, label %9, label %6
+
+9:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
+define ptx_kernel void @count_past_one(ptr noundef writeonly captures(none) %0) {
+  %2 = tail call noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %3 = icmp eq i32 %2, 0
+  br i1 %3, label %4, label %9
+
+4:
+  %5 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @pairs to ptr), i32 1 seq_cst, align 4
+  br label %6
+
+6:
+  %7 = load volatile i32, ptr addrspacecast (ptr addrspace(1) @pairs to ptr), align 4
+  %8 = icmp ugt i32 %7, 1
+  br i1 %8, label %9, label %6
+
+9:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
+define ptx_kernel void @wait_for_any(ptr noundef writeonly captures(none) %0) {
+  %2 = tail call noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %3 = icmp eq i32 %2, 0
+  br i1 %3, label %4, label %9
+
+4:
+  %5 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @firsts to ptr), i32 1 seq_cst, align 4
+  br label %6
+
+6:
+  %7 = load volatile i32, ptr addrspacecast (ptr addrspace(1) @firsts to ptr), align 4
+  %8 = icmp eq i32 %7, 0
+  br i1 %8, label %6, label %9
+
+9:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
 declare noundef range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 declare noundef range(i32 0, 2147483647) i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -231,6 +336,10 @@ declare void @llvm.nvvm.membar.gl()
 ; WARN: warning: kernel 'red_rendezvous' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN: warning: kernel 'countup_const' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN: warning: kernel 'countdown_param' gets no variants: counts its block in {{.*}} [grid-sync]
+; WARN: warning: kernel 'count_up_to_zero' gets no variants: counts its block in {{.*}} [grid-sync]
+; WARN: warning: kernel 'wait_for_change' gets no variants: counts its block in {{.*}} [grid-sync]
+; WARN: warning: kernel 'wait_for_change_leaving' gets no variants: counts its block in {{.*}} [grid-sync]
+; WARN: warning: kernel 'count_past_one' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN-NOT: warning: kernel 'ticket_lock'
 ; WARN-NOT: warning: kernel 'claim_items'
 ; WARN-NOT: warning: kernel 'wait_then_count'
@@ -243,7 +352,13 @@ declare void @llvm.nvvm.membar.gl()
 ; CHECK-DAG: define ptx_kernel void @wait_then_count__baton_ptb(
 ; CHECK-DAG: define ptx_kernel void @count_then_wait_one__baton_slice(
 ; CHECK-DAG: define ptx_kernel void @count_then_wait_one__baton_ptb(
+; CHECK-DAG: define ptx_kernel void @wait_for_any__baton_slice(
+; CHECK-DAG: define ptx_kernel void @wait_for_any__baton_ptb(
 ; NONE-NOT: @countdown_host__baton
 ; NONE-NOT: @countup_const__baton
 ; NONE-NOT: @countdown_param__baton
 ; NONE-NOT: @red_rendezvous__baton
+; NONE-NOT: @count_up_to_zero__baton
+; NONE-NOT: @wait_for_change__baton
+; NONE-NOT: @wait_for_change_leaving__baton
+; NONE-NOT: @count_past_one__baton
