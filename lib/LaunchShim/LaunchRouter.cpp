@@ -122,7 +122,7 @@ LaunchRouter::LaunchRouter()
         // BATON_IDLE_ORIGINAL_BLOCKS_US: OriginalsWhenIdleWithBlocksUpTo
         // (0: off); BATON_COVERING_SHARES=0: CoveringFirstShares off;
         // BATON_QUIET_TIMING_INTERVAL: QuietTimingInterval;
-        // BATON_PROMPT_FROM_PAUSES=1: PromptFromPauses on. For tuning.
+        // BATON_PROMPT_FROM_PAUSES=0: PromptFromPauses off. For tuning.
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD"))
           O.LaunchesAhead = static_cast<uint32_t>(*N);
         if (auto N = envNumber("BATON_LAUNCHES_AHEAD_QUIET"))

@@ -137,14 +137,14 @@ uint32_t PromptModel::limit(const std::string &Kernel) const {
 uint32_t
 PromptModel::judge(const std::map<uint32_t, std::vector<Nanos>> &ByPerSm) {
   std::optional<Nanos> Base;
-  uint32_t HighestPrompt = 0, LowestGrown = UINT32_MAX;
+  uint32_t BasePerSm = 0, HighestPrompt = 0, LowestGrown = UINT32_MAX;
   for (const auto &[PerSm, Drains] : ByPerSm) {
     if (Drains.size() < SamplesToJudge)
       continue;
     Nanos Median = medianOf(Drains);
     if (!Base) {
       Base = Median;
-      HighestPrompt = PerSm;
+      BasePerSm = HighestPrompt = PerSm;
     } else if (static_cast<double>(Median.count()) >
                Growth * static_cast<double>(Base->count())) {
       LowestGrown = std::min(LowestGrown, PerSm);
@@ -154,7 +154,8 @@ PromptModel::judge(const std::map<uint32_t, std::vector<Nanos>> &ByPerSm) {
   }
   if (!Base)
     return 0;
-  return std::min(HighestPrompt + 1, LowestGrown - 1);
+  return std::min({HighestPrompt + 1, LowestGrown - 1,
+                   MostTimesBase * BasePerSm});
 }
 
 void PromptModel::recordPause(const std::string &Kernel, uint32_t PerSm,

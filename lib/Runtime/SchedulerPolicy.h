@@ -149,13 +149,21 @@ std::optional<BlockSample> measuredBlock(const Completion &C,
 /// longer blocks lengthen it too, which the LC work waits for (with the
 /// climb stopped only where the blocks met the bound, bert's p99 beside the
 /// MLP rose to 1.3-1.6x, call e). A launch may be held to one worker per SM
-/// more than the most judged prompt, never to as many as one judged grown.
+/// more than the most judged prompt, never to as many as one judged grown,
+/// and never to more than MostTimesBase times the base's: each occupancy
+/// is judged on SamplesToJudge pauses, and those of one whose blocks (or
+/// starved claims) make the drains grow are what LC work waits for while
+/// it is judged. With no cap, those probes at 5 and 6 workers per SM took
+/// bert's p99 beside the MLP to 1.25x at 50% load and to 2.0-2.6x in one
+/// round in three at 10% (call f); held by hand to twice the device's
+/// limits, the p99 stayed the default's (calls b and d).
 class PromptModel {
 public:
   static constexpr uint32_t SamplesToJudge = 8;
   /// Drains kept per occupancy, of which the median judges it.
   static constexpr uint32_t SamplesKept = 16;
   static constexpr double Growth = 1.2;
+  static constexpr uint32_t MostTimesBase = 2;
   /// The most workers per SM the width policy may treat as prompt for
   /// \p Kernel (0: no base yet; the device's limits apply). choosePtb
   /// never goes below the device's limits.

@@ -233,6 +233,17 @@ TEST(SchedulerPolicy, PromptModelClimbsWhileDrainsStayThoseOfTheBase) {
   Record(3, PromptModel::SamplesKept - Judge, 70us);
   Record(3, 3 * PromptModel::SamplesKept, 200us);
   EXPECT_EQ(P.limit("k"), 3u);
+  // Drains that never grow: the climb ends at twice the base's workers per
+  // SM, where no probe past it makes LC work wait for a longer drain.
+  Record(2, Judge, 60us, "steady");
+  EXPECT_EQ(P.limit("steady"), 3u);
+  Record(3, Judge, 60us, "steady");
+  EXPECT_EQ(P.limit("steady"), 4u);
+  Record(4, Judge, 60us, "steady");
+  EXPECT_EQ(P.limit("steady"), 2 * 2u);
+  Record(1, Judge, 60us, "one");
+  Record(2, Judge, 60us, "one");
+  EXPECT_EQ(P.limit("one"), 2u); // twice a base of one worker per SM
 }
 
 TEST(SchedulerPolicy, PtbWidthHoldsToTheMostWorkersPerSmItsPausesAllow) {

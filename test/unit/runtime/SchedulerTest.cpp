@@ -519,12 +519,13 @@ TEST(SchedulerSim, PausesAsShortAsTheBaseLetLaunchesHoldMoreWorkersPerSm) {
   // workers per SM: a fuller SM's drain, modelled with a second block, would
   // miss the 100 us bound. This kernel's pauses show no second block: each
   // occupancy's drains are the base's, so once SamplesToJudge pauses judged
-  // one, launches hold one worker per SM more, up to every worker.
+  // one, launches hold one worker per SM more, up to twice the base's
+  // (PromptModel::MostTimesBase).
   auto [PerSm, Waits] = pauseEachLaunch(SimKernel{50us}, 2, 70, 40us);
-  EXPECT_EQ(PerSm, climb(7, 8, 70));
+  EXPECT_EQ(PerSm, climb(4, 4, 70));
   for (Nanos Wait : Waits)
     EXPECT_LE(Wait, 100us);
-  // Off (the default), the device's limits hold every launch.
+  // Off, the device's limits hold every launch.
   auto [Off, OffWaits] = pauseEachLaunch(SimKernel{50us}, 2, 30, 40us, false);
   EXPECT_EQ(Off, std::vector<uint32_t>(30, 2));
   // Pauses asked before a launch's blocks began (it takes 20 us to
@@ -535,21 +536,18 @@ TEST(SchedulerSim, PausesAsShortAsTheBaseLetLaunchesHoldMoreWorkersPerSm) {
 
 TEST(SchedulerSim, StarvedClaimsEndTheClimb) {
   // The blocks of the test above, but claims starve on an SM of more than
-  // 5 blocks: a paused worker there starts one more block. (Up to 4 workers
-  // of 256 threads, an LC block of 1,024 fits beside them, and its warps
-  // count too.) At 6 workers per SM each pause takes a second block: the LC
-  // kernels that asked wait for it, past the bound, until 6 is judged, and
-  // the launches after that go back to 5.
+  // 4 blocks: a paused worker there starts one more block. (Up to 4 workers
+  // of 256 threads, an LC block of 1,024 fits beside them, and it counts
+  // too.) At 4 workers per SM each pause takes a second block, so 4 is
+  // judged grown and the launches after it go back to 3, where the test above
+  // stays at 4. (The LC block fits beside those 4 workers and waits for
+  // none; a larger one would wait for the second block.)
   SimKernel Starving{50us};
-  Starving.ClaimsStarveAbove = 5;
+  Starving.ClaimsStarveAbove = 4;
   auto [PerSm, Waits] = pauseEachLaunch(Starving, 2, 60, 40us);
-  EXPECT_EQ(PerSm, climb(6, 5, 60));
-  for (size_t I = 0; I < Waits.size(); ++I) {
-    if (PerSm[I] == 6)
-      EXPECT_GT(Waits[I], 50us) << "LC kernel " << I; // a second block
-    else
-      EXPECT_LE(Waits[I], 50us) << "LC kernel " << I;
-  }
+  EXPECT_EQ(PerSm, climb(4, 3, 60));
+  for (size_t I = 0; I < Waits.size(); ++I)
+    EXPECT_LE(Waits[I], 50us) << "LC kernel " << I;
 }
 
 TEST(SchedulerSim, LongerDrainsEndTheClimb) {
