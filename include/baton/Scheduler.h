@@ -38,10 +38,10 @@
 // the prompt number per SM when one block fits: the device's limits, or
 // more where the kernel's own pauses there drained as at those limits
 // (PromptFromPauses; a launch may try one worker per SM more than the most
-// that did, up to twice the device's limits, and longer drains stop that
-// climb). When no
-// width fits, it leaves enough SMs idle for the largest LC kernel seen, so
-// that LC work starts without waiting, and runs prompt SMs on the rest
+// that did, up to DeviceFacts::PromptClimbTimesLimits times the device's
+// limits, and longer drains stop that climb). When no width fits, it
+// leaves enough SMs idle for the largest LC kernel seen, so that LC work
+// starts without waiting, and runs prompt SMs on the rest
 // (SchedulerOptions::ReserveWhileLcAbout does so for every launch while LC
 // work is about); if that kernel needs every SM, no SM is worth keeping
 // idle, and it runs prompt SMs on all of them. Only vacated SMs are
@@ -194,8 +194,9 @@ struct SchedulerOptions {
   uint32_t QuietTimingInterval = 8;
   /// Let each kernel's own pauses raise the workers per SM a launch may be
   /// held to as prompt, past the device's limits, while their drains stay
-  /// those of the device's limits, up to twice those limits (PromptModel
-  /// in SchedulerPolicy.h; see the BE width above).
+  /// those of the device's limits, up to DeviceFacts::PromptClimbTimesLimits
+  /// times those limits (PromptModel in SchedulerPolicy.h; see the BE width
+  /// above).
   bool PromptFromPauses = true;
   /// How long no LC work must have been seen for the device to be idle.
   /// Less than QuietAfter acts as QuietAfter: an idle device is quiet.

@@ -99,6 +99,15 @@ struct DeviceFacts {
   /// bench/preempt_timeline). 0: no such limit.
   uint32_t PromptClaimWorkersPerSm = 4;
   uint32_t PromptClaimWarpsPerSm = 16;
+  /// How many times those limits a kernel's own pauses may take its launches
+  /// to as prompt (SchedulerOptions::PromptFromPauses; 0: no cap). Each
+  /// occupancy is judged on a few pauses, and those of one whose drains
+  /// grow are what LC work waits for while it is judged: uncapped, probes
+  /// of 5 and 6 of the colocation MLP's 8-warp workers per SM took bert's
+  /// p99 to 1.25x at 50% load and 2.0-2.6x in some windows at 10%; at twice
+  /// the limits its p99 was that of the limits (H200, docs/benchmarks.md,
+  /// fifty-ninth and sixty-first sessions).
+  uint32_t PromptClimbTimesLimits = 2;
   /// How much longer than one block the drain of a crowded (not prompt) SM
   /// may take, at least: H200, p99 of a pause at full occupancy was signal
   /// + block + 40-55 us for 5 and 50 us blocks, + 0.6 block for 200 us and

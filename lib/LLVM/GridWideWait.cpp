@@ -369,8 +369,10 @@ private:
       return false;
     Value *Polled = Cmp->getOperand(0);
     auto *Goal = dyn_cast<ConstantInt>(Cmp->getOperand(1));
+    bool GoalFirst = false;
     if (auto *First = dyn_cast<ConstantInt>(Polled)) {
       Goal = First;
+      GoalFirst = true;
       Polled = Cmp->getOperand(1);
     }
     if (!Goal)
@@ -390,7 +392,8 @@ private:
           if (P && P == polledPointer(Arrival) && !L.contains(Arrival) &&
               DT.dominates(Arrival, L.getHeader()) &&
               (countsDown(Arrival) || Goal->getValue().ugt(1) ||
-               (I == Polled && waitsPastOne(Br, *Cmp, L))))
+               (polledDirectly(Polled, I) && Arrival->use_empty() &&
+                waitsPastOne(Br, *Cmp, *Goal, GoalFirst, L))))
             return true;
         continue;
       }
@@ -400,23 +403,34 @@ private:
     return false;
   }
 
-  /// Whether loop \p L, leaving by \p Br on \p Cmp, a comparison of a
-  /// polled count with a constant, goes on waiting when the count is 1: a
-  /// block that counted itself in at a word that was 0 waits for others
-  /// (`while (count == 1)`), and so does one that counts up from a negative
-  /// number the host set (`while (count != 0)`). The goal the comparison
-  /// reads as (1 in `count > 1`, clang's `icmp ugt`) is not what it waits
-  /// for.
+  /// Whether \p Compared is what poll \p Poll read: the poll itself, or
+  /// the value a compare-and-swap returns (`atomicCAS(&c, 0, 0)`).
+  static bool polledDirectly(const Value *Compared, const Instruction *Poll) {
+    if (Compared == Poll)
+      return true;
+    auto *Field = dyn_cast<ExtractValueInst>(Compared);
+    return Field && isa<AtomicCmpXchgInst>(Poll) &&
+           Field->getAggregateOperand() == Poll &&
+           Field->getIndices() == ArrayRef<unsigned>{0};
+  }
+
+  /// Whether loop \p L, leaving by \p Br on \p Cmp, a comparison of the
+  /// polled count with \p Goal (written first if \p GoalFirst), goes on
+  /// waiting when the count is 1: a block that counted itself in at a word
+  /// that was 0 waits for others (`while (count == 1)`), and so does one
+  /// that counts up from a negative number the host set (`while (count !=
+  /// 0)`). The goal the comparison reads as (1 in `count > 1`, clang's
+  /// `icmp ugt`) is not what it waits for. Judged only where the arrival's
+  /// result is unused: a block that tests its old count, as where the first
+  /// to arrive initialises and the others wait for it, waits for a block
+  /// that has arrived and so runs.
   static bool waitsPastOne(const BranchInst &Br, const ICmpInst &Cmp,
+                           const ConstantInt &Goal, bool GoalFirst,
                            const Loop &L) {
-    auto *Goal = dyn_cast<ConstantInt>(Cmp.getOperand(1));
-    bool GoalFirst = !Goal;
-    if (GoalFirst)
-      Goal = cast<ConstantInt>(Cmp.getOperand(0));
-    APInt One(Goal->getBitWidth(), 1);
-    bool Holds = GoalFirst
-                     ? ICmpInst::compare(Goal->getValue(), One, Cmp.getPredicate())
-                     : ICmpInst::compare(One, Goal->getValue(), Cmp.getPredicate());
+    APInt One(Goal.getBitWidth(), 1);
+    const APInt &G = Goal.getValue();
+    bool Holds = GoalFirst ? ICmpInst::compare(G, One, Cmp.getPredicate())
+                           : ICmpInst::compare(One, G, Cmp.getPredicate());
     return L.contains(Br.getSuccessor(Holds ? 0 : 1));
   }
 

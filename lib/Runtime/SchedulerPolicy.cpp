@@ -137,14 +137,14 @@ uint32_t PromptModel::limit(const std::string &Kernel) const {
 uint32_t
 PromptModel::judge(const std::map<uint32_t, std::vector<Nanos>> &ByPerSm) {
   std::optional<Nanos> Base;
-  uint32_t BasePerSm = 0, HighestPrompt = 0, LowestGrown = UINT32_MAX;
+  uint32_t HighestPrompt = 0, LowestGrown = UINT32_MAX;
   for (const auto &[PerSm, Drains] : ByPerSm) {
     if (Drains.size() < SamplesToJudge)
       continue;
     Nanos Median = medianOf(Drains);
     if (!Base) {
       Base = Median;
-      BasePerSm = HighestPrompt = PerSm;
+      HighestPrompt = PerSm;
     } else if (static_cast<double>(Median.count()) >
                Growth * static_cast<double>(Base->count())) {
       LowestGrown = std::min(LowestGrown, PerSm);
@@ -154,8 +154,7 @@ PromptModel::judge(const std::map<uint32_t, std::vector<Nanos>> &ByPerSm) {
   }
   if (!Base)
     return 0;
-  return std::min({HighestPrompt + 1, LowestGrown - 1,
-                   MostTimesBase * BasePerSm});
+  return std::min(HighestPrompt + 1, LowestGrown - 1);
 }
 
 void PromptModel::recordPause(const std::string &Kernel, uint32_t PerSm,
@@ -245,8 +244,13 @@ static WidthChoice choosePtb(const DeviceFacts &Device,
   uint64_t DevicePrompt =
       std::min(PerSm, promptWorkersPerSm(Device, Shape.ThreadsPerBlock));
   // The kernel's own pauses may have shown more workers per SM prompt
-  // enough (PromptModel).
-  uint64_t Prompt = std::clamp<uint64_t>(PromptLimit, DevicePrompt, PerSm);
+  // enough (PromptModel), up to a few times the device's limits.
+  uint64_t MostPrompt = Device.PromptClimbTimesLimits
+                            ? std::min<uint64_t>(
+                                  PerSm, Device.PromptClimbTimesLimits *
+                                             DevicePrompt)
+                            : PerSm;
+  uint64_t Prompt = std::clamp<uint64_t>(PromptLimit, DevicePrompt, MostPrompt);
   uint32_t All = Device.Multiprocessors;
   // Each occupancy is judged by its own block time (blocks often take
   // longer beside more of their kind). The claim chunk is one for both: a

@@ -142,31 +142,26 @@ std::optional<BlockSample> measuredBlock(const Completion &C,
 /// colocation MLP's products kept 0.45-0.48 of training at 50% load instead
 /// of 0.35 (H200, docs/benchmarks.md, fifty-ninth session, calls b and d).
 ///
-/// The first occupancy judged (after SamplesToJudge pauses), the device's
-/// prompt one as launches start there, is the base. A higher one is judged
-/// prompt while the median of its drains stays within Growth times the
+/// The lowest occupancy judged (after SamplesToJudge pauses), usually the
+/// device's prompt one, where launches start, is the base. A higher one is
+/// judged prompt while the median of its drains stays within Growth times the
 /// base's, grown past it otherwise: a starved claim doubles the drain, and
 /// longer blocks lengthen it too, which the LC work waits for (with the
 /// climb stopped only where the blocks met the bound, bert's p99 beside the
 /// MLP rose to 1.3-1.6x, call e). A launch may be held to one worker per SM
 /// more than the most judged prompt, never to as many as one judged grown,
-/// and never to more than MostTimesBase times the base's: each occupancy
-/// is judged on SamplesToJudge pauses, and those of one whose blocks (or
-/// starved claims) make the drains grow are what LC work waits for while
-/// it is judged. With no cap, those probes at 5 and 6 workers per SM took
-/// bert's p99 beside the MLP to 1.25x at 50% load and to 2.0-2.6x in one
-/// round in three at 10% (call f); held by hand to twice the device's
-/// limits, the p99 stayed the default's (calls b and d).
+/// and (choosePtb) never past DeviceFacts::PromptClimbTimesLimits times the
+/// device's limits.
 class PromptModel {
 public:
   static constexpr uint32_t SamplesToJudge = 8;
   /// Drains kept per occupancy, of which the median judges it.
   static constexpr uint32_t SamplesKept = 16;
   static constexpr double Growth = 1.2;
-  static constexpr uint32_t MostTimesBase = 2;
   /// The most workers per SM the width policy may treat as prompt for
   /// \p Kernel (0: no base yet; the device's limits apply). choosePtb
-  /// never goes below the device's limits.
+  /// never goes below the device's limits, nor past
+  /// DeviceFacts::PromptClimbTimesLimits times them.
   uint32_t limit(const std::string &Kernel) const;
   /// A pause of \p Kernel's launch held to \p PerSm workers per SM took
   /// \p Drain, from the ask to the completion the host saw.

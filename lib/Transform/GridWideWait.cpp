@@ -32,12 +32,9 @@ bool hasQualifier(std::string_view Opcode, std::string_view Q) {
 
 /// The value of integer comparison \p Opcode (`setp.CMP.TYPE`) of \p Lhs
 /// with \p Rhs, taken at the type's width; nothing for a comparison of
-/// floating-point values or one that combines with another predicate.
+/// floating-point values.
 std::optional<bool> compareIntegers(std::string_view Opcode, uint64_t Lhs,
                                     uint64_t Rhs) {
-  if (hasQualifier(Opcode, "and") || hasQualifier(Opcode, "or") ||
-      hasQualifier(Opcode, "xor"))
-    return std::nullopt;
   struct IntegerType {
     std::string_view Name;
     unsigned Bits;
@@ -47,15 +44,17 @@ std::optional<bool> compareIntegers(std::string_view Opcode, uint64_t Lhs,
       {"s16", 16, true},  {"u16", 16, false}, {"b16", 16, false},
       {"s32", 32, true},  {"u32", 32, false}, {"b32", 32, false},
       {"s64", 64, true},  {"u64", 64, false}, {"b64", 64, false}};
-  auto Type = std::ranges::find_if(
-      Types, [&](const IntegerType &T) { return hasQualifier(Opcode, T.Name); });
+  auto Type = std::ranges::find_if(Types, [&](const IntegerType &T) {
+    return hasQualifier(Opcode, T.Name);
+  });
   if (Type == std::end(Types))
     return std::nullopt;
   unsigned Bits = Type->Bits;
   bool Signed = Type->Signed;
   auto Extend = [&](uint64_t V) -> std::pair<int64_t, uint64_t> {
     uint64_t U = Bits == 64 ? V : V & ((uint64_t(1) << Bits) - 1);
-    int64_t S = Bits == 64 ? int64_t(U) : int64_t(U << (64 - Bits)) >> (64 - Bits);
+    int64_t S =
+        Bits == 64 ? int64_t(U) : int64_t(U << (64 - Bits)) >> (64 - Bits);
     return {S, U};
   };
   auto [SL, UL] = Extend(Lhs);
@@ -482,7 +481,8 @@ private:
     const Operand &Guard = M.operands(Body[Branch])[0];
     std::vector<uint32_t> Inside =
         definitionsInside(M.text(Guard.Text), Head, Back);
-    if (Inside.size() != 1 || opcodeBase(M.text(Body[Inside[0]].Text)) != "setp")
+    if (Inside.size() != 1 ||
+        opcodeBase(M.text(Body[Inside[0]].Text)) != "setp")
       return false;
     const Statement &Setp = Body[Inside[0]];
     auto Args = M.arguments(Setp); // predicate, a, b
@@ -502,23 +502,59 @@ private:
     // waitsPastOne reads the comparison as the count's; so it must be.
     bool PolledDirectly =
         ValueInside.size() == 1 && pollsMemory(M, Body[ValueInside[0]]);
-    auto WaitsPastOne = [&] {
-      std::optional<bool> Holds =
-          GoalFirst ? compareIntegers(M.text(Setp.Text), *Goal, 1)
-                    : compareIntegers(M.text(Setp.Text), 1, *Goal);
-      if (!Holds)
-        return false;
-      bool Taken = *Holds != bool(Guard.Flags & OperandNegated);
-      return Branch == Back ? Taken : !Taken;
-    };
     for (const Operand *Polled : polledBy(M.text(Value->Text), Head, Back))
       for (const auto &[At, Address] : ArrivalsAt)
         if (sameLocation(*Address, *Polled) &&
             (countsDown(Body[At]) || *Goal > 1 ||
-             (PolledDirectly && WaitsPastOne())) &&
+             (PolledDirectly && resultUnused(Body[At]) &&
+              waitsPastOne(Branch, Back, Setp, *Goal, GoalFirst))) &&
             passedOnTheWay(At, Head, Back))
           return true;
     return false;
+  }
+
+  /// Whether the loop [Head, Back], repeated or left by branch \p Branch on
+  /// comparison \p Setp of the polled count with \p Goal (written first if
+  /// \p GoalFirst), goes on waiting when the count is 1: a block that
+  /// counted itself in at a word that was 0 waits for others (`while (count
+  /// == 1)`), and so does one that counts up from a negative number the host
+  /// set (`while (count != 0)`). The goal the comparison reads as (1 in
+  /// `count > 1`) is not what it waits for.
+  bool waitsPastOne(uint32_t Branch, uint32_t Back, const Statement &Setp,
+                    uint64_t Goal, bool GoalFirst) const {
+    std::string_view Opcode = M.text(Setp.Text);
+    std::optional<bool> Holds = GoalFirst ? compareIntegers(Opcode, Goal, 1)
+                                          : compareIntegers(Opcode, 1, Goal);
+    const Operand &Guard = M.operands(Body[Branch])[0];
+    std::string_view Name = M.text(Guard.Text);
+    const Operand &Dest = M.arguments(Setp)[0];
+    if (Dest.Kind == OperandKind::Binary) { // setp p|q: q is the negation
+      auto Pair = M.children(Dest);
+      if (Pair.size() != 2)
+        return false;
+      if (M.text(Pair[1].Text) == Name)
+        Holds = Holds ? std::optional(!*Holds) : std::nullopt;
+      else if (M.text(Pair[0].Text) != Name)
+        return false;
+    } else if (M.text(Dest.Text) != Name) {
+      return false;
+    }
+    if (!Holds)
+      return false;
+    bool Taken = *Holds != bool(Guard.Flags & OperandNegated);
+    return Branch == Back ? Taken : !Taken;
+  }
+
+  /// Whether nothing reads what arrival \p S returns (a `red`, or an `atom`
+  /// whose result is dead). A block that tests its old count, as where the
+  /// first to arrive initialises and the others wait for it, waits for a
+  /// block that has arrived and so runs: waitsPastOne does not judge it.
+  bool resultUnused(const Statement &S) const {
+    if (opcodeBase(M.text(S.Text)) != "atom")
+      return true;
+    const Operand &Result = M.arguments(S)[0];
+    return Result.Kind == OperandKind::Sink ||
+           !Users.contains(M.text(Result.Text));
   }
 
   /// Whether every way into the loop [Head, Back] passes statement \p At

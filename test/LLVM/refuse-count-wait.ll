@@ -326,6 +326,58 @@ define ptx_kernel void @wait_for_any(ptr noundef writeonly captures(none) %0) {
   ret void
 }
 
+; Polled by a compare-and-swap of 0 with 0 (atomicCAS): refused. The first
+; block to arrive initialising while the others wait for it (they test
+; what their add returned): kept, since the block waited for has arrived
+; and runs.
+@swapped = addrspace(1) global i32 0, align 4
+@state = addrspace(1) global i32 0, align 4
+
+define ptx_kernel void @cas_poll(ptr noundef writeonly captures(none) %0) {
+  %2 = tail call noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %3 = icmp eq i32 %2, 0
+  br i1 %3, label %4, label %10
+
+4:
+  %5 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @swapped to ptr), i32 1 seq_cst, align 4
+  br label %6
+
+6:
+  %7 = cmpxchg ptr addrspacecast (ptr addrspace(1) @swapped to ptr), i32 0, i32 0 seq_cst seq_cst, align 4
+  %8 = extractvalue { i32, i1 } %7, 0
+  %9 = icmp eq i32 %8, 1
+  br i1 %9, label %6, label %10
+
+10:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
+define ptx_kernel void @first_initialises(ptr noundef writeonly captures(none) %0) {
+  %2 = tail call noundef i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %3 = icmp eq i32 %2, 0
+  br i1 %3, label %4, label %11
+
+4:
+  %5 = atomicrmw add ptr addrspacecast (ptr addrspace(1) @state to ptr), i32 1 seq_cst, align 4
+  %6 = icmp eq i32 %5, 0
+  br i1 %6, label %7, label %8
+
+7:
+  tail call void @llvm.nvvm.membar.gl()
+  store atomic i32 -1, ptr addrspacecast (ptr addrspace(1) @state to ptr) seq_cst, align 4
+  br label %11
+
+8:
+  %9 = load volatile i32, ptr addrspacecast (ptr addrspace(1) @state to ptr), align 4
+  %10 = icmp sgt i32 %9, 0
+  br i1 %10, label %8, label %11
+
+11:
+  tail call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  ret void
+}
+
 declare noundef range(i32 0, 1024) i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 declare noundef range(i32 0, 2147483647) i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -340,6 +392,7 @@ declare void @llvm.nvvm.membar.gl()
 ; WARN: warning: kernel 'wait_for_change' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN: warning: kernel 'wait_for_change_leaving' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN: warning: kernel 'count_past_one' gets no variants: counts its block in {{.*}} [grid-sync]
+; WARN: warning: kernel 'cas_poll' gets no variants: counts its block in {{.*}} [grid-sync]
 ; WARN-NOT: warning: kernel 'ticket_lock'
 ; WARN-NOT: warning: kernel 'claim_items'
 ; WARN-NOT: warning: kernel 'wait_then_count'
@@ -354,6 +407,8 @@ declare void @llvm.nvvm.membar.gl()
 ; CHECK-DAG: define ptx_kernel void @count_then_wait_one__baton_ptb(
 ; CHECK-DAG: define ptx_kernel void @wait_for_any__baton_slice(
 ; CHECK-DAG: define ptx_kernel void @wait_for_any__baton_ptb(
+; CHECK-DAG: define ptx_kernel void @first_initialises__baton_slice(
+; CHECK-DAG: define ptx_kernel void @first_initialises__baton_ptb(
 ; NONE-NOT: @countdown_host__baton
 ; NONE-NOT: @countup_const__baton
 ; NONE-NOT: @countdown_param__baton
@@ -362,3 +417,4 @@ declare void @llvm.nvvm.membar.gl()
 ; NONE-NOT: @wait_for_change__baton
 ; NONE-NOT: @wait_for_change_leaving__baton
 ; NONE-NOT: @count_past_one__baton
+; NONE-NOT: @cas_poll__baton

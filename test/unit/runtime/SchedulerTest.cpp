@@ -519,8 +519,8 @@ TEST(SchedulerSim, PausesAsShortAsTheBaseLetLaunchesHoldMoreWorkersPerSm) {
   // workers per SM: a fuller SM's drain, modelled with a second block, would
   // miss the 100 us bound. This kernel's pauses show no second block: each
   // occupancy's drains are the base's, so once SamplesToJudge pauses judged
-  // one, launches hold one worker per SM more, up to twice the base's
-  // (PromptModel::MostTimesBase).
+  // one, launches hold one worker per SM more, up to twice the device's
+  // limits (DeviceFacts::PromptClimbTimesLimits).
   auto [PerSm, Waits] = pauseEachLaunch(SimKernel{50us}, 2, 70, 40us);
   EXPECT_EQ(PerSm, climb(4, 4, 70));
   for (Nanos Wait : Waits)
