@@ -23,6 +23,8 @@ config.substitutions.append(("%corpus", os.path.join(config.baton_src_root, "tes
 # The benchmarks' analysis scripts (test/Bench).
 config.substitutions.append(("%slow-requests", config.python + " " + os.path.join(
     config.baton_src_root, "bench", "colocation", "slow_requests.py")))
+config.substitutions.append(("%compare-settings", config.python + " " + os.path.join(
+    config.baton_src_root, "bench", "colocation", "compare_settings.py")))
 # The task ABI version, as include/baton/task.h defines it (side-module
 # indexes record it).
 with open(os.path.join(config.baton_src_root, "include", "baton", "task.h")) as task_h:
