@@ -20,8 +20,10 @@
 // counts down). A count the blocks arrive at and wait on is recognised as
 // there too: an icmp in the loop of a polled value with a constant, where
 // an arrival outside the loop that dominates it counts the block in at the
-// polled pointer (and takes from the count, or the constant is above 1);
-// inline PTX `red` counts as an arrival too (CUTLASS's barriers).
+// polled pointer (and takes from the count, or the constant is above 1, or
+// the loop goes on waiting at a count of 1 where it compares the polled
+// value itself and the arrival's result is unused); inline PTX `red` counts
+// as an arrival too (CUTLASS's barriers).
 // Not seen besides what the PTX side does not see: NVVM
 // atomic intrinsics, other inline PTX, and values passed through shuffles,
 // votes or reduction barriers (any call ends the slice).

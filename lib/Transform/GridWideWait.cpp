@@ -30,16 +30,15 @@ bool hasQualifier(std::string_view Opcode, std::string_view Q) {
   return false;
 }
 
-/// The value of integer comparison \p Opcode (`setp.CMP.TYPE`) of \p Lhs
-/// with \p Rhs, taken at the type's width; nothing for a comparison of
-/// floating-point values.
-std::optional<bool> compareIntegers(std::string_view Opcode, uint64_t Lhs,
-                                    uint64_t Rhs) {
-  struct IntegerType {
-    std::string_view Name;
-    unsigned Bits;
-    bool Signed;
-  };
+struct IntegerType {
+  std::string_view Name;
+  unsigned Bits;
+  bool Signed;
+};
+
+/// The integer type among \p Opcode's qualifiers (`.s32`, `.b64`, ...), if
+/// it has one.
+const IntegerType *integerTypeOf(std::string_view Opcode) {
   static constexpr IntegerType Types[] = {
       {"s16", 16, true},  {"u16", 16, false}, {"b16", 16, false},
       {"s32", 32, true},  {"u32", 32, false}, {"b32", 32, false},
@@ -47,18 +46,28 @@ std::optional<bool> compareIntegers(std::string_view Opcode, uint64_t Lhs,
   auto Type = std::ranges::find_if(Types, [&](const IntegerType &T) {
     return hasQualifier(Opcode, T.Name);
   });
-  if (Type == std::end(Types))
+  return Type == std::end(Types) ? nullptr : Type;
+}
+
+/// \p V's low \p Bits bits, as an unsigned and as a signed number.
+std::pair<uint64_t, int64_t> atWidth(uint64_t V, unsigned Bits) {
+  if (Bits == 64)
+    return {V, int64_t(V)};
+  uint64_t U = V & ((uint64_t(1) << Bits) - 1);
+  return {U, int64_t(U << (64 - Bits)) >> (64 - Bits)};
+}
+
+/// The value of integer comparison \p Opcode (`setp.CMP.TYPE`) of \p Lhs
+/// with \p Rhs, taken at the type's width; nothing for a comparison of
+/// floating-point values.
+std::optional<bool> compareIntegers(std::string_view Opcode, uint64_t Lhs,
+                                    uint64_t Rhs) {
+  const IntegerType *Type = integerTypeOf(Opcode);
+  if (!Type)
     return std::nullopt;
-  unsigned Bits = Type->Bits;
   bool Signed = Type->Signed;
-  auto Extend = [&](uint64_t V) -> std::pair<int64_t, uint64_t> {
-    uint64_t U = Bits == 64 ? V : V & ((uint64_t(1) << Bits) - 1);
-    int64_t S =
-        Bits == 64 ? int64_t(U) : int64_t(U << (64 - Bits)) >> (64 - Bits);
-    return {S, U};
-  };
-  auto [SL, UL] = Extend(Lhs);
-  auto [SR, UR] = Extend(Rhs);
+  auto [UL, SL] = atWidth(Lhs, Type->Bits);
+  auto [UR, SR] = atWidth(Rhs, Type->Bits);
   if (hasQualifier(Opcode, "eq"))
     return UL == UR;
   if (hasQualifier(Opcode, "ne"))
@@ -593,9 +602,10 @@ private:
         if (opcodeBase(M.text(Def.Text)) == "mov" && DefArgs.size() == 2)
           Added = evaluateConstant(M, DefArgs[1]);
       }
-    bool Wide = hasQualifier(Opcode, "u64") || hasQualifier(Opcode, "s64") ||
-                hasQualifier(Opcode, "b64");
-    return Added && (Wide ? int64_t(*Added) < 0 : int32_t(*Added) < 0);
+    // Atomics are 32 or 64 bits wide.
+    const IntegerType *Type = integerTypeOf(Opcode);
+    unsigned Bits = Type && Type->Bits == 64 ? 64 : 32;
+    return Added && atWidth(*Added, Bits).second < 0;
   }
 
   /// The addresses of the polling reads inside the loop [Head, Back] that

@@ -47,8 +47,11 @@
 // and changes the word) counts the block in at the address polled: a count
 // down from a number the host set (`atomicSub(&left, 1); while (left !=
 // 0);`), or up to one in the source. An arrival that adds waits for others
-// only where the constant is above 1: a block's own arrival ends `while
-// (count < 1)` at once (cuSOLVER's getf2_domino kernels).
+// where the constant is above 1 (a block's own arrival ends `while (count <
+// 1)` at once: cuSOLVER's getf2_domino kernels), or where the loop, comparing
+// the polled value itself, goes on waiting at a count of 1 and nothing reads
+// what the arrival returned (`while (count == 1)`, `while (count != 0)`
+// after a count up from a negative start).
 //
 // Not recognised (their variants may hang): a goal the host passes as a
 // parameter or that passes through memory, a wait for a flag that no
